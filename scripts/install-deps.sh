@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pamc builds and tests with (see docs/design.md, "Stack").
+# Skips the apt step entirely when every package is already present, so a warm machine
+# pays nothing. Needs root (or sudo) and the Debian archive.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  antlr4 default-jre-headless libantlr4-runtime-dev uuid-dev
+  libginac-dev libcln-dev ginac-tools
+  libboost-program-options-dev
+  doctest-dev
+  octave
+  gnuplot-nox
+  python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
