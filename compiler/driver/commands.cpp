@@ -1,0 +1,173 @@
+#include "compiler/driver/commands.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/ast/ast.h"
+#include "compiler/passes/evaluate_model.h"
+#include "compiler/passes/pipeline.h"
+
+namespace pamc {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kModelError = 1;
+constexpr int kUsageError = 2;
+
+int report(const Diagnostics& diags) {
+  diags.render(std::cerr);
+  return diags.has_errors() ? kModelError : kOk;
+}
+
+int report(const CompileError& e) {
+  render_diagnostic(std::cerr, e.diag);
+  return kModelError;
+}
+
+// Writes `text` to `path` through a temporary file renamed into place, so an error never
+// leaves a partial output file behind.
+bool write_file_atomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".pamc-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+int emit_text(const std::string& output, const std::string& text) {
+  if (output.empty()) {
+    std::cout << text;
+    return kOk;
+  }
+  if (!write_file_atomically(output, text)) {
+    std::cerr << output << ": error: cannot write the output file [IOError]\n";
+    return kModelError;
+  }
+  return kOk;
+}
+
+Stage stage_from(const std::string& s) {
+  if (s == "parsed") return Stage::Parsed;
+  if (s == "normalized") return Stage::Normalized;
+  if (s == "time") return Stage::Time;
+  return Stage::Simplified;
+}
+
+std::string print_parsed(const Program& program) {
+  // The main file only: imported files print as their import lines.
+  for (const ast::Module& m : program.modules)
+    if (m.file == program.main_file) return ast::print_module(m);
+  return {};
+}
+
+std::string print_stats(const CostModel& model) {
+  std::ostringstream out;
+  out << "residual reductions: " << model.stats.residual_reductions << "\n";
+  for (const auto& [rule, count] : model.stats.fired) out << "rule " << rule << ": " << count << "\n";
+  return out.str();
+}
+
+std::map<std::string, GiNaC::numeric> parse_bindings(const std::map<std::string, std::string>& raw, bool& ok) {
+  std::map<std::string, GiNaC::numeric> out;
+  ok = true;
+  for (const auto& [name, text] : raw) {
+    GiNaC::numeric v;
+    if (!parse_binding_value(text, v)) {
+      std::cerr << "pamc: -D " << name << "=" << text << ": not a number\n";
+      ok = false;
+      continue;
+    }
+    out[name] = v;
+  }
+  return out;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+int cmd_check(const std::string& file, const LoadOptions& load) {
+  Diagnostics diags;
+  auto program = load_program(file, load, diags);
+  return report(diags);
+}
+
+int cmd_compile(const CompileCommand& c) {
+  Diagnostics diags;
+  Stage stage = stage_from(c.stage);
+  auto comp = compile_file(c.file, c.load, stage, diags);
+  if (!comp) return report(diags);
+  if (c.emit != "pamela") {
+    std::cerr << "pamc: compile --emit " << c.emit << " is not implemented yet\n";
+    return kUsageError;
+  }
+  std::string text;
+  switch (stage) {
+    case Stage::Parsed: text = print_parsed(*comp->program); break;
+    case Stage::Normalized: text = print_normalized(comp->normal); break;
+    case Stage::Time:
+    case Stage::Simplified: text = print_cost_model(comp->model, c.all); break;
+  }
+  if (c.stats && stage == Stage::Simplified) std::cerr << print_stats(comp->model);
+  int rc = emit_text(c.output, text);
+  report(diags);  // warnings, if any
+  return rc;
+}
+
+int cmd_eval(const EvalCommand& c) {
+  Diagnostics diags;
+  bool ok = true;
+  EvalRequest request;
+  request.bindings = parse_bindings(c.bindings, ok);
+  if (!ok) return kUsageError;
+  request.targets = c.targets;
+  auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
+  if (!comp) return report(diags);
+  EvalResult result;
+  try {
+    result = evaluate_model(comp->model, request);
+  } catch (const CompileError& e) {
+    return report(e);
+  }
+  std::ostringstream out;
+  if (c.json) {
+    out << "{";
+    bool first = true;
+    for (const auto& [name, value] : result.values) {
+      out << (first ? "" : ", ") << "\"" << json_escape(name) << "\": " << format_value(value);
+      first = false;
+    }
+    out << "}\n";
+  } else {
+    for (const auto& [name, value] : result.values) out << "numeric " << name << " = " << format_value(value) << "\n";
+  }
+  std::cout << out.str();
+  return kOk;
+}
+
+int cmd_simulate(const SimulateCommand& c) {
+  (void)c;
+  std::cerr << "pamc: simulate is not implemented yet\n";
+  return kUsageError;
+}
+
+}  // namespace pamc

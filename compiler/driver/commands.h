@@ -1,0 +1,46 @@
+// One function per subcommand; main.cpp only turns the command line into these structs.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/check/check.h"
+
+namespace pamc {
+
+struct CompileCommand {
+  std::string file;
+  LoadOptions load;
+  std::string stage = "simplified";
+  std::string emit = "pamela";
+  std::string output;  // empty: stdout
+  bool all = false;
+  bool stats = false;
+};
+
+struct EvalCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::vector<std::string> targets;
+  bool json = false;
+};
+
+struct SimulateCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::string dist = "det";
+  unsigned long long seed = 1;
+  int runs = 1;
+  unsigned long long max_events = 0;
+  std::vector<std::string> targets;
+  bool json = false;
+};
+
+int cmd_check(const std::string& file, const LoadOptions& load);
+int cmd_compile(const CompileCommand& c);
+int cmd_eval(const EvalCommand& c);
+int cmd_simulate(const SimulateCommand& c);
+
+}  // namespace pamc

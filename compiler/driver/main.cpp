@@ -1,0 +1,216 @@
+// The pamc command: subcommands and their options, nothing else. Each subcommand runs the
+// pipeline (compiler/passes/pipeline.h) to the stage it needs and prints one result.
+// Exit status: 0 success, 1 model error, 2 usage error (SPEC section 4).
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/ast.h"
+#include "compiler/driver/commands.h"
+
+namespace po = boost::program_options;
+using namespace pamc;
+
+namespace {
+
+struct UsageError {
+  std::string message;
+};
+
+const char* kTopHelp =
+    "usage: pamc <command> [options] FILE\n"
+    "\n"
+    "Compiles Pamela performance models into closed-form symbolic cost models.\n"
+    "\n"
+    "commands:\n"
+    "  check      parse and check a model; diagnostics only\n"
+    "  compile    print or write the model at a stage (parsed, normalized, time, simplified)\n"
+    "  eval       evaluate the cost model for parameter values\n"
+    "  simulate   discrete-event simulation of the model\n"
+    "  sweep      evaluate over parameter ranges (CSV, plot)\n"
+    "  validate   predicted vs measured counters (MA traces)\n"
+    "  fit        least-squares calibration of unknown constants\n"
+    "\n"
+    "Run 'pamc <command> --help' for a command's options; 'pamc --version' for the version.\n";
+
+po::options_description common_options() {
+  po::options_description d("common options");
+  d.add_options()
+      ("help,h", "show this help")
+      ("include,I", po::value<std::vector<std::string>>()->composing(), "add DIR to the import path")
+      ("machine", po::value<std::vector<std::string>>()->composing(), "import machines/NAME.pam");
+  return d;
+}
+
+void add_bindings(po::options_description& d) {
+  d.add_options()("define,D", po::value<std::vector<std::string>>()->composing(),
+                  "bind a parameter: -D NAME=VALUE (repeatable)");
+}
+
+struct Parsed {
+  po::variables_map vm;
+  std::string file;
+};
+
+Parsed parse_command(const std::string& command, const std::vector<std::string>& args,
+                     const po::options_description& options, const std::string& usage) {
+  po::options_description all;
+  all.add(options);
+  all.add_options()("file", po::value<std::string>(), "model file");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  Parsed p;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
+    po::notify(p.vm);
+  } catch (const po::error& e) {
+    throw UsageError{command + ": " + e.what()};
+  }
+  if (p.vm.count("help")) {
+    std::cout << "usage: pamc " << command << " " << usage << "\n\n" << options << "\n";
+    std::exit(0);
+  }
+  if (!p.vm.count("file")) throw UsageError{command + ": no model FILE given (see 'pamc " + command + " --help')"};
+  p.file = p.vm["file"].as<std::string>();
+  return p;
+}
+
+std::vector<std::string> strings(const po::variables_map& vm, const char* name) {
+  return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+LoadOptions load_options(const po::variables_map& vm) {
+  LoadOptions o;
+  o.include_dirs = strings(vm, "include");
+  o.machines = strings(vm, "machine");
+  return o;
+}
+
+std::map<std::string, std::string> bindings(const po::variables_map& vm) {
+  std::map<std::string, std::string> out;
+  for (const std::string& d : strings(vm, "define")) {
+    std::size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == d.size())
+      throw UsageError{"-D " + d + ": expected NAME=VALUE"};
+    out[d.substr(0, eq)] = d.substr(eq + 1);
+  }
+  return out;
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kTopHelp;
+    return 2;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kTopHelp;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "pamc " << PAMC_VERSION << "\n";
+    return 0;
+  }
+
+  po::options_description options(command + " options");
+  options.add(common_options());
+  if (command == "check") {
+    Parsed p = parse_command(command, args, options, "FILE");
+    return cmd_check(p.file, load_options(p.vm));
+  }
+  if (command == "compile") {
+    options.add_options()
+        ("stage", po::value<std::string>()->default_value("simplified"), "parsed | normalized | time | simplified")
+        ("emit", po::value<std::string>()->default_value("pamela"), "pamela | cpp | octave | json")
+        ("output,o", po::value<std::string>(), "write to PATH (a folder for --emit octave) instead of stdout")
+        ("all", "also print phi_, delta_, omega_ and non-top-level equations")
+        ("stats", "print how many reductions remain and how often each rule fired (stderr)");
+    Parsed p = parse_command(command, args, options, "FILE [--stage S] [--emit E] [-o PATH] [--all] [--stats]");
+    CompileCommand c;
+    c.file = p.file;
+    c.load = load_options(p.vm);
+    c.stage = p.vm["stage"].as<std::string>();
+    c.emit = p.vm["emit"].as<std::string>();
+    if (p.vm.count("output")) c.output = p.vm["output"].as<std::string>();
+    c.all = p.vm.count("all") > 0;
+    c.stats = p.vm.count("stats") > 0;
+    static const std::vector<std::string> stages{"parsed", "normalized", "time", "simplified"};
+    static const std::vector<std::string> emits{"pamela", "cpp", "octave", "json"};
+    if (std::find(stages.begin(), stages.end(), c.stage) == stages.end())
+      throw UsageError{"compile: unknown --stage '" + c.stage + "' (parsed, normalized, time, simplified)"};
+    if (std::find(emits.begin(), emits.end(), c.emit) == emits.end())
+      throw UsageError{"compile: unknown --emit '" + c.emit + "' (pamela, cpp, octave, json)"};
+    return cmd_compile(c);
+  }
+  if (command == "eval") {
+    add_bindings(options);
+    options.add_options()
+        ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
+        ("json", "print a JSON object {\"T_main\": value, ...}");
+    Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json]");
+    EvalCommand c;
+    c.file = p.file;
+    c.load = load_options(p.vm);
+    c.bindings = bindings(p.vm);
+    c.targets = strings(p.vm, "target");
+    c.json = p.vm.count("json") > 0;
+    return cmd_eval(c);
+  }
+  if (command == "simulate") {
+    add_bindings(options);
+    options.add_options()
+        ("dist", po::value<std::string>()->default_value("det"), "det | exp: durations as given, or exponential with that mean")
+        ("seed", po::value<unsigned long long>()->default_value(1), "random seed")
+        ("runs", po::value<int>()->default_value(1), "number of runs")
+        ("max-events", po::value<unsigned long long>()->default_value(2000000000ULL), "stop with an error after this many events")
+        ("target", po::value<std::vector<std::string>>()->composing(), "simulate process NAME (default: top-level processes)")
+        ("json", "print JSON");
+    Parsed p = parse_command(command, args, options, "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--json]");
+    SimulateCommand c;
+    c.file = p.file;
+    c.load = load_options(p.vm);
+    c.bindings = bindings(p.vm);
+    c.dist = p.vm["dist"].as<std::string>();
+    if (c.dist != "det" && c.dist != "exp") throw UsageError{"simulate: --dist must be det or exp"};
+    c.seed = p.vm["seed"].as<unsigned long long>();
+    c.runs = p.vm["runs"].as<int>();
+    if (c.runs < 1) throw UsageError{"simulate: --runs must be at least 1"};
+    c.max_events = p.vm["max-events"].as<unsigned long long>();
+    c.targets = strings(p.vm, "target");
+    c.json = p.vm.count("json") > 0;
+    return cmd_simulate(c);
+  }
+  if (command == "sweep" || command == "validate" || command == "fit") {
+    add_bindings(options);
+    Parsed p = parse_command(command, args, options, "FILE ...");
+    std::cerr << "pamc: " << command << " is not implemented yet\n";
+    return 2;
+  }
+  throw UsageError{"unknown command '" + command + "' (see 'pamc --help')"};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "pamc: " << e.message << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "pamc: error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "pamc: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,54 @@
+// The cost model: the model's parameters as GiNaC symbols and its numeric equations
+// (phi_L, delta_L, omega_L, T_L per process L, and the model's numeric equations), first
+// as lowered (the time domain, `--stage time`), then simplified (`--stage simplified`).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <ginac/ginac.h>
+
+#include "compiler/source/source.h"
+#include "compiler/symbolic/symbolic.h"
+
+namespace pamc {
+
+struct CostParameter {
+  std::string name;
+  GiNaC::symbol symbol;
+  std::optional<GiNaC::ex> default_value;  // may mention earlier parameters
+  struct Bound {
+    std::string op;  // ">=", ">", "<=", "<"
+    GiNaC::ex value;
+  };
+  std::vector<Bound> bounds;
+};
+
+enum class EquationRole { Time, Phi, Delta, Omega, Numeric };
+
+struct CostEquation {
+  std::string name;  // T_main, phi_main, ..., or the numeric equation's own name
+  EquationRole role = EquationRole::Numeric;
+  std::string process;  // for the four process roles: L
+  GiNaC::ex value;
+  bool top_level = false;  // printed by default (T_ of top-level processes, top-level numerics)
+  Loc loc;
+};
+
+struct CostModel {
+  std::string name;  // the model file's stem
+  std::vector<CostParameter> parameters;
+  std::vector<CostEquation> equations;
+  sym::Facts facts;              // parameter bounds, for the simplifier's side conditions
+  sym::Assumptions assumptions;  // what closed forms relied on without proof
+  sym::RuleStats stats;
+
+  const CostParameter* parameter(const std::string& name) const;
+  const CostEquation* equation(const std::string& name) const;
+};
+
+// Prints parameters and equations in Pamela syntax. `all` adds phi_, delta_, omega_ and the
+// equations of processes and numerics that are not top level.
+std::string print_cost_model(const CostModel& model, bool all);
+
+}  // namespace pamc

@@ -1,0 +1,165 @@
+#include "compiler/passes/evaluate_model.h"
+
+#include <charconv>
+#include <set>
+
+#include "compiler/passes/lower.h"
+
+namespace pamc {
+namespace {
+
+[[noreturn]] void fail(DiagKind kind, const std::string& message, Loc loc = {}) {
+  throw CompileError{Diagnostic{Severity::Error, kind, loc, message, {}}};
+}
+
+void collect_symbols(const GiNaC::ex& e, std::set<std::string>& out) {
+  if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    out.insert(GiNaC::ex_to<GiNaC::symbol>(e).get_name());
+    return;
+  }
+  for (std::size_t i = 0; i < e.nops(); ++i) collect_symbols(e.op(i), out);
+}
+
+const CostEquation* find_target(const CostModel& model, const std::string& name) {
+  if (const CostEquation* e = model.equation(name)) return e;
+  return model.equation("T_" + name);  // a process L means T_L
+}
+
+bool compare_holds(const std::string& op, const GiNaC::numeric& a, const GiNaC::numeric& b) {
+  if (op == ">=") return a >= b;
+  if (op == ">") return a > b;
+  if (op == "<=") return a <= b;
+  return a < b;
+}
+
+}  // namespace
+
+bool parse_binding_value(const std::string& text, GiNaC::numeric& out) {
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    if (!parse_exact_number(text.substr(1), out)) return false;
+    if (text[0] == '-') out = -out;
+    return true;
+  }
+  return parse_exact_number(text, out);
+}
+
+GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string, GiNaC::numeric>& bindings) {
+  GiNaC::exmap env;
+  for (const CostParameter& p : model.parameters) {
+    auto it = bindings.find(p.name);
+    if (it != bindings.end()) env[p.symbol] = it->second;
+  }
+  // Defaults may refer to parameters declared later, so repeat until nothing changes.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const CostParameter& p : model.parameters) {
+      if (env.count(p.symbol) || !p.default_value) continue;
+      try {
+        sym::WorkBudget budget;
+        sym::Value v = sym::evaluate(*p.default_value, env, budget);
+        if (v.is_vector) fail(DiagKind::EvaluationError, "the default of parameter '" + p.name + "' is a vector");
+        env[p.symbol] = v.scalar;
+        progress = true;
+      } catch (const sym::EvalError&) {
+        // depends on a parameter not bound yet
+      }
+    }
+  }
+  for (const CostParameter& p : model.parameters) {
+    auto it = env.find(p.symbol);
+    if (it == env.end()) continue;
+    GiNaC::numeric value = GiNaC::ex_to<GiNaC::numeric>(it->second);
+    for (const CostParameter::Bound& b : p.bounds) {
+      sym::WorkBudget budget;
+      sym::Value bound;
+      try {
+        bound = sym::evaluate(b.value, env, budget);
+      } catch (const sym::EvalError&) {
+        continue;  // a bound that mentions an unbound parameter is checked when it is bound
+      }
+      if (!compare_holds(b.op, value, bound.scalar))
+        fail(DiagKind::EvaluationError, "parameter " + p.name + " = " + format_number(value) +
+                                            " violates its declared bound " + p.name + " " + b.op + " " +
+                                            format_number(bound.scalar));
+    }
+  }
+  return env;
+}
+
+EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
+  std::vector<const CostEquation*> targets;
+  if (request.targets.empty()) {
+    for (const CostEquation& e : model.equations)
+      if (e.top_level) targets.push_back(&e);
+  } else {
+    for (const std::string& t : request.targets) {
+      const CostEquation* e = find_target(model, t);
+      if (!e) fail(DiagKind::UnknownTarget, "no equation or process named '" + t + "'");
+      targets.push_back(e);
+    }
+  }
+  for (const auto& [name, value] : request.bindings)
+    if (!model.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");
+
+  GiNaC::exmap env = bind_parameters(model, request.bindings);
+  // One error naming every parameter the targets need and nobody bound.
+  std::set<std::string> needed;
+  for (const CostEquation* e : targets) collect_symbols(e->value, needed);
+  std::vector<std::string> unbound;
+  for (const CostParameter& p : model.parameters)
+    if (needed.count(p.name) && !env.count(p.symbol)) unbound.push_back(p.name);
+  if (!unbound.empty()) {
+    std::string list;
+    for (const std::string& u : unbound) list += (list.empty() ? "" : ", ") + u;
+    fail(DiagKind::UnboundParameter,
+         std::string(unbound.size() == 1 ? "parameter " : "parameters ") + list +
+             (unbound.size() == 1 ? " has" : " have") + " no value: give -D NAME=VALUE or declare a default");
+  }
+  EvalResult result;
+  for (const CostEquation* e : targets) {
+    sym::WorkBudget budget;
+    try {
+      result.values.emplace_back(e->name, sym::evaluate(e->value, env, budget));
+    } catch (const sym::EvalError& err) {
+      fail(DiagKind::EvaluationError, e->name + ": " + err.message, e->loc);
+    }
+  }
+  return result;
+}
+
+std::string format_number(const GiNaC::numeric& x) {
+  if (x.is_integer()) return x.to_string();
+  if (x.is_rational()) {
+    // A finite decimal when the denominator is 2^a 5^b: print it exactly.
+    GiNaC::numeric den = x.denom();
+    int twos = 0, fives = 0;
+    while (GiNaC::irem(den, 2).is_zero()) { den = den / 2; ++twos; }
+    while (GiNaC::irem(den, 5).is_zero()) { den = den / 5; ++fives; }
+    if (den == 1 && std::max(twos, fives) <= 30) {
+      int digits = std::max(twos, fives);
+      GiNaC::numeric scaled = x * GiNaC::pow(GiNaC::numeric(10), digits);
+      std::string s = GiNaC::abs(scaled).to_string();
+      if (static_cast<int>(s.size()) <= digits) s = std::string(digits - s.size() + 1, '0') + s;
+      s.insert(s.size() - digits, ".");
+      return (x < 0 ? "-" : "") + s;
+    }
+  }
+  double d = x.to_double();
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, d);
+  return std::string(buf, r.ptr);
+}
+
+std::string format_value(const sym::Value& v) {
+  if (!v.is_vector) return format_number(v.scalar);
+  std::string out = "[";
+  long next = 0;
+  for (const auto& [pos, value] : v.elems) {
+    for (; next < pos; ++next) out += (next ? ", 0" : "0");
+    out += (next ? ", " : "") + format_number(value);
+    next = pos + 1;
+  }
+  return out + "]";
+}
+
+}  // namespace pamc

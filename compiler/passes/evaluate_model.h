@@ -1,0 +1,37 @@
+// Evaluates a cost model for concrete parameter values (`pamc eval`). Exact for integer
+// and rational arithmetic (mod, div, ceil, ...), doubles once sqrt/log/exp enter.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/cost_model.h"
+
+namespace pamc {
+
+struct EvalRequest {
+  std::map<std::string, GiNaC::numeric> bindings;  // -D NAME=VALUE
+  std::vector<std::string> targets;                // equation names or process names; empty: top level
+};
+
+struct EvalResult {
+  std::vector<std::pair<std::string, sym::Value>> values;  // in the order asked for
+};
+
+// Throws CompileError (UnboundParameter naming every missing parameter, UnknownTarget,
+// EvaluationError, WorkLimit).
+EvalResult evaluate_model(const CostModel& model, const EvalRequest& request);
+
+// Binds parameters: -D values, then declared defaults (in declaration order); checks
+// declared bounds. Unbound parameters are left out.
+GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string, GiNaC::numeric>& bindings);
+
+// "100000000", "10.1", "0.3333333333333333", "[4, 8, 12]": exact where the value is a
+// finite decimal, else the shortest double that reads back the same.
+std::string format_value(const sym::Value& v);
+std::string format_number(const GiNaC::numeric& x);
+
+// Parses a -D value: a decimal literal kept exact ("1e6", "0.1"), or "-" before one.
+bool parse_binding_value(const std::string& text, GiNaC::numeric& out);
+
+}  // namespace pamc

@@ -1,0 +1,263 @@
+// lower: normalized processes -> phi / delta / omega / T (SPEC section 3, table).
+//
+//   process            phi                 delta                 T
+//   delay(t)           t                   0                     t
+//   use(fcfs(a,b), t)  t                   unitvec(a) * t / b    phi
+//   a ; b              phi_a + phi_b       delta_a + delta_b     T_a + T_b
+//   a || b             max(phi_a, phi_b)   delta_a + delta_b     max(T_a, T_b, omega_L)
+//   seq (i = l, u) B   sum_i phi_B         sum_i delta_B         sum_i T_B
+//   par (i = l, u) B   max_i phi_B         sum_i delta_B         max(max_i T_B, omega_L)
+//   if (c) a else b    c * X_a + (1 - c) * X_b   for every X
+//
+// `use` takes t (not t / b as the seed's text prints): one request on a multi-server
+// resource still takes t; b divides only the aggregate workload (docs/semantics.md).
+#include "compiler/passes/lower.h"
+
+#include <cctype>
+
+namespace pamc {
+namespace {
+
+using ast::Kind;
+using ast::NodeP;
+using ast::Op;
+using GiNaC::ex;
+using Scope = std::map<std::string, ex>;
+
+[[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message) {
+  throw CompileError{Diagnostic{Severity::Error, kind, loc, message, {}}};
+}
+
+sym::ReduceKind reduce_kind(Op op) {
+  return op == Op::Sum ? sym::ReduceKind::Sum : op == Op::Max ? sym::ReduceKind::Max : sym::ReduceKind::Min;
+}
+
+ex lower_call(const NodeP& n, const Scope& scope) {
+  GiNaC::exvector args;
+  for (const NodeP& k : n->kids) args.push_back(lower_numeric(k, scope));
+  const std::string& f = n->name;
+  if (f == "max" || f == "min") {
+    if (args.size() == 1) {  // max(v) of a vector; min(v) = -max(-v)
+      return f == "max" ? sym::vector_max(args[0]) : -sym::vector_max(-args[0]);
+    }
+    return f == "max" ? sym::make_max(args) : sym::make_min(args);
+  }
+  if (args.size() == 1) {
+    const ex& x = args[0];
+    if (f == "sqrt") return GiNaC::sqrt(x);
+    if (f == "log") return GiNaC::log(x);
+    if (f == "log2") return sym::log2_of(x);
+    if (f == "exp") return GiNaC::exp(x);
+    if (f == "ceil") return sym::ceil_of(x);
+    if (f == "floor") return sym::floor_of(x);
+    if (f == "abs") return GiNaC::abs(x);
+    if (f == "unitvec") return sym::unitvec(x);
+  }
+  fail(n->loc, DiagKind::TypeMismatch, "'" + f + "' cannot be used as a numeric function here");
+}
+
+ex lower_binary(const NodeP& n, const Scope& scope) {
+  ex a = lower_numeric(n->kids[0], scope);
+  ex b = lower_numeric(n->kids[1], scope);
+  switch (n->op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return a * b;
+    case Op::Div:
+      if (b.is_zero()) fail(n->loc, DiagKind::EvaluationError, "division by zero");
+      return a / b;
+    case Op::Pow: return GiNaC::pow(a, b);
+    case Op::Mod: return sym::mod_of(a, b);
+    case Op::IDiv: return sym::idiv_of(a, b);
+    case Op::Eq: return sym::compare(sym::Cmp::Eq, a, b);
+    case Op::Ne: return sym::compare(sym::Cmp::Ne, a, b);
+    case Op::Lt: return sym::compare(sym::Cmp::Lt, a, b);
+    case Op::Le: return sym::compare(sym::Cmp::Le, a, b);
+    case Op::Gt: return sym::compare(sym::Cmp::Gt, a, b);
+    case Op::Ge: return sym::compare(sym::Cmp::Ge, a, b);
+    case Op::And: return a * b;          // independence: P(a and b) = P(a) P(b)
+    case Op::Or: return a + b - a * b;
+    default: break;
+  }
+  fail(n->loc, DiagKind::TypeMismatch, "unexpected operator in a numeric expression");
+}
+
+// The lowered X_L of one process expression.
+struct Lowered {
+  ex phi, delta, T;
+};
+
+class ProcessLowering {
+ public:
+  Lowered lower(const NodeP& n, const Scope& scope) {
+    switch (n->kind) {
+      case Kind::Group:
+        return lower(n->kids[0], scope);
+      case Kind::Delay: {
+        ex t = lower_numeric(n->kids[0], scope);
+        return {t, 0, t};
+      }
+      case Kind::Use: {
+        const NodeP& r = n->kids[0];
+        if (r->kind != Kind::Call || r->name != "fcfs" || r->kids.size() != 2)
+          fail(r->loc, DiagKind::TypeMismatch, "use needs a resource fcfs(index, multiplicity)");
+        ex index = lower_numeric(r->kids[0], scope);
+        ex multiplicity = lower_numeric(r->kids[1], scope);
+        if (multiplicity.is_zero()) fail(r->loc, DiagKind::EvaluationError, "a resource with multiplicity 0");
+        ex t = lower_numeric(n->kids[1], scope);
+        return {t, sym::unitvec(index) * t / multiplicity, t};
+      }
+      case Kind::Seq: {
+        Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
+        return {a.phi + b.phi, a.delta + b.delta, a.T + b.T};
+      }
+      case Kind::Par: {
+        Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
+        ex delta = a.delta + b.delta;
+        return {sym::make_max({a.phi, b.phi}), delta, sym::make_max({a.T, b.T, sym::vector_max(delta)})};
+      }
+      case Kind::SeqLoop:
+      case Kind::ParLoop: {
+        ex lb = lower_numeric(n->kids[0], scope);
+        ex ub = lower_numeric(n->kids[1], scope);
+        GiNaC::symbol index(n->name);
+        Scope inner = scope;
+        inner[n->name] = index;
+        Lowered b = lower(n->kids[2], inner);
+        ex delta = sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.delta);
+        if (n->kind == Kind::SeqLoop)
+          return {sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.phi), delta,
+                  sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.T)};
+        ex T = sym::make_max({sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.T), sym::vector_max(delta)});
+        return {sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.phi), delta, T};
+      }
+      case Kind::IfProc: {
+        ex c = lower_numeric(n->kids[0], scope);
+        Lowered a = lower(n->kids[1], scope);
+        Lowered b = n->kids.size() > 2 ? lower(n->kids[2], scope) : Lowered{0, 0, 0};
+        auto mix = [&](const ex& x, const ex& y) { return c * x + (1 - c) * y; };
+        return {mix(a.phi, b.phi), mix(a.delta, b.delta), mix(a.T, b.T)};
+      }
+      default:
+        fail(n->loc, DiagKind::TypeMismatch, "expected a process expression");
+    }
+  }
+};
+
+}  // namespace
+
+bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
+  // digits [. digits] [e|E [+|-] digits], kept exact: mantissa / 10^fraction * 10^exponent
+  std::size_t i = 0;
+  std::string digits;
+  long fraction = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) digits += text[i++];
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      digits += text[i++];
+      ++fraction;
+    }
+  }
+  if (digits.empty()) return false;
+  long exponent = 0;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+    std::string e;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) e += text[i++];
+    if (e.empty() || e.size() > 6) return false;
+    exponent = std::stol(e) * (negative ? -1 : 1);
+  }
+  if (i != text.size()) return false;
+  std::size_t nz = digits.find_first_not_of('0');
+  digits = nz == std::string::npos ? "0" : digits.substr(nz);
+  GiNaC::numeric mantissa(cln::cl_I(digits.c_str()));
+  out = mantissa * GiNaC::pow(GiNaC::numeric(10), GiNaC::numeric(exponent - fraction));
+  return true;
+}
+
+ex lower_numeric(const NodeP& n, const Scope& scope) {
+  switch (n->kind) {
+    case Kind::Number: {
+      GiNaC::numeric value;
+      if (!parse_exact_number(n->text, value))
+        fail(n->loc, DiagKind::NumberTooLarge, "numeric literal '" + n->text.substr(0, 40) + "' is out of range");
+      return value;
+    }
+    case Kind::Name: {
+      auto it = scope.find(n->name);
+      if (it == scope.end()) fail(n->loc, DiagKind::UndefinedName, "'" + n->name + "' is not a parameter or loop index");
+      return it->second;
+    }
+    case Kind::Group:
+      return lower_numeric(n->kids[0], scope);
+    case Kind::Unary: {
+      ex x = lower_numeric(n->kids[0], scope);
+      return n->op == Op::Not ? 1 - x : -x;
+    }
+    case Kind::Binary:
+      return lower_binary(n, scope);
+    case Kind::Call:
+      return lower_call(n, scope);
+    case Kind::Reduce: {
+      ex lb = lower_numeric(n->kids[0], scope);
+      ex ub = lower_numeric(n->kids[1], scope);
+      GiNaC::symbol index(n->name);
+      Scope inner = scope;
+      inner[n->name] = index;
+      return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_numeric(n->kids[2], inner));
+    }
+    case Kind::IfExpr: {
+      ex c = lower_numeric(n->kids[0], scope);
+      return c * lower_numeric(n->kids[1], scope) + (1 - c) * lower_numeric(n->kids[2], scope);
+    }
+    case Kind::Vector: {
+      GiNaC::exvector elems;
+      for (const NodeP& k : n->kids) elems.push_back(lower_numeric(k, scope));
+      return sym::vector_literal(elems);
+    }
+    default:
+      fail(n->loc, DiagKind::TypeMismatch, "expected a numeric expression, found a process");
+  }
+}
+
+CostModel lower(const NormalModel& model) {
+  CostModel cost;
+  cost.name = model.name;
+  Scope scope;
+  for (const NormalParameter& p : model.parameters) {
+    CostParameter param{p.name, GiNaC::symbol(p.name), std::nullopt, {}};
+    scope[p.name] = param.symbol;
+    cost.facts.declare(param.symbol, p.name);
+    cost.parameters.push_back(param);
+  }
+  // Defaults and bounds may mention any parameter, so they are lowered once all exist.
+  for (std::size_t i = 0; i < model.parameters.size(); ++i) {
+    const NormalParameter& p = model.parameters[i];
+    CostParameter& param = cost.parameters[i];
+    if (p.default_value) param.default_value = lower_numeric(p.default_value, scope);
+    for (const ast::Bound& b : p.bounds) {
+      ex value = lower_numeric(b.value, scope);
+      param.bounds.push_back({ast::op_spelling(b.op), value});
+      if (b.op == Op::Ge || b.op == Op::Gt) cost.facts.add_lower(param.symbol, value, b.op == Op::Gt);
+      else cost.facts.add_upper(param.symbol, value, b.op == Op::Lt);
+    }
+  }
+  ProcessLowering processes;
+  for (const NormalEquation& e : model.equations) {
+    if (e.type == ast::Type::Numeric) {
+      cost.equations.push_back({e.name, EquationRole::Numeric, "", lower_numeric(e.body, scope), e.top_level, e.loc});
+      continue;
+    }
+    Lowered l = processes.lower(e.body, scope);
+    cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, false, e.loc});
+    cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, false, e.loc});
+    cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, sym::vector_max(l.delta), false, e.loc});
+    cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, l.T, e.top_level, e.loc});
+  }
+  return cost;
+}
+
+}  // namespace pamc

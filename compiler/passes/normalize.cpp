@@ -1,0 +1,207 @@
+// normalize: the seed's normal form by substitution (seed 002, section 2.1).
+//
+// Every reference to a non-parameter equation is replaced by that equation's normalized
+// body, with the call's actual arguments substituted for its formals. Bound names (loop
+// indices of seq/par/sum/max/min) are renamed when an inserted expression has a free name
+// they would capture, so substitution never changes which variable a name means.
+#include "compiler/passes/normalize.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace pamc {
+namespace {
+
+using ast::Kind;
+using ast::NodeP;
+
+bool is_binder(Kind k) { return k == Kind::Reduce || k == Kind::SeqLoop || k == Kind::ParLoop; }
+
+// Free names of an expression (names not bound by a loop inside it).
+void collect_free(const NodeP& n, std::set<std::string>& bound, std::set<std::string>& out) {
+  if (!n) return;
+  if (n->kind == Kind::Name) {
+    if (!bound.count(n->name)) out.insert(n->name);
+    return;
+  }
+  if (is_binder(n->kind)) {
+    collect_free(n->kids[0], bound, out);
+    collect_free(n->kids[1], bound, out);
+    bool fresh = bound.insert(n->name).second;
+    collect_free(n->kids[2], bound, out);
+    if (fresh) bound.erase(n->name);
+    return;
+  }
+  for (const NodeP& k : n->kids) collect_free(k, bound, out);
+}
+
+class Normalizer {
+ public:
+  Normalizer(const Program& program, Diagnostics& diags) : program_(program), diags_(diags) {}
+
+  NormalModel run() {
+    NormalModel model;
+    model.name = stem(program_.main_file ? program_.main_file->path : std::string("model"));
+    std::set<std::string> used_by_others = names_used_by_equations();
+    for (const ast::Decl* d : program_.decls) {
+      if (d->type == ast::Type::Numeric && d->is_parameter) {
+        NormalParameter p;
+        p.name = d->name;
+        p.loc = d->loc;
+        if (d->body) p.default_value = substitute(d->body, {});
+        for (const ast::Bound& b : d->bounds) p.bounds.push_back({b.op, substitute(b.value, {})});
+        model.parameters.push_back(std::move(p));
+      }
+    }
+    for (ast::Type type : {ast::Type::Numeric, ast::Type::Process}) {
+      for (const ast::Decl* d : program_.decls) {
+        if (d->type != type || d->is_parameter || !d->formals.empty() || !d->body) continue;
+        NormalEquation eq;
+        eq.name = d->name;
+        eq.type = type;
+        eq.loc = d->loc;
+        eq.body = global_body(*d);
+        eq.top_level = in_main_file(*d) && !used_by_others.count(d->name);
+        model.equations.push_back(std::move(eq));
+      }
+    }
+    return model;
+  }
+
+ private:
+  using Env = std::map<std::string, NodeP>;
+
+  static std::string stem(const std::string& path) {
+    std::size_t slash = path.find_last_of('/');
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::size_t dot = base.find_last_of('.');
+    return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+  }
+
+  bool in_main_file(const ast::Decl& d) const {
+    return program_.main_file && d.loc.file == program_.main_file.get();
+  }
+
+  // Names of global equations referenced from any declaration's right-hand side.
+  std::set<std::string> names_used_by_equations() const {
+    std::set<std::string> used;
+    std::function<void(const NodeP&)> walk = [&](const NodeP& n) {
+      if (!n) return;
+      if (n->kind == Kind::Name || n->kind == Kind::Call) used.insert(n->name);
+      for (const NodeP& k : n->kids) walk(k);
+    };
+    for (const ast::Decl* d : program_.decls) {
+      walk(d->body);
+      for (const ast::Bound& b : d->bounds) walk(b.value);
+    }
+    return used;
+  }
+
+  const ast::Decl* global(const std::string& name) const {
+    auto it = program_.by_name.find(name);
+    return it == program_.by_name.end() ? nullptr : it->second;
+  }
+
+  // The normalized body of an equation without formals, computed once.
+  NodeP global_body(const ast::Decl& d) {
+    auto it = memo_.find(d.name);
+    if (it != memo_.end()) return it->second;
+    NodeP body = substitute(d.body, {});
+    memo_[d.name] = body;
+    return body;
+  }
+
+  NodeP substitute(const NodeP& n, const Env& env) {
+    switch (n->kind) {
+      case Kind::Number:
+        return n;
+      case Kind::Name: {
+        auto it = env.find(n->name);
+        if (it != env.end()) return it->second;
+        const ast::Decl* d = global(n->name);
+        if (!d || d->is_parameter || !d->body) return n;  // parameter (or predefined name)
+        return global_body(*d);
+      }
+      case Kind::Call: {
+        std::vector<NodeP> args;
+        args.reserve(n->kids.size());
+        for (const NodeP& a : n->kids) args.push_back(substitute(a, env));
+        const ast::Decl* d = env.count(n->name) ? nullptr : global(n->name);
+        if (!d || !d->body || d->formals.empty()) return rebuild(n, std::move(args));  // builtin or fcfs
+        Env callee;
+        for (std::size_t i = 0; i < d->formals.size() && i < args.size(); ++i) callee[d->formals[i]] = args[i];
+        return substitute(d->body, callee);
+      }
+      default:
+        break;
+    }
+    if (is_binder(n->kind)) {
+      NodeP lb = substitute(n->kids[0], env);
+      NodeP ub = substitute(n->kids[1], env);
+      std::string index = fresh_index(n->name, env);
+      Env inner = env;
+      inner[n->name] = ast::make(Kind::Name, n->loc, {}, ast::Op::None, index);
+      NodeP body = substitute(n->kids[2], inner);
+      return ast::make(n->kind, n->loc, {lb, ub, body}, n->op, index);
+    }
+    std::vector<NodeP> kids;
+    kids.reserve(n->kids.size());
+    bool changed = false;
+    for (const NodeP& k : n->kids) {
+      kids.push_back(substitute(k, env));
+      changed = changed || kids.back() != k;
+    }
+    return changed ? rebuild(n, std::move(kids)) : n;
+  }
+
+  static NodeP rebuild(const NodeP& n, std::vector<NodeP> kids) {
+    auto copy = std::make_shared<ast::Node>(*n);
+    copy->kids = std::move(kids);
+    return copy;
+  }
+
+  // A loop index keeps its name unless an expression inserted in the loop's scope mentions
+  // that name freely (it would be captured) or it names a parameter (whose uses inside
+  // substituted equations must keep meaning the parameter).
+  std::string fresh_index(const std::string& name, const Env& env) {
+    std::set<std::string> taken;
+    std::set<std::string> bound;
+    for (const auto& [k, v] : env)
+      if (k != name) collect_free(v, bound, taken);  // env[name] is shadowed by this binder
+    auto clashes = [&](const std::string& s) {
+      const ast::Decl* d = global(s);
+      return taken.count(s) || (d && d->type == ast::Type::Numeric && d->is_parameter);
+    };
+    if (!clashes(name)) return name;
+    for (int i = 1;; ++i) {
+      std::string candidate = name + "_" + std::to_string(i);
+      if (!clashes(candidate) && !global(candidate)) return candidate;
+    }
+  }
+
+  const Program& program_;
+  [[maybe_unused]] Diagnostics& diags_;
+  std::map<std::string, NodeP> memo_;
+};
+
+}  // namespace
+
+NormalModel normalize(const Program& program, Diagnostics& diags) { return Normalizer(program, diags).run(); }
+
+std::string print_normalized(const NormalModel& model) {
+  std::string out;
+  for (const NormalParameter& p : model.parameters) {
+    out += "numeric parameter " + p.name;
+    if (p.default_value) out += " = " + ast::print_expr(p.default_value);
+    for (const ast::Bound& b : p.bounds) out += std::string(" ") + ast::op_spelling(b.op) + " " + ast::print_expr(b.value);
+    out += "\n";
+  }
+  for (const NormalEquation& e : model.equations) {
+    if (!e.top_level) continue;
+    out += std::string(ast::type_name(e.type)) + " " + e.name + " = " + ast::print_expr(e.body) + "\n";
+  }
+  return out;
+}
+
+}  // namespace pamc
