@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Command-line contract tests (SPEC section 4): spellings, exit codes, JSON shapes,
+diagnostics, and that errors never leave an output file behind."""
+import argparse, json, os, re, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MRM = os.path.join(ROOT, "samples", "mrm.pam")
+failures = []
+count = 0
+
+
+def pamc(*args, stdin=None):
+    p = subprocess.run([PAMC, *args], capture_output=True, text=True, timeout=60, input=stdin)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, ok, detail=""):
+    global count
+    count += 1
+    if not ok:
+        failures.append(name)
+        print(f"FAIL {name}: {detail}")
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def main():
+    global PAMC
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pamc", default="build/pamc")
+    PAMC = ap.parse_args().pamc
+    tmp = tempfile.mkdtemp(prefix="pamc-cli-")
+
+    rc, out, err = pamc("--version")
+    check("--version prints the version", rc == 0 and re.match(r"pamc \d+\.\d+", out), out)
+    rc, out, err = pamc("--help")
+    check("--help lists the subcommands", rc == 0 and all(c in out for c in ["check", "compile", "eval", "simulate", "sweep"]), out)
+    for sub in ["check", "compile", "eval", "simulate", "sweep", "validate", "fit"]:
+        rc, out, err = pamc(sub, "--help")
+        check(f"{sub} --help", rc == 0 and f"pamc {sub}" in out, err)
+    rc, out, err = pamc()
+    check("no command is a usage error", rc == 2)
+    rc, out, err = pamc("frobnicate", MRM)
+    check("unknown command exits 2", rc == 2 and "unknown command" in err, err)
+    rc, out, err = pamc("eval", MRM, "--no-such-option")
+    check("unknown option exits 2", rc == 2, err)
+    rc, out, err = pamc("compile", MRM, "--stage", "bogus")
+    check("bad --stage exits 2", rc == 2 and "stage" in err, err)
+    rc, out, err = pamc("eval", MRM, "-D", "P")
+    check("-D without = exits 2", rc == 2, err)
+    rc, out, err = pamc("eval", MRM, "-D", "P=abc", "-D", "N=1")
+    check("-D with a non-number exits 2", rc == 2 and "not a number" in err, err)
+    rc, out, err = pamc("check", os.path.join(tmp, "missing.pam"))
+    check("a missing file exits 1 with the file name", rc == 1 and "missing.pam" in err, err)
+
+    rc, out, err = pamc("check", MRM)
+    check("check accepts the MRM silently", rc == 0 and out == "" and err == "", out + err)
+
+    rc, out, err = pamc("eval", MRM, "-D", "P=1000", "-D", "N=1000000")
+    check("eval prints the seed's value", rc == 0 and out == "numeric T_main = 100000000\n", out + err)
+    rc, out, err = pamc("eval", MRM, "-D", "P=1000", "-D", "N=1e6", "--json")
+    check("eval --json", rc == 0 and json.loads(out) == {"T_main": 100000000}, out + err)
+    rc, out, err = pamc("eval", MRM)
+    check("one error names every unbound parameter",
+          rc == 1 and "P, N" in err and "[UnboundParameter]" in err, err)
+    rc, out, err = pamc("eval", MRM, "-D", "P=1", "-D", "N=1", "--target", "nothing")
+    check("unknown --target exits 1", rc == 1 and "nothing" in err and "[UnknownTarget]" in err, err)
+    rc, out, err = pamc("eval", MRM, "-D", "P=1", "-D", "N=1", "-D", "Q=3")
+    check("-D of a name that is no parameter exits 1", rc == 1 and "Q" in err, err)
+
+    bounded = write(tmp, "bounded.pam", "numeric parameter P >= 1\nprocess main = par (p = 1, P) delay(1)\n")
+    rc, out, err = pamc("eval", bounded, "-D", "P=0")
+    check("a value violating a declared bound is an error", rc == 1 and "P >= 1" in err, err)
+
+    loop = write(tmp, "loop.pam", "numeric parameter N\nprocess main = seq (i = 1, N) delay(1)\n")
+    rc, out, err = pamc("eval", loop, "-D", "N=2.5")
+    check("a non-integer loop bound is an evaluation error, not rounded",
+          rc == 1 and "integer" in err, out + err)
+
+    # Errors never leave an output file behind, and never a partial one.
+    bad = write(tmp, "bad.pam", "numeric parameter N\nprocess main = seq (i = 1, N) delay(t_unknown)\n")
+    target = os.path.join(tmp, "out.txt")
+    rc, out, err = pamc("compile", bad, "-o", target)
+    check("compile error exits 1", rc == 1 and re.search(r"bad\.pam:2:\d+: error: .*\[UndefinedName\]", err), err)
+    check("compile error leaves no output file", not os.path.exists(target), "file exists")
+    check("the diagnostic shows the source line and a caret",
+          "delay(t_unknown)" in err and re.search(r"^\s*\^\s*$", err, re.M), err)
+    rc, out, err = pamc("compile", MRM, "-o", target)
+    check("compile -o writes the model", rc == 0 and "T_main" in open(target).read(), err)
+
+    rc, out, err = pamc("compile", MRM, "--stats")
+    check("--stats reports residual reductions", rc == 0 and "residual reductions: 0" in err, err)
+
+    runs = {pamc("compile", MRM, "--all")[1] for _ in range(3)}
+    check("compile output is the same bytes every run", len(runs) == 1)
+
+    print(f"{count - len(failures)} of {count} CLI checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
