@@ -1,0 +1,525 @@
+// The parse stage. Order of work for one file:
+//   1. check_encoding: UTF-8, no NUL (before anything looks at the text);
+//   2. check_brackets: bracket nesting <= kMaxBracketNesting (a byte scan, no recursion);
+//   3. on a thread with a big stack: ANTLR lexes and parses; a listener turns ANTLR's
+//      syntax errors into SyntaxError diagnostics; Builder walks the parse tree and makes
+//      the AST, tracking each node's height so no AST is deeper than kMaxAstDepth.
+#include "compiler/parse/parse.h"
+
+#include <pthread.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "PamelaLexer.h"
+#include "PamelaParser.h"
+#include "antlr4-runtime.h"
+
+namespace pamc {
+namespace {
+
+using pamela_grammar::PamelaLexer;
+using pamela_grammar::PamelaParser;
+using ast::Kind;
+using ast::NodeP;
+using ast::Op;
+
+Loc loc_at_offset(const SourceFile& f, std::size_t offset) {
+  auto it = std::upper_bound(f.line_starts.begin(), f.line_starts.end(), offset);
+  std::size_t line = static_cast<std::size_t>(it - f.line_starts.begin());
+  return Loc{&f, static_cast<std::uint32_t>(line),
+             static_cast<std::uint32_t>(offset - f.line_starts[line - 1] + 1)};
+}
+
+// Strict UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF) without NUL.
+// Returns the offset of the first bad byte, or npos.
+std::size_t first_bad_byte(const std::string& s, std::string& why) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  std::size_t n = s.size(), i = 0;
+  while (i < n) {
+    unsigned c = p[i];
+    if (c == 0) {
+      why = "NUL byte";
+      return i;
+    }
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      why = "invalid UTF-8 byte";
+      return i;
+    }
+    for (std::size_t k = 1; k < len; ++k) {
+      if (i + k >= n) {
+        why = "truncated UTF-8 sequence";
+        return i;
+      }
+      unsigned b = p[i + k];
+      if (b < (k == 1 ? lo : 0x80u) || b > (k == 1 ? hi : 0xBFu)) {
+        why = "invalid UTF-8 sequence";
+        return i;
+      }
+    }
+    i += len;
+  }
+  return std::string::npos;
+}
+
+// Bracket depth scan; comments and strings are skipped as the lexer would.
+// Returns the offset of the first bracket past the limit, or npos.
+std::size_t first_too_deep(const std::string& s) {
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '%') {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (c == '"') {
+      std::size_t j = i + 1;
+      while (j < s.size() && s[j] != '"' && s[j] != '\n' && s[j] != '\r') ++j;
+      if (j < s.size() && s[j] == '"') i = j;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxBracketNesting) return i;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+// Runs `fn` on a thread with a stack of `bytes` (the parser and the builder recurse once
+// per nesting level; the main thread's 8 MB would be tight at the limits).
+void run_with_stack(std::size_t bytes, const std::function<void()>& fn) {
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool ok = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, bytes) == 0;
+  struct Ctx {
+    const std::function<void()>* fn;
+    std::exception_ptr error;
+  } ctx{&fn, nullptr};
+  auto trampoline = [](void* arg) -> void* {
+    auto* c = static_cast<Ctx*>(arg);
+    try {
+      (*c->fn)();
+    } catch (...) {
+      c->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  if (ok && pthread_create(&thread, &attr, trampoline, &ctx) == 0) {
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+    if (ctx.error) std::rethrow_exception(ctx.error);
+    return;
+  }
+  if (ok) pthread_attr_destroy(&attr);
+  fn();  // no thread: run here (the limits still hold, with less margin)
+}
+
+// Token positions: ANTLR counts code points, diagnostics count bytes.
+class Positions {
+ public:
+  explicit Positions(const SourceFile& f) : file_(f) {
+    bool ascii = true;
+    for (unsigned char c : f.text)
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+    if (ascii) return;
+    for (std::size_t i = 0; i < f.text.size(); ++i)
+      if ((static_cast<unsigned char>(f.text[i]) & 0xC0) != 0x80) cp_to_byte_.push_back(i);
+    cp_to_byte_.push_back(f.text.size());
+  }
+  Loc of(const antlr4::Token* t) const {
+    std::size_t cp = t->getStartIndex();
+    std::size_t byte = cp_to_byte_.empty() ? cp : cp_to_byte_[std::min(cp, cp_to_byte_.size() - 1)];
+    if (t->getType() == antlr4::Token::EOF) byte = file_.text.size();
+    return loc_at_offset(file_, std::min(byte, file_.text.size()));
+  }
+
+ private:
+  const SourceFile& file_;
+  std::vector<std::size_t> cp_to_byte_;
+};
+
+struct TooManyErrors {};
+
+// Replaces ANTLR's console listener: one SyntaxError per line at most, at most 10 in all.
+class SyntaxErrors : public antlr4::BaseErrorListener {
+ public:
+  SyntaxErrors(const Positions& pos, Diagnostics& diags) : pos_(pos), diags_(diags) {}
+
+  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* tok, size_t, size_t,
+                   const std::string& msg, std::exception_ptr) override {
+    if (!tok) return;  // lexer errors cannot happen: ERRCHAR takes any character
+    Loc loc = pos_.of(tok);
+    ++count_;
+    if (reported_ > 0 && loc.line == last_line_) return;
+    last_line_ = loc.line;
+    ++reported_;
+    diags_.error(loc, DiagKind::SyntaxError, message(recognizer, tok, msg));
+    if (reported_ >= 10) throw TooManyErrors{};
+  }
+  std::size_t count() const { return count_; }
+
+ private:
+  static std::string describe(const antlr4::Token* tok) {
+    if (tok->getType() == antlr4::Token::EOF) return "end of file";
+    std::string text = tok->getText();
+    if (tok->getType() == PamelaLexer::ERRCHAR) {
+      unsigned char c = text.empty() ? 0 : static_cast<unsigned char>(text[0]);
+      if (c < 0x20 || c >= 0x7f) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "unexpected character (byte 0x%02X)", c);
+        return buf;
+      }
+      return "unexpected character '" + text + "'";
+    }
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return "'" + text + "'";
+  }
+  static std::string token_name(const antlr4::dfa::Vocabulary& v, std::size_t t) {
+    if (t == antlr4::Token::EOF) return "end of file";
+    switch (t) {
+      case PamelaLexer::ID: return "a name";
+      case PamelaLexer::NUMBER: return "a number";
+      case PamelaLexer::STRING: return "a string";
+      default: return v.getDisplayName(t);
+    }
+  }
+  static std::string message(antlr4::Recognizer* recognizer, const antlr4::Token* tok,
+                             const std::string& antlr_msg) {
+    std::string what = describe(tok);
+    std::string m = what.rfind("unexpected", 0) == 0 ? what : "unexpected " + what;
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    if (!parser) return m;
+    antlr4::misc::IntervalSet expected;
+    try {
+      expected = parser->getExpectedTokens();
+    } catch (...) {
+      return m;
+    }
+    std::vector<std::string> names;
+    for (std::size_t t : expected.toList()) names.push_back(token_name(parser->getVocabulary(), t));
+    if (names.empty() || names.size() > 6) {
+      if (antlr_msg.rfind("no viable alternative", 0) == 0) return m + " here";
+      return m;
+    }
+    m += "; expected ";
+    for (std::size_t i = 0; i < names.size(); ++i)
+      m += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return m;
+  }
+
+  const Positions& pos_;
+  Diagnostics& diags_;
+  std::size_t count_ = 0, reported_ = 0;
+  std::uint32_t last_line_ = 0;
+};
+
+// Thrown by the builder when an AST would be too deep or a literal is out of range.
+struct BuildError {
+  Loc loc;
+  DiagKind kind;
+  std::string message;
+};
+
+struct Built {
+  NodeP node;
+  int height = 1;
+};
+
+// Walks the parse tree (contexts are known by their generated classes) and makes the AST.
+// Left-nested operator chains are walked in a loop, not by recursion.
+class Builder {
+ public:
+  explicit Builder(const Positions& pos) : pos_(pos) {}
+
+  ast::Module module(PamelaParser::ModuleContext* m, SourceFileP file) {
+    ast::Module out;
+    out.file = file;
+    for (auto* item : m->item()) {
+      if (auto* imp = dynamic_cast<PamelaParser::ImportItemContext*>(item)) {
+        std::string s = imp->STRING()->getText();
+        out.imports.push_back({s.substr(1, s.size() - 2), loc(imp->getStart())});
+      } else if (auto* p = dynamic_cast<PamelaParser::ParamDeclContext*>(item)) {
+        ast::Decl d = decl_head(p->declType(), p->name, p->formals());
+        d.is_parameter = true;
+        if (p->dflt) d.body = arith(p->dflt).node;
+        for (auto* b : p->bound()) {
+          ast::Bound bound;
+          bound.op = bound_op(b->op->getText());
+          bound.value = arith(b->value).node;
+          d.bounds.push_back(std::move(bound));
+        }
+        out.decls.push_back(std::move(d));
+      } else if (auto* e = dynamic_cast<PamelaParser::EqDeclContext*>(item)) {
+        ast::Decl d = decl_head(e->declType(), e->name, e->formals());
+        d.body = expr(e->body).node;
+        out.decls.push_back(std::move(d));
+      }
+    }
+    return out;
+  }
+
+ private:
+  Loc loc(const antlr4::Token* t) const { return pos_.of(t); }
+
+  static Op bound_op(const std::string& s) {
+    if (s == ">=") return Op::Ge;
+    if (s == ">") return Op::Gt;
+    if (s == "<=") return Op::Le;
+    return Op::Lt;
+  }
+
+  ast::Decl decl_head(PamelaParser::DeclTypeContext* type, antlr4::Token* name,
+                      PamelaParser::FormalsContext* formals) {
+    ast::Decl d;
+    d.type = type->NUMERIC() ? ast::Type::Numeric : type->PROCESS() ? ast::Type::Process : ast::Type::Resource;
+    d.loc = loc(type->getStart());
+    d.name = name->getText();
+    d.name_loc = loc(name);
+    if (formals)
+      for (auto* id : formals->ID()) {
+        d.formals.push_back(id->getText());
+        d.formal_locs.push_back(loc(id->getSymbol()));
+      }
+    return d;
+  }
+
+  Built node(Kind kind, Loc at, std::vector<Built> kids, Op op = Op::None, std::string name = {}) {
+    int h = 0;
+    std::vector<NodeP> nodes;
+    nodes.reserve(kids.size());
+    for (auto& k : kids) {
+      h = std::max(h, k.height);
+      nodes.push_back(std::move(k.node));
+    }
+    if (h + 1 > kMaxAstDepth)
+      throw BuildError{at, DiagKind::NestingTooDeep,
+                       "expression nested too deeply (more than " + std::to_string(kMaxAstDepth) +
+                           " levels of operators and brackets)"};
+    return {ast::make(kind, at, std::move(nodes), op, std::move(name)), h + 1};
+  }
+
+  static Op binary_op(const std::string& s) {
+    static const std::pair<const char*, Op> table[] = {
+        {"+", Op::Add}, {"-", Op::Sub}, {"*", Op::Mul}, {"/", Op::Div}, {"^", Op::Pow},
+        {"mod", Op::Mod}, {"div", Op::IDiv}, {"==", Op::Eq}, {"!=", Op::Ne}, {"<", Op::Lt},
+        {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}, {"and", Op::And}, {"or", Op::Or}};
+    for (auto& [text, op] : table)
+      if (s == text) return op;
+    return Op::None;
+  }
+
+  // A binary context's operator token: children are [lhs, op, rhs].
+  static antlr4::Token* op_token(antlr4::ParserRuleContext* ctx) {
+    return static_cast<antlr4::tree::TerminalNode*>(ctx->children[1])->getSymbol();
+  }
+
+  Built binary(antlr4::Token* op_tok, Built lhs, Built rhs) {
+    std::string s = op_tok->getText();
+    Loc at = loc(op_tok);
+    if (s == ";") return node(Kind::Seq, at, {std::move(lhs), std::move(rhs)});
+    if (s == "||") return node(Kind::Par, at, {std::move(lhs), std::move(rhs)});
+    return node(Kind::Binary, at, {std::move(lhs), std::move(rhs)}, binary_op(s));
+  }
+
+  Built expr(PamelaParser::ExprContext* ctx) {
+    // Walk down the left spine of a chain such as a + b + c; build bottom-up.
+    std::vector<PamelaParser::ExprContext*> spine;
+    PamelaParser::ExprContext* leftmost = ctx;
+    while (leftmost->children.size() == 3 && !dynamic_cast<PamelaParser::TermExprContext*>(leftmost)) {
+      spine.push_back(leftmost);
+      leftmost = static_cast<PamelaParser::ExprContext*>(leftmost->children[0]);
+    }
+    Built acc;
+    if (auto* t = dynamic_cast<PamelaParser::TermExprContext*>(leftmost)) {
+      acc = term(t->term());
+    } else if (auto* n = dynamic_cast<PamelaParser::NotExprContext*>(leftmost)) {
+      acc = node(Kind::Unary, loc(n->NOT()->getSymbol()), {expr(n->expr())}, Op::Not);
+    } else {
+      throw BuildError{loc(leftmost->getStart()), DiagKind::SyntaxError, "malformed expression"};
+    }
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+      auto* rhs = static_cast<PamelaParser::ExprContext*>((*it)->children[2]);
+      acc = binary(op_token(*it), std::move(acc), expr(rhs));
+    }
+    return acc;
+  }
+
+  Built arith(PamelaParser::ArithContext* ctx) {
+    std::vector<PamelaParser::ArithContext*> spine;
+    PamelaParser::ArithContext* leftmost = ctx;
+    while (!dynamic_cast<PamelaParser::ArithTermContext*>(leftmost)) {
+      spine.push_back(leftmost);
+      leftmost = static_cast<PamelaParser::ArithContext*>(leftmost->children[0]);
+    }
+    Built acc = term(static_cast<PamelaParser::ArithTermContext*>(leftmost)->term());
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+      auto* rhs = static_cast<PamelaParser::ArithContext*>((*it)->children[2]);
+      acc = binary(op_token(*it), std::move(acc), arith(rhs));
+    }
+    return acc;
+  }
+
+  // Reduction bodies drop their braces: `sum (i = 1, N) { e }` keeps e (the printer
+  // always writes the braces back).
+  static Built strip_group(Built b) {
+    if (b.node->kind == Kind::Group) return {b.node->kids[0], b.height - 1};
+    return b;
+  }
+
+  Built term(PamelaParser::TermContext* ctx) {
+    if (auto* p = dynamic_cast<PamelaParser::PowTermContext*>(ctx)) {
+      Built base = primary(p->primary());
+      if (!p->term()) return base;
+      return node(Kind::Binary, loc(op_token(p)), {std::move(base), term(p->term())}, Op::Pow);
+    }
+    if (auto* n = dynamic_cast<PamelaParser::NegTermContext*>(ctx))
+      return node(Kind::Unary, loc(n->getStart()), {term(n->term())}, Op::Neg);
+    if (auto* l = dynamic_cast<PamelaParser::LoopTermContext*>(ctx)) {
+      Kind k = l->kw->getType() == PamelaLexer::SEQ ? Kind::SeqLoop : Kind::ParLoop;
+      return node(k, loc(l->kw), {expr(l->lb), expr(l->ub), term(l->term())}, Op::None, l->index->getText());
+    }
+    if (auto* r = dynamic_cast<PamelaParser::ReduceTermContext*>(ctx)) {
+      Op op = r->kw->getType() == PamelaLexer::SUM ? Op::Sum : r->kw->getType() == PamelaLexer::MAX ? Op::Max : Op::Min;
+      return node(Kind::Reduce, loc(r->kw), {expr(r->lb), expr(r->ub), strip_group(term(r->term()))}, op,
+                  r->index->getText());
+    }
+    if (auto* i = dynamic_cast<PamelaParser::IfTermContext*>(ctx)) {
+      Loc at = loc(i->getStart());
+      if (i->other) return node(Kind::IfExpr, at, {expr(i->cond), term(i->then), term(i->other)});
+      return node(Kind::IfProc, at, {expr(i->cond), term(i->then)});
+    }
+    throw BuildError{loc(ctx->getStart()), DiagKind::SyntaxError, "malformed term"};
+  }
+
+  std::vector<Built> args(PamelaParser::ArgsContext* a) {
+    std::vector<Built> out;
+    if (a)
+      for (auto* e : a->expr()) out.push_back(expr(e));
+    return out;
+  }
+
+  Built primary(PamelaParser::PrimaryContext* ctx) {
+    if (auto* n = dynamic_cast<PamelaParser::NumberPrimContext*>(ctx)) {
+      antlr4::Token* t = n->NUMBER()->getSymbol();
+      std::string text = t->getText();
+      check_number(text, loc(t));
+      return {ast::make_number(loc(t), text), 1};
+    }
+    if (auto* n = dynamic_cast<PamelaParser::NamePrimContext*>(ctx))
+      return node(Kind::Name, loc(n->getStart()), {}, Op::None, n->ID()->getText());
+    if (auto* c = dynamic_cast<PamelaParser::CallPrimContext*>(ctx))
+      return node(Kind::Call, loc(c->fn), args(c->args()), Op::None, c->fn->getText());
+    if (auto* d = dynamic_cast<PamelaParser::DelayPrimContext*>(ctx))
+      return node(Kind::Delay, loc(d->getStart()), args(d->args()));
+    if (auto* u = dynamic_cast<PamelaParser::UsePrimContext*>(ctx))
+      return node(Kind::Use, loc(u->getStart()), args(u->args()));
+    if (auto* p = dynamic_cast<PamelaParser::ParenPrimContext*>(ctx)) return expr(p->expr());
+    if (auto* g = dynamic_cast<PamelaParser::GroupPrimContext*>(ctx))
+      return node(Kind::Group, loc(g->getStart()), {expr(g->expr())});
+    if (auto* v = dynamic_cast<PamelaParser::VectorPrimContext*>(ctx))
+      return node(Kind::Vector, loc(v->getStart()), args(v->args()));
+    throw BuildError{loc(ctx->getStart()), DiagKind::SyntaxError, "malformed expression"};
+  }
+
+  // The value is read exactly by a later stage; here only its size is bounded.
+  static void check_number(const std::string& text, Loc at) {
+    std::size_t digits = 0, i = 0;
+    for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i)
+      if (text[i] != '.') ++digits;
+    if (digits > 10000)
+      throw BuildError{at, DiagKind::NumberTooLarge, "numeric literal has more than 10000 digits"};
+    if (i == text.size()) return;
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    while (i + 1 < text.size() && text[i] == '0') ++i;
+    std::size_t exp_digits = text.size() - i;
+    if (exp_digits > 5 || std::stol(text.substr(i)) > 10000)
+      throw BuildError{at, DiagKind::NumberTooLarge,
+                       "exponent of numeric literal '" + (text.size() > 40 ? text.substr(0, 37) + "..." : text) +
+                           "' is out of range (at most 10000 in magnitude)"};
+  }
+
+  const Positions& pos_;
+};
+
+}  // namespace
+
+ast::Module parse_module(SourceFileP file, Diagnostics& diags) {
+  ast::Module empty;
+  empty.file = file;
+  const std::string& text = file->text;
+
+  std::string why;
+  std::size_t bad = first_bad_byte(text, why);
+  if (bad != std::string::npos) {
+    diags.error(loc_at_offset(*file, bad), DiagKind::InvalidEncoding, "not UTF-8 text: " + why);
+    return empty;
+  }
+  std::size_t deep = first_too_deep(text);
+  if (deep != std::string::npos) {
+    diags.error(loc_at_offset(*file, deep), DiagKind::NestingTooDeep,
+                "brackets nested more than " + std::to_string(kMaxBracketNesting) + " deep");
+    return empty;
+  }
+
+  ast::Module result = empty;
+  Positions pos(*file);
+  run_with_stack(256u << 20, [&] {
+    antlr4::ANTLRInputStream input(text);
+    PamelaLexer lexer(&input);
+    lexer.removeErrorListeners();
+    antlr4::CommonTokenStream tokens(&lexer);
+    PamelaParser parser(&tokens);
+    SyntaxErrors listener(pos, diags);
+    parser.removeErrorListeners();
+    parser.addErrorListener(&listener);
+    PamelaParser::ModuleContext* tree = nullptr;
+    try {
+      // SLL prediction is enough for this grammar in practice; fall back to full LL only
+      // when SLL fails, the usual two-stage strategy.
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+      parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+      try {
+        tree = parser.module();
+      } catch (antlr4::ParseCancellationException&) {
+        tokens.seek(0);
+        parser.reset();
+        parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+        parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+        tree = parser.module();
+      }
+    } catch (PamelaParser::NestingLimit& limit) {
+      diags.error(pos.of(limit.token), DiagKind::NestingTooDeep, "expression nested too deeply");
+      return;
+    } catch (TooManyErrors&) {
+      return;
+    }
+    if (listener.count() > 0 || parser.getNumberOfSyntaxErrors() > 0) return;
+    try {
+      result = Builder(pos).module(tree, file);
+    } catch (BuildError& e) {
+      diags.error(e.loc, e.kind, e.message);
+    }
+  });
+  return result;
+}
+
+}  // namespace pamc

@@ -1,0 +1,29 @@
+// The parse stage: model text -> AST (compiler/ast/ast.h). This is the only code that
+// includes ANTLR's headers; the parse tree never leaves parse.cpp.
+//
+// Before ANTLR runs, two cheap scans keep hostile input harmless:
+//   - the text must be UTF-8 without NUL bytes (InvalidEncoding at the first bad byte);
+//   - brackets ( [ { may nest at most kMaxBracketNesting deep (NestingTooDeep at the
+//     bracket that goes past it), so the recursive-descent parser never meets 20,000 braces.
+// Parsing and AST building then run on a thread with a large stack; the parser also counts
+// its recursion (prefix chains such as `- - - x`), and an expression whose AST would be
+// deeper than kMaxAstDepth levels is rejected (NestingTooDeep), so every later stage can
+// recurse over the AST safely.
+// Numeric literals are kept as written (Number.text); only a literal with an exponent
+// beyond +-10000 or more than 10000 digits is rejected (NumberTooLarge).
+// Tests: tests/unit/front_parse.cpp, tests/errors/.
+#pragma once
+#include "compiler/ast/ast.h"
+#include "compiler/diag/diag.h"
+#include "compiler/source/source.h"
+
+namespace pamc {
+
+constexpr int kMaxBracketNesting = 1000;
+constexpr int kMaxAstDepth = 3000;
+
+// Parses one file. Reports SyntaxError, InvalidEncoding, NestingTooDeep or NumberTooLarge
+// into `diags`; after an error the returned module holds no declarations (but keeps `file`).
+ast::Module parse_module(SourceFileP file, Diagnostics& diags);
+
+}  // namespace pamc
