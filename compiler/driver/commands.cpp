@@ -5,7 +5,10 @@
 #include <iostream>
 #include <sstream>
 
+#include <filesystem>
+
 #include "compiler/ast/ast.h"
+#include "compiler/emit/emit.h"
 #include "compiler/passes/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
 
@@ -103,6 +106,31 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
+// --emit cpp|json: one text; --emit octave: a folder of function files. Everything is
+// generated in memory first, so an emission error writes nothing.
+int emit_code(const CompileCommand& c, const CostModel& model) {
+  try {
+    if (c.emit == "cpp") return emit_text(c.output, emit::emit_cpp(model, c.all));
+    if (c.emit == "json") return emit_text(c.output, emit::emit_json(model, c.all));
+    auto files = emit::emit_octave(model, c.all);
+    if (c.output.empty()) {
+      std::cerr << "pamc: compile --emit octave needs -o FOLDER\n";
+      return kUsageError;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(c.output, ec);
+    if (ec) {
+      std::cerr << c.output << ": error: cannot create the folder: " << ec.message() << " [IOError]\n";
+      return kModelError;
+    }
+    for (const auto& [name, text] : files)
+      if (int rc = emit_text((std::filesystem::path(c.output) / name).string(), text)) return rc;
+    return kOk;
+  } catch (const CompileError& e) {
+    return report(e);
+  }
+}
+
 }  // namespace
 
 int cmd_check(const std::string& file, const LoadOptions& load) {
@@ -117,8 +145,11 @@ int cmd_compile(const CompileCommand& c) {
   auto comp = compile_file(c.file, c.load, stage, diags);
   if (!comp) return report(diags);
   if (c.emit != "pamela") {
-    std::cerr << "pamc: compile --emit " << c.emit << " is not implemented yet\n";
-    return kUsageError;
+    if (stage != Stage::Simplified) {
+      std::cerr << "pamc: compile: --emit " << c.emit << " writes the simplified cost model; drop --stage\n";
+      return kUsageError;
+    }
+    return emit_code(c, comp->model);
   }
   std::string text;
   switch (stage) {

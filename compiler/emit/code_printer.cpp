@@ -1,0 +1,104 @@
+#include "compiler/emit/code_printer.h"
+
+#include <cctype>
+
+#include "compiler/diag/diag.h"
+#include "compiler/symbolic/symbolic.h"
+
+namespace pamc::emit {
+
+using GiNaC::ex;
+
+std::string identifier(const std::string& raw, const std::set<std::string>& reserved) {
+  std::string s;
+  for (char c : raw) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "m_" + s;
+  // Names with a double underscore or _Capital are reserved in C++.
+  if (s.find("__") != std::string::npos || (s[0] == '_' && s.size() > 1 && std::isupper(static_cast<unsigned char>(s[1]))))
+    s = "m" + s;
+  if (reserved.count(s)) s += "_";
+  return s;
+}
+
+[[noreturn]] static void cannot_emit(const std::string& what) {
+  throw CompileError{Diagnostic{Severity::Error, DiagKind::EvaluationError, Loc{}, "cannot emit code: " + what, {}}};
+}
+
+std::string CodePrinter::print(const ex& e) {
+  using namespace GiNaC;
+  if (is_a<numeric>(e)) {
+    const numeric& x = ex_to<numeric>(e);
+    if (!x.is_real()) cannot_emit("a complex number");
+    return number(x);
+  }
+  if (is_a<symbol>(e)) return name(ex_to<symbol>(e).get_name());
+  if (is_a<add>(e)) return print_add(e);
+  if (is_a<mul>(e)) return print_mul(e);
+  if (is_a<GiNaC::power>(e)) {
+    ex exponent = e.op(1);
+    if (exponent == GiNaC::numeric(1, 2)) return sqrt(print(e.op(0)));
+    if (exponent == GiNaC::numeric(-1)) return "(" + number(1) + div_op() + print(e.op(0)) + ")";
+    return power(print(e.op(0)), print(exponent));
+  }
+  if (sym::is_extremum(e)) {
+    std::vector<std::string> args;
+    for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(print(e.op(i)));
+    return extremum(sym::is_max(e), args);
+  }
+  if (sym::is_reduction(e)) {
+    const sym::reduction& r = sym::as_reduction(e);
+    return reduction(static_cast<int>(r.kind()), name(r.index().get_name()), print(r.lb()), print(r.ub()),
+                     print(r.body()));
+  }
+  if (is_a<function>(e)) return print_function(e);
+  cannot_emit("an expression of an unsupported kind");
+}
+
+std::string CodePrinter::print_add(const ex& e) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < e.nops(); ++i) out += (i ? " + " : "") + print(e.op(i));
+  return out + ")";
+}
+
+// Factors with negative integer exponents go to a denominator: a*b^-1 prints as a/b.
+std::string CodePrinter::print_mul(const ex& e) {
+  using namespace GiNaC;
+  std::string num, den;
+  for (std::size_t i = 0; i < e.nops(); ++i) {
+    ex f = e.op(i);
+    if (is_a<GiNaC::power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
+        ex_to<numeric>(f.op(1)).is_negative()) {
+      ex positive = GiNaC::pow(f.op(0), -f.op(1));
+      den += (den.empty() ? "" : mul_op()) + print(positive);
+    } else {
+      num += (num.empty() ? "" : mul_op()) + print(f);
+    }
+  }
+  if (num.empty()) num = number(1);
+  if (den.empty()) return "(" + num + ")";
+  return "(" + num + div_op() + "(" + den + "))";
+}
+
+std::string CodePrinter::print_function(const ex& e) {
+  using sym::Fn;
+  auto arg = [&](std::size_t i) { return print(e.op(i)); };
+  switch (sym::pamela_function(e)) {
+    case Fn::Floor: return call("floor", {arg(0)});
+    case Fn::Ceil: return call("ceil", {arg(0)});
+    case Fn::Log2: return call("log2", {arg(0)});
+    case Fn::Mod: return mod(arg(0), arg(1));
+    case Fn::Div: return idiv(arg(0), arg(1));
+    case Fn::Eq: return compare("==", arg(0), arg(1));
+    case Fn::Ne: return compare("!=", arg(0), arg(1));
+    case Fn::Lt: return compare("<", arg(0), arg(1));
+    case Fn::Le: return compare("<=", arg(0), arg(1));
+    case Fn::Unitvec:
+    case Fn::VectorMax: cannot_emit("a vector-valued expression (only scalar equations can be emitted)");
+    case Fn::None: break;
+  }
+  std::string fname = GiNaC::ex_to<GiNaC::function>(e).get_name();
+  if ((fname == "abs" || fname == "log" || fname == "exp") && e.nops() == 1) return call(fname, {arg(0)});
+  cannot_emit("the function '" + fname + "'");
+}
+
+}  // namespace pamc::emit
