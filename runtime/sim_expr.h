@@ -1,0 +1,67 @@
+// Internal to the simulator: numeric expressions compiled to closures.
+//
+// Loop indices live in a chain of Frames (one per enclosing binder: seq, par, sum, max,
+// min); a compiled Name is "the value `hops` frames up". Parameters are folded in at
+// compile time, and so is every subexpression that reads no frame, so a typical time
+// expression (`10`, `t_s * N`) costs nothing at run time.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/ast.h"
+#include "runtime/simulate.h"
+
+namespace pamc::sim {
+
+struct Frame {
+  double value;
+  const Frame* up;
+};
+
+struct SNode {  // a scalar closure
+  virtual ~SNode() = default;
+  virtual double eval(const Frame* env) const = 0;
+};
+
+// A compiled scalar: a constant, or a closure over the frames.
+struct Scalar {
+  const SNode* node = nullptr;
+  double k = 0;
+  double operator()(const Frame* env) const { return node ? node->eval(env) : k; }
+  bool is_const() const { return node == nullptr; }
+};
+
+class ExprCompiler {
+ public:
+  // `params`: values of the numeric parameters (a Name that is neither a parameter nor a
+  // loop index in scope is an UnboundParameter error).
+  explicit ExprCompiler(std::map<std::string, double> params);
+  ~ExprCompiler();
+  ExprCompiler(const ExprCompiler&) = delete;
+  ExprCompiler& operator=(const ExprCompiler&) = delete;
+
+  // Binders in scope, innermost last (the process compiler pushes loop indices).
+  void push_index(const std::string& name) { scope_.push_back(name); }
+  void pop_index() { scope_.pop_back(); }
+
+  // Compiles a scalar expression; `what` says what it is for in errors ("a delay time").
+  Scalar scalar(const ast::NodeP& e, const char* what);
+
+  struct Impl;
+
+ private:
+  std::map<std::string, double> params_;
+  std::vector<std::string> scope_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Checks that a loop bound is an integer (within 1e-9 relative) and returns it.
+std::int64_t integer_bound(double v, const Loc& loc, const char* what);
+
+[[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message);
+std::string fmt_num(double v);  // shortest round-trip text, integers without ".0"
+
+}  // namespace pamc::sim

@@ -1,0 +1,79 @@
+// Text and JSON reports of a simulation (`pamc simulate [--json]`).
+#include <cmath>
+#include <sstream>
+
+#include "runtime/sim_expr.h"
+#include "runtime/simulate.h"
+
+namespace pamc {
+
+namespace {
+
+std::string json_num(double v) {
+  if (!std::isfinite(v)) return "null";
+  return sim::fmt_num(v);
+}
+
+std::string json_str(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_stat(const SimStat& s) {
+  return "{\"mean\": " + json_num(s.mean) + ", \"min\": " + json_num(s.min) + ", \"max\": " + json_num(s.max) +
+         ", \"std\": " + json_num(s.std) + "}";
+}
+
+std::string text_stat(const SimStat& s, int runs) {
+  std::string t = sim::fmt_num(s.mean);
+  if (runs > 1)
+    t += " (min " + sim::fmt_num(s.min) + ", max " + sim::fmt_num(s.max) + ", std " + sim::fmt_num(s.std) +
+         "; " + std::to_string(runs) + " runs)";
+  return t;
+}
+
+}  // namespace
+
+std::string format_sim_text(const SimResult& r, const std::string& process_name) {
+  std::ostringstream out;
+  out << "T_" << process_name << " = " << text_stat(r.makespan, r.runs) << "\n";
+  if (r.has_mean_finish)
+    out << "mean finish of the " << process_name << " branches = " << text_stat(r.mean_finish, r.runs) << "\n";
+  for (const SimResourceStats& s : r.resources)
+    out << "resource fcfs(" << s.index << ", " << s.multiplicity << "): utilization "
+        << sim::fmt_num(s.utilization) << ", mean wait " << sim::fmt_num(s.mean_wait) << ", requests "
+        << sim::fmt_num(s.requests) << "\n";
+  out << "events = " << r.events << "\n";
+  return out.str();
+}
+
+std::string format_sim_json(const SimResult& r, const std::string& process_name) {
+  std::string out = "{" + json_str("T_" + process_name) + ": " + json_stat(r.makespan);
+  out += ", \"resources\": {";
+  bool first = true;
+  for (const SimResourceStats& s : r.resources) {
+    if (!first) out += ", ";
+    first = false;
+    out += json_str(std::to_string(s.index)) + ": {\"multiplicity\": " + std::to_string(s.multiplicity) +
+           ", \"utilization\": " + json_num(s.utilization) + ", \"mean_wait\": " + json_num(s.mean_wait) +
+           ", \"requests\": " + json_num(s.requests) + "}";
+  }
+  out += "}";
+  if (r.has_mean_finish) out += ", \"mean_finish\": " + json_stat(r.mean_finish);
+  out += ", \"runs\": " + std::to_string(r.runs) + ", \"events\": " + std::to_string(r.events) + "}";
+  return out;
+}
+
+}  // namespace pamc

@@ -1,0 +1,660 @@
+// The simulation engine (see simulate.h and docs/simulation.md).
+//
+// A normalized process body is compiled once to a tree of PNodes (sequences and
+// parallel compositions flattened into lists, constant conditions folded). At run time a
+// composite node that is active is a Task: a pointer to its PNode, its parent, its
+// environment (the chain of loop-index Frames), a small state (list position, loop index,
+// join counter) and, for loops, its own Frame. Leaves (delay, use) have no Task: they are
+// an event in the heap, or a request in a resource's queue, that names the parent to
+// resume. Memory is proportional to the live tasks; there is no stack per process.
+//
+// Events are (time, sequence number) in a binary heap; the sequence number makes ties
+// FIFO and the whole run deterministic for a given seed.
+#include "runtime/simulate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+
+#include "runtime/sim_expr.h"
+
+namespace pamc {
+namespace sim {
+namespace {
+
+// ---- random numbers: xoshiro256** seeded by splitmix64 (same stream on every platform)
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+class Rng {
+ public:
+  void seed(std::uint64_t seed, std::uint64_t stream) {
+    std::uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ULL);
+    for (auto& w : s_) w = splitmix64(x);
+  }
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double exponential(double mean) { return -mean * std::log1p(-uniform()); }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::uint64_t s_[4] = {1, 2, 3, 4};
+};
+
+// ---- compiled processes
+enum class PK : std::uint8_t { Nothing, Delay, Use, SeqList, ParList, SeqLoop, ParLoop, If };
+
+struct PNode {
+  PK kind = PK::Nothing;
+  Scalar t;                  // Delay, Use: duration
+  Scalar res_id, res_mult;   // Use
+  std::int32_t res_slot = -1;  // Use: resolved at compile time when both are constant
+  Scalar lb, ub;             // loops
+  Scalar cond;               // If
+  const PNode* body = nullptr;             // loops
+  const PNode* a = nullptr;                // If: then
+  const PNode* b = nullptr;                // If: else (null: nothing)
+  std::vector<const PNode*> kids;          // SeqList, ParList
+  bool body_leaf = false;    // ParLoop: the body needs its Frame only when it starts
+  Loc loc;
+};
+
+enum class TK : std::uint8_t { Root, SeqList, ParList, SeqLoop, ParLoop, Branch };
+
+struct Task {
+  const PNode* node;
+  Task* parent;       // also the free-list link
+  const Frame* env;   // environment of the children (SeqLoop, Branch: &frame)
+  Frame frame;
+  std::int64_t i;     // SeqList position, SeqLoop index
+  std::int64_t ub;    // SeqLoop upper bound
+  std::int64_t pending;  // ParList, ParLoop: children still running
+  TK kind;
+  bool record;        // top-level par: record its branches' finish times
+};
+
+struct Event {
+  double time;
+  std::uint64_t seq;
+  Task* target;
+  std::int32_t res;  // >= 0: a use completes at this resource; -1: a delay
+};
+
+inline bool before(const Event& a, const Event& b) {
+  return a.time < b.time || (a.time == b.time && a.seq < b.seq);
+}
+
+struct Request {
+  Task* target;
+  double service;
+  double arrival;
+};
+
+struct Resource {
+  std::int64_t index = 0;
+  std::int64_t servers = 1;
+  std::int64_t busy = 0;
+  std::vector<Request> ring;  // FIFO queue, power-of-two ring buffer
+  std::size_t head = 0, count = 0;
+  // this run
+  double busy_time = 0, wait_sum = 0;
+  std::uint64_t requests = 0;
+  // all runs
+  double util_sum = 0, wait_total = 0;
+  std::uint64_t requests_total = 0;
+  Loc loc;
+
+  void enqueue(const Request& r) {
+    if (count == ring.size()) {
+      std::vector<Request> bigger(ring.empty() ? 16 : ring.size() * 2);
+      for (std::size_t k = 0; k < count; ++k) bigger[k] = ring[(head + k) & (ring.size() - 1)];
+      ring.swap(bigger);
+      head = 0;
+    }
+    ring[(head + count) & (ring.size() - 1)] = r;
+    ++count;
+  }
+  Request dequeue() {
+    Request r = ring[head];
+    head = (head + 1) & (ring.size() - 1);
+    --count;
+    return r;
+  }
+};
+
+bool is_leaf(const PNode* n) {
+  if (!n) return true;
+  switch (n->kind) {
+    case PK::Nothing:
+    case PK::Delay:
+    case PK::Use:
+      return true;
+    case PK::If:
+      return is_leaf(n->a) && is_leaf(n->b);
+    default:
+      return false;
+  }
+}
+
+class Engine {
+ public:
+  Engine(const std::map<std::string, double>& params, const SimOptions& opts)
+      : ec_(params), opts_(opts) {}
+
+  const PNode* compile(const ast::NodeP& e) { return cproc(e); }
+
+  // One run; returns the makespan.
+  double run(const PNode* body, int run_index);
+
+  std::uint64_t events_total = 0;
+  double finish_sum = 0;
+  std::uint64_t finish_count = 0;
+  std::vector<Resource> resources;
+
+ private:
+  // ---- compilation
+  PNode* node(PK k, const Loc& loc) {
+    nodes_.push_back(std::make_unique<PNode>());
+    nodes_.back()->kind = k;
+    nodes_.back()->loc = loc;
+    return nodes_.back().get();
+  }
+  const PNode* nothing() {
+    if (!nothing_) nothing_ = node(PK::Nothing, Loc{});
+    return nothing_;
+  }
+  void flatten(const ast::NodeP& e, ast::Kind k, std::vector<const PNode*>& out) {
+    if (e->kind == ast::Kind::Group && e->kids.at(0)->kind == k) return flatten(e->kids[0], k, out);
+    if (e->kind == k) {
+      flatten(e->kids.at(0), k, out);
+      flatten(e->kids.at(1), k, out);
+      return;
+    }
+    const PNode* p = cproc(e);
+    if (p->kind != PK::Nothing) out.push_back(p);
+  }
+  const PNode* cproc(const ast::NodeP& e);
+  std::int32_t resource_slot(std::int64_t index, std::int64_t servers, const Loc& loc);
+
+  // ---- running
+  Task* alloc() {
+    if (!free_) {
+      chunks_.push_back(std::make_unique<Task[]>(kChunk));
+      Task* c = chunks_.back().get();
+      for (std::size_t k = 0; k < kChunk; ++k) {
+        c[k].parent = free_;
+        free_ = &c[k];
+      }
+    }
+    Task* t = free_;
+    free_ = t->parent;
+    return t;
+  }
+  void release(Task* t) {
+    t->parent = free_;
+    free_ = t;
+  }
+
+  void push(double time, Task* target, std::int32_t res) {
+    Event e{time, seq_++, target, res};
+    if (hole_) {
+      hole_ = false;
+      sift_down(e);
+    } else {
+      heap_.push_back(e);
+      std::size_t i = heap_.size() - 1;
+      while (i > 0) {
+        std::size_t p = (i - 1) / 2;
+        if (!before(e, heap_[p])) break;
+        heap_[i] = heap_[p];
+        i = p;
+      }
+      heap_[i] = e;
+    }
+  }
+  void sift_down(const Event& e) {  // places e at the root and restores the heap
+    const std::size_t n = heap_.size();
+    std::size_t i = 0;
+    for (;;) {
+      std::size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && before(heap_[c + 1], heap_[c])) ++c;
+      if (!before(heap_[c], e)) break;
+      heap_[i] = heap_[c];
+      i = c;
+    }
+    heap_[i] = e;
+  }
+  void pop_top() {
+    Event last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(last);
+  }
+
+  double duration(double mean, const Loc& loc, const char* what) {
+    if (!(mean >= 0) || !std::isfinite(mean))
+      fail(loc, DiagKind::EvaluationError,
+           std::string(what) + " is " + fmt_num(mean) + " (durations must be finite and >= 0)");
+    if (opts_.dist == SimDist::Exp && mean > 0) return rng_.exponential(mean);
+    return mean;
+  }
+  void acquire(std::int32_t r, Task* target, double service) {
+    Resource& res = resources[static_cast<std::size_t>(r)];
+    ++res.requests;
+    if (res.busy < res.servers) {
+      ++res.busy;
+      res.busy_time += service;
+      push(now_ + service, target, r);
+    } else {
+      res.enqueue(Request{target, service, now_});
+    }
+  }
+  void release_server(std::int32_t r) {
+    Resource& res = resources[static_cast<std::size_t>(r)];
+    if (res.count) {
+      Request q = res.dequeue();
+      res.wait_sum += now_ - q.arrival;
+      res.busy_time += q.service;
+      push(now_ + q.service, q.target, r);
+    } else {
+      --res.busy;
+    }
+  }
+  std::int32_t dynamic_resource(const PNode* n, const Frame* env);
+
+  bool start(const PNode* n, Task* parent, const Frame* env);
+  bool run_seqlist(Task* t);
+  bool run_seqloop(Task* t);
+  void child_done(Task* t);
+  void note_finish() {
+    finish_sum += now_;
+    ++finish_count;
+  }
+
+  ExprCompiler ec_;
+  SimOptions opts_;
+  std::vector<std::unique_ptr<PNode>> nodes_;
+  const PNode* nothing_ = nullptr;
+  std::unordered_map<std::int64_t, std::int32_t> by_index_;
+
+  static constexpr std::size_t kChunk = 1024;
+  std::vector<std::unique_ptr<Task[]>> chunks_;
+  Task* free_ = nullptr;
+
+  std::vector<Event> heap_;
+  bool hole_ = false;  // heap_[0] is the event being processed (to be replaced or popped)
+  std::uint64_t seq_ = 0;
+  double now_ = 0;
+  Rng rng_;
+  bool root_done_ = false;
+  double root_time_ = 0;
+};
+
+std::int32_t Engine::resource_slot(std::int64_t index, std::int64_t servers, const Loc& loc) {
+  auto it = by_index_.find(index);
+  if (it != by_index_.end()) {
+    Resource& r = resources[static_cast<std::size_t>(it->second)];
+    if (r.servers != servers)
+      fail(loc, DiagKind::ResourceConflict,
+           "resource fcfs(" + std::to_string(index) + ") used with multiplicity " + std::to_string(servers) +
+               " and " + std::to_string(r.servers));
+    return it->second;
+  }
+  if (resources.size() >= 0x7fffffff) fail(loc, DiagKind::WorkLimit, "too many resources");
+  Resource r;
+  r.index = index;
+  r.servers = servers;
+  r.loc = loc;
+  resources.push_back(std::move(r));
+  auto slot = static_cast<std::int32_t>(resources.size() - 1);
+  by_index_.emplace(index, slot);
+  return slot;
+}
+
+std::int64_t resource_index(double v, const Loc& loc) {
+  return integer_bound(v, loc, "the resource index");
+}
+std::int64_t resource_servers(double v, const Loc& loc) {
+  std::int64_t b = integer_bound(v, loc, "the resource multiplicity");
+  if (b < 1) fail(loc, DiagKind::EvaluationError, "resource multiplicity " + std::to_string(b) + " is not >= 1");
+  return b;
+}
+
+std::int32_t Engine::dynamic_resource(const PNode* n, const Frame* env) {
+  std::int64_t index = resource_index(n->res_id(env), n->loc);
+  std::int64_t servers = resource_servers(n->res_mult(env), n->loc);
+  return resource_slot(index, servers, n->loc);
+}
+
+const PNode* Engine::cproc(const ast::NodeP& e) {
+  using ast::Kind;
+  switch (e->kind) {
+    case Kind::Group:
+      return cproc(e->kids.at(0));
+    case Kind::Delay: {
+      PNode* n = node(PK::Delay, e->loc);
+      n->t = ec_.scalar(e->kids.at(0), "a delay time");
+      return n;
+    }
+    case Kind::Use: {
+      PNode* n = node(PK::Use, e->loc);
+      ast::NodeP r = e->kids.at(0);
+      while (r->kind == Kind::Group) r = r->kids.at(0);
+      if (r->kind != Kind::Call || r->name != "fcfs" || r->kids.size() != 2)
+        fail(r->loc, DiagKind::TypeMismatch, "use needs a resource fcfs(index, multiplicity) (the model must be normalized)");
+      n->res_id = ec_.scalar(r->kids[0], "a resource index");
+      n->res_mult = ec_.scalar(r->kids[1], "a resource multiplicity");
+      n->t = ec_.scalar(e->kids.at(1), "a service time");
+      if (n->res_id.is_const() && n->res_mult.is_const())
+        n->res_slot = resource_slot(resource_index(n->res_id.k, r->loc), resource_servers(n->res_mult.k, r->loc), r->loc);
+      return n;
+    }
+    case Kind::Seq:
+    case Kind::Par: {
+      std::vector<const PNode*> kids;
+      flatten(e, e->kind, kids);
+      if (kids.empty()) return nothing();
+      if (kids.size() == 1) return kids[0];
+      PNode* n = node(e->kind == Kind::Seq ? PK::SeqList : PK::ParList, e->loc);
+      n->kids = std::move(kids);
+      return n;
+    }
+    case Kind::SeqLoop:
+    case Kind::ParLoop: {
+      PNode* n = node(e->kind == Kind::SeqLoop ? PK::SeqLoop : PK::ParLoop, e->loc);
+      n->lb = ec_.scalar(e->kids.at(0), "a loop bound");
+      n->ub = ec_.scalar(e->kids.at(1), "a loop bound");
+      ec_.push_index(e->name);
+      n->body = cproc(e->kids.at(2));
+      ec_.pop_index();
+      if (n->body->kind == PK::Nothing) return nothing();
+      if (n->lb.is_const() && n->ub.is_const()) {
+        std::int64_t l = integer_bound(n->lb.k, e->loc, "the loop's lower bound");
+        std::int64_t u = integer_bound(n->ub.k, e->loc, "the loop's upper bound");
+        if (l > u) return nothing();
+      }
+      n->body_leaf = is_leaf(n->body);
+      return n;
+    }
+    case Kind::IfProc: {
+      PNode* n = node(PK::If, e->loc);
+      n->cond = ec_.scalar(e->kids.at(0), "a condition");
+      n->a = cproc(e->kids.at(1));
+      n->b = e->kids.size() > 2 ? cproc(e->kids[2]) : nothing();
+      if (n->a->kind == PK::Nothing) n->a = nullptr;
+      if (n->b->kind == PK::Nothing) n->b = nullptr;
+      if (!n->a && !n->b) return nothing();
+      if (n->cond.is_const()) {
+        double c = n->cond.k;
+        if (!(c >= 0 && c <= 1))
+          fail(e->loc, DiagKind::EvaluationError, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
+        if (c == 1) return n->a ? n->a : nothing();
+        if (c == 0) return n->b ? n->b : nothing();
+      }
+      return n;
+    }
+    default:
+      fail(e->loc, DiagKind::TypeMismatch, "a numeric expression where a process is needed");
+  }
+}
+
+bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
+  for (;;) {
+    switch (n->kind) {
+      case PK::Nothing:
+        return true;
+      case PK::Delay:
+        push(now_ + duration(n->t(env), n->loc, "the delay time"), parent, -1);
+        return false;
+      case PK::Use: {
+        std::int32_t r = n->res_slot >= 0 ? n->res_slot : dynamic_resource(n, env);
+        acquire(r, parent, duration(n->t(env), n->loc, "the service time"));
+        return false;
+      }
+      case PK::If: {
+        double c = n->cond(env);
+        if (!(c >= 0 && c <= 1))
+          fail(n->loc, DiagKind::EvaluationError, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
+        bool pick = c == 1 || (c > 0 && rng_.uniform() < c);
+        n = pick ? n->a : n->b;
+        if (!n) return true;
+        continue;
+      }
+      case PK::SeqList: {
+        Task* t = alloc();
+        *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::SeqList, false};
+        if (run_seqlist(t)) {
+          release(t);
+          return true;
+        }
+        return false;
+      }
+      case PK::SeqLoop: {
+        std::int64_t l = integer_bound(n->lb(env), n->loc, "the loop's lower bound");
+        std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
+        if (l > u) return true;
+        Task* t = alloc();
+        *t = Task{n, parent, nullptr, Frame{0, env}, l, u, 0, TK::SeqLoop, false};
+        t->env = &t->frame;
+        if (run_seqloop(t)) {
+          release(t);
+          return true;
+        }
+        return false;
+      }
+      case PK::ParList: {
+        Task* t = alloc();
+        *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::ParList, parent->kind == TK::Root};
+        std::int64_t pending = 0;
+        for (const PNode* k : n->kids) {
+          if (!start(k, t, env)) ++pending;
+          else if (t->record) note_finish();
+        }
+        if (pending == 0) {
+          release(t);
+          return true;
+        }
+        t->pending = pending;
+        return false;
+      }
+      case PK::ParLoop: {
+        std::int64_t l = integer_bound(n->lb(env), n->loc, "the loop's lower bound");
+        std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
+        if (l > u) return true;
+        Task* t = alloc();
+        *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::ParLoop, parent->kind == TK::Root};
+        std::int64_t pending = 0;
+        for (std::int64_t i = l; i <= u; ++i) {
+          bool done;
+          if (n->body_leaf) {
+            Frame f{static_cast<double>(i), env};
+            done = start(n->body, t, &f);
+          } else {
+            Task* b = alloc();
+            *b = Task{n->body, t, nullptr, Frame{static_cast<double>(i), env}, 0, 0, 0, TK::Branch, false};
+            b->env = &b->frame;
+            done = start(n->body, b, b->env);
+            if (done) release(b);
+          }
+          if (!done) ++pending;
+          else if (t->record) note_finish();
+        }
+        if (pending == 0) {
+          release(t);
+          return true;
+        }
+        t->pending = pending;
+        return false;
+      }
+    }
+  }
+}
+
+bool Engine::run_seqlist(Task* t) {
+  const auto& kids = t->node->kids;
+  const auto n = static_cast<std::int64_t>(kids.size());
+  while (t->i < n) {
+    if (!start(kids[static_cast<std::size_t>(t->i)], t, t->env)) return false;
+    ++t->i;
+  }
+  return true;
+}
+
+bool Engine::run_seqloop(Task* t) {
+  const PNode* body = t->node->body;
+  while (t->i <= t->ub) {
+    t->frame.value = static_cast<double>(t->i);
+    if (!start(body, t, &t->frame)) return false;
+    ++t->i;
+  }
+  return true;
+}
+
+// A child of t has finished (at now_): advance t, and its ancestors as they finish.
+void Engine::child_done(Task* t) {
+  for (;;) {
+    switch (t->kind) {
+      case TK::Root:
+        root_done_ = true;
+        root_time_ = now_;
+        return;
+      case TK::SeqList:
+        ++t->i;
+        if (!run_seqlist(t)) return;
+        break;
+      case TK::SeqLoop:
+        ++t->i;
+        if (!run_seqloop(t)) return;
+        break;
+      case TK::ParList:
+      case TK::ParLoop:
+        if (t->record) note_finish();
+        if (--t->pending > 0) return;
+        break;
+      case TK::Branch:
+        break;
+    }
+    Task* p = t->parent;
+    release(t);
+    t = p;
+  }
+}
+
+double Engine::run(const PNode* body, int run_index) {
+  rng_.seed(opts_.seed, static_cast<std::uint64_t>(run_index));
+  now_ = 0;
+  seq_ = 0;
+  heap_.clear();
+  hole_ = false;
+  root_done_ = false;
+  finish_sum = 0;
+  finish_count = 0;
+  for (auto& r : resources) {
+    r.busy = 0;
+    r.head = r.count = 0;
+    r.busy_time = r.wait_sum = 0;
+    r.requests = 0;
+  }
+  Task root{nullptr, nullptr, nullptr, Frame{0, nullptr}, 0, 0, 0, TK::Root, false};
+  if (start(body, &root, nullptr)) return 0;
+  std::uint64_t events = 0;
+  const std::uint64_t limit = opts_.max_events;
+  while (!heap_.empty()) {
+    if (limit && events >= limit) {
+      events_total += events;
+      fail(Loc{}, DiagKind::WorkLimit,
+           "simulation stopped after " + std::to_string(events) + " events at time " + fmt_num(now_) +
+               " (the --max-events limit; raise it to simulate further)");
+    }
+    ++events;
+    const Event ev = heap_[0];
+    now_ = ev.time;
+    hole_ = true;
+    if (ev.res >= 0) release_server(ev.res);
+    child_done(ev.target);
+    if (hole_) {
+      hole_ = false;
+      pop_top();
+    }
+  }
+  events_total += events;
+  return root_done_ ? root_time_ : now_;
+}
+
+SimStat stats(const std::vector<double>& xs) {
+  SimStat s;
+  if (xs.empty()) return s;
+  double sum = 0;
+  s.min = s.max = xs[0];
+  for (double x : xs) {
+    sum += x;
+    s.min = std::min(s.min, x);
+    s.max = std::max(s.max, x);
+  }
+  s.mean = sum / static_cast<double>(xs.size());
+  if (xs.size() > 1) {
+    double ss = 0;
+    for (double x : xs) ss += (x - s.mean) * (x - s.mean);
+    s.std = std::sqrt(ss / static_cast<double>(xs.size() - 1));
+  }
+  return s;
+}
+
+}  // namespace
+}  // namespace sim
+
+SimResult simulate_body(const ast::NodeP& body, const std::map<std::string, double>& params,
+                        const SimOptions& opts) {
+  using namespace sim;
+  if (opts.runs < 1) fail(Loc{}, DiagKind::EvaluationError, "the number of runs must be >= 1");
+  Engine eng(params, opts);
+  const PNode* p = eng.compile(body);
+  SimResult res;
+  res.runs = opts.runs;
+  bool is_par = p->kind == PK::ParList || p->kind == PK::ParLoop;
+  for (int k = 0; k < opts.runs; ++k) {
+    double T = eng.run(p, k);
+    res.T.push_back(T);
+    if (is_par && eng.finish_count > 0)
+      res.mean_finish_runs.push_back(eng.finish_sum / static_cast<double>(eng.finish_count));
+    for (auto& r : eng.resources) {
+      r.util_sum += T > 0 ? r.busy_time / (static_cast<double>(r.servers) * T) : 0.0;
+      r.wait_total += r.wait_sum;
+      r.requests_total += r.requests;
+    }
+  }
+  res.makespan = stats(res.T);
+  res.has_mean_finish = !res.mean_finish_runs.empty();
+  if (res.has_mean_finish) res.mean_finish = stats(res.mean_finish_runs);
+  for (auto& r : eng.resources) {
+    if (r.requests_total == 0) continue;
+    SimResourceStats s;
+    s.index = r.index;
+    s.multiplicity = r.servers;
+    s.utilization = r.util_sum / opts.runs;
+    s.mean_wait = r.wait_total / static_cast<double>(r.requests_total);
+    s.requests = static_cast<double>(r.requests_total) / opts.runs;
+    res.resources.push_back(s);
+  }
+  std::sort(res.resources.begin(), res.resources.end(),
+            [](const SimResourceStats& a, const SimResourceStats& b) { return a.index < b.index; });
+  res.events = eng.events_total;
+  return res;
+}
+
+}  // namespace pamc

@@ -1,0 +1,77 @@
+// Simulator benchmark: events/s on the machine repair model (MRM) of seed 002,
+//   par (p = 1, P) seq (i = 1, N) { delay(10) ; use(fcfs(0, 1), 0.1) }
+// and its error table (bound max(N*10.1, P*N*0.1) vs simulated makespan and mean client
+// finish time, exponential times). Not part of CTest; build with tests/bench/bench.cmake
+// or by hand (see docs/simulation.md).
+//   sim_bench [speed|table] [N] [runs]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "compiler/ast/ast.h"
+#include "runtime/simulate.h"
+
+using namespace pamc;
+using ast::Kind;
+
+static ast::NodeP num(double v) { return ast::make_number(Loc{}, std::to_string(v)); }
+static ast::NodeP name(const char* n) { return ast::make(Kind::Name, Loc{}, {}, ast::Op::None, n); }
+
+static ast::NodeP mrm() {
+  auto fcfs = ast::make(Kind::Call, Loc{}, {num(0), num(1)}, ast::Op::None, "fcfs");
+  auto body = ast::make(Kind::Seq, Loc{},
+                        {ast::make(Kind::Delay, Loc{}, {num(10)}), ast::make(Kind::Use, Loc{}, {fcfs, num(0.1)})});
+  auto seq = ast::make(Kind::SeqLoop, Loc{}, {num(1), name("N"), ast::make(Kind::Group, Loc{}, {body})},
+                       ast::Op::None, "i");
+  return ast::make(Kind::ParLoop, Loc{}, {num(1), name("P"), seq}, ast::Op::None, "p");
+}
+
+int main(int argc, char** argv) {
+  std::string mode = argc > 1 ? argv[1] : "speed";
+  double N = argc > 2 ? std::atof(argv[2]) : 0;
+  int runs = argc > 3 ? std::atoi(argv[3]) : 0;
+  auto body = mrm();
+  if (mode == "speed") {
+    double Ps[] = {1, 100, 1000, 10000};
+    for (double P : Ps) {
+      double n = N > 0 ? N : 2e7 / (2 * P);
+      for (int d = 0; d < 2; ++d) {
+        SimOptions o;
+        o.dist = d ? SimDist::Exp : SimDist::Det;
+        o.runs = runs > 0 ? runs : 1;
+        o.max_events = 0;
+        auto t0 = std::chrono::steady_clock::now();
+        SimResult r = simulate_body(body, {{"P", P}, {"N", n}}, o);
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("MRM P=%-6g N=%-9g %s: %llu events in %.3f s = %.3g events/s (T = %.6g)\n", P, n,
+                    d ? "exp" : "det", static_cast<unsigned long long>(r.events), s, r.events / s,
+                    r.makespan.mean);
+      }
+    }
+    return 0;
+  }
+  if (mode == "table") {
+    if (N <= 0) N = 2000;
+    if (runs <= 0) runs = 5;
+    double Ps[] = {1, 10, 50, 90, 100, 101, 110, 200, 1000};
+    std::printf("N = %g, %d runs, exponential times, seed 1\n", N, runs);
+    std::printf("| P | bound | makespan | error | mean finish | error |\n|---|---|---|---|---|---|\n");
+    for (double P : Ps) {
+      SimOptions o;
+      o.dist = SimDist::Exp;
+      o.runs = runs;
+      o.seed = 1;
+      o.max_events = 0;
+      SimResult r = simulate_body(body, {{"P", P}, {"N", N}}, o);
+      double bound = std::max(N * 10.1, P * N * 0.1);
+      double ms = r.makespan.mean, mf = r.mean_finish.mean;
+      std::printf("| %g | %.6g | %.6g | %.1f%% | %.6g | %.1f%% |\n", P, bound, ms, 100 * (ms - bound) / ms, mf,
+                  100 * (mf - bound) / mf);
+    }
+    return 0;
+  }
+  std::fprintf(stderr, "usage: sim_bench [speed|table] [N] [runs]\n");
+  return 2;
+}
