@@ -1,0 +1,269 @@
+// Reference evaluator: see evaluate.h.
+#include "compiler/symbolic/evaluate.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& m) { throw EvalError{m}; }
+
+Value scalar(const numeric& n) {
+  if (!n.is_real()) fail("result is not a real number");
+  Value v;
+  v.scalar = n;
+  return v;
+}
+
+Value vec(std::map<long, numeric> m) {
+  Value v;
+  v.is_vector = true;
+  for (auto it = m.begin(); it != m.end();)
+    it = it->second.is_zero() ? m.erase(it) : std::next(it);
+  v.elems = std::move(m);
+  return v;
+}
+
+const numeric& need_scalar(const Value& v, const char* what) {
+  if (v.is_vector) fail(std::string("a vector where a scalar is needed (") + what + ")");
+  return v.scalar;
+}
+
+Value add_v(const Value& a, const Value& b) {
+  if (!a.is_vector && !b.is_vector) return scalar(a.scalar + b.scalar);
+  if (!a.is_vector && a.scalar.is_zero()) return b;
+  if (!b.is_vector && b.scalar.is_zero()) return a;
+  if (!a.is_vector || !b.is_vector) fail("a scalar added to a vector");
+  auto m = a.elems;
+  for (const auto& [k, x] : b.elems) m[k] = m.count(k) ? m[k] + x : x;
+  return vec(m);
+}
+
+Value mul_v(const Value& a, const Value& b) {
+  if (!a.is_vector && !b.is_vector) return scalar(a.scalar * b.scalar);
+  if (a.is_vector && b.is_vector) {  // elementwise
+    std::map<long, numeric> m;
+    for (const auto& [k, x] : a.elems)
+      if (auto it = b.elems.find(k); it != b.elems.end()) m[k] = x * it->second;
+    return vec(m);
+  }
+  const Value& v = a.is_vector ? a : b;
+  const numeric& s = a.is_vector ? b.scalar : a.scalar;
+  std::map<long, numeric> m;
+  for (const auto& [k, x] : v.elems) m[k] = x * s;
+  return vec(m);
+}
+
+// Elementwise max/min (implicit elements are 0); scalars with scalars.
+Value ext_v(const Value& a, const Value& b, bool is_max) {
+  auto pick = [&](const numeric& x, const numeric& y) { return (is_max ? x < y : y < x) ? y : x; };
+  if (!a.is_vector && !b.is_vector) return scalar(pick(a.scalar, b.scalar));
+  if (!a.is_vector || !b.is_vector) fail("max/min of a scalar and a vector");
+  std::map<long, numeric> m;
+  for (const auto& [k, x] : a.elems) m[k] = x;
+  for (const auto& [k, x] : b.elems) (void)x, m[k] = 0;
+  for (auto& [k, x] : m) {
+    numeric ax = a.elems.count(k) ? a.elems.at(k) : numeric(0);
+    numeric bx = b.elems.count(k) ? b.elems.at(k) : numeric(0);
+    x = pick(ax, bx);
+  }
+  return vec(m);
+}
+
+numeric to_number(const ex& r) {
+  ex x = r;
+  if (!is_a<numeric>(x)) x = x.evalf();
+  if (!is_a<numeric>(x) || !ex_to<numeric>(x).is_real()) fail("result is not a real number");
+  return ex_to<numeric>(x);
+}
+
+numeric floor_n(const numeric& x) {
+  return x.is_rational() ? floor_num(x) : numeric(std::floor(x.to_double()));
+}
+
+long integer_bound(const numeric& n, const char* which) {
+  if (!n.is_integer()) fail(std::string("non-integer loop bound (") + which + " = " + number_to_pamela(n) + ")");
+  if (n > numeric(1L << 62) || n < -numeric(1L << 62)) fail("loop bound out of range");
+  return n.to_long();
+}
+
+struct Evaluator {
+  exmap env;
+  WorkBudget& budget;
+
+  Value ev(const ex& e) {
+    if (is_a<numeric>(e)) return scalar(ex_to<numeric>(e));
+    if (is_a<symbol>(e)) {
+      auto it = env.find(e);
+      if (it == env.end()) fail("unbound symbol " + ex_to<symbol>(e).get_name());
+      if (!is_a<numeric>(it->second)) fail("symbol " + ex_to<symbol>(e).get_name() + " is not bound to a number");
+      return scalar(ex_to<numeric>(it->second));
+    }
+    if (is_a<constant>(e)) return scalar(to_number(e));
+    if (is_a<add>(e)) {
+      Value r = ev(e.op(0));
+      for (size_t i = 1; i < e.nops(); ++i) r = add_v(r, ev(e.op(i)));
+      return r;
+    }
+    if (is_a<mul>(e)) {
+      Value r = ev(e.op(0));
+      for (size_t i = 1; i < e.nops(); ++i) r = mul_v(r, ev(e.op(i)));
+      return r;
+    }
+    if (is_a<power>(e)) {
+      Value b = ev(e.op(0)), x = ev(e.op(1));
+      const numeric& nb = need_scalar(b, "power base");
+      const numeric& nx = need_scalar(x, "exponent");
+      if (nb.is_zero() && !nx.is_positive()) {
+        if (nx.is_zero()) return scalar(1);
+        fail("division by zero");
+      }
+      if (nx.is_integer() && nb.is_rational()) return scalar(nb.power(nx));
+      return scalar(to_number(GiNaC::pow(nb, nx)));
+    }
+    if (is_a<extremum>(e)) {
+      const auto& m = ex_to<extremum>(e);
+      Value r = ev(m.args()[0]);
+      for (size_t i = 1; i < m.args().size(); ++i) r = ext_v(r, ev(m.args()[i]), m.is_max());
+      return r;
+    }
+    if (is_a<reduction>(e)) return reduce(ex_to<reduction>(e));
+    switch (pamela_function(e)) {
+      case Fn::Unitvec: {
+        numeric k = need_scalar(ev(e.op(0)), "unitvec position");
+        if (!k.is_integer() || k.is_negative()) fail("unitvec position " + number_to_pamela(k) + " is not a nonnegative integer");
+        if (k > numeric(1L << 62)) fail("unitvec position out of range");
+        return vec({{k.to_long(), numeric(1)}});
+      }
+      case Fn::VectorMax: {
+        Value v = ev(e.op(0));
+        if (!v.is_vector) return v;  // a scalar s is the vector [s]
+        if (v.elems.empty()) return scalar(0);
+        // Elements 0..n-1, n = 1 + highest position; positions not stored hold 0.
+        numeric best = v.elems.begin()->second;
+        for (const auto& [k, x] : v.elems) if (x > best) best = x;
+        long n = v.elems.rbegin()->first + 1;
+        if (static_cast<long>(v.elems.size()) < n && best < 0) best = 0;
+        return scalar(best);
+      }
+      case Fn::Floor: return scalar(floor_n(need_scalar(ev(e.op(0)), "floor")));
+      case Fn::Ceil: return scalar(-floor_n(-need_scalar(ev(e.op(0)), "ceil")));
+      case Fn::Mod:
+      case Fn::Div: {
+        numeric a = need_scalar(ev(e.op(0)), "mod/div"), b = need_scalar(ev(e.op(1)), "mod/div");
+        if (b.is_zero()) fail("division by zero");
+        numeric q = floor_n(a / b);
+        return scalar(pamela_function(e) == Fn::Div ? q : a - b * q);
+      }
+      case Fn::Eq:
+      case Fn::Ne:
+      case Fn::Lt:
+      case Fn::Le: {
+        numeric a = need_scalar(ev(e.op(0)), "comparison"), b = need_scalar(ev(e.op(1)), "comparison");
+        bool r = false;
+        switch (pamela_function(e)) {
+          case Fn::Eq: r = a == b; break;
+          case Fn::Ne: r = a != b; break;
+          case Fn::Lt: r = a < b; break;
+          default: r = a <= b; break;
+        }
+        return scalar(r ? 1 : 0);
+      }
+      case Fn::Log2: {
+        numeric x = need_scalar(ev(e.op(0)), "log2");
+        if (!x.is_positive()) fail("log2 of a non-positive number");
+        ex r = log2_of(x);  // exact on powers of two
+        if (is_a<numeric>(r)) return scalar(ex_to<numeric>(r));
+        return scalar(to_number(GiNaC::log(x) / GiNaC::log(numeric(2))));
+      }
+      case Fn::None: break;
+    }
+    if (is_a<function>(e)) {
+      const auto& f = ex_to<function>(e);
+      exvector args;
+      for (size_t i = 0; i < e.nops(); ++i) args.push_back(need_scalar(ev(e.op(i)), "function argument"));
+      const std::string name = f.get_name();
+      if (name == "log" && !ex_to<numeric>(args[0]).is_positive()) fail("log of a non-positive number");
+      return scalar(to_number(function(f.get_serial(), args)));
+    }
+    fail("cannot evaluate " + to_pamela(e));
+  }
+
+  Value reduce(const reduction& r) {
+    long lb = integer_bound(need_scalar(ev(r.lb()), "loop bound"), "lower");
+    long ub = integer_bound(need_scalar(ev(r.ub()), "loop bound"), "upper");
+    if (lb > ub) {
+      if (r.kind() == ReduceKind::Sum) return scalar(0);
+      fail(std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");
+    }
+    const ex key = r.index_ex();
+    auto saved = env.find(key) != env.end() ? std::optional<ex>(env[key]) : std::nullopt;
+    Value acc;
+    for (long i = lb;; ++i) {
+      if (--budget.steps_left < 0) fail("work limit exceeded while unrolling a reduction");
+      env[key] = numeric(i);
+      Value b = ev(r.body());
+      if (i == lb)
+        acc = b;
+      else if (r.kind() == ReduceKind::Sum)
+        acc = add_v(acc, b);
+      else
+        acc = ext_v(acc, b, r.kind() == ReduceKind::Max);
+      if (i == ub) break;
+    }
+    if (saved) env[key] = *saved; else env.erase(key);
+    return acc;
+  }
+};
+
+}  // namespace
+
+Value evaluate(const ex& e, const exmap& env, WorkBudget& budget) {
+  Evaluator ev{env, budget};
+  return ev.ev(e);
+}
+
+bool values_equal(const Value& a, const Value& b, double rel) {
+  auto eq = [rel](const numeric& x, const numeric& y) {
+    if (x.is_rational() && y.is_rational()) return x == y;
+    double dx = x.to_double(), dy = y.to_double();
+    return std::fabs(dx - dy) <= rel * std::max({1.0, std::fabs(dx), std::fabs(dy)});
+  };
+  auto as_map = [](const Value& v) {
+    if (v.is_vector) return v.elems;
+    std::map<long, numeric> m;
+    if (!v.scalar.is_zero()) m[0] = v.scalar;
+    return m;
+  };
+  if (!a.is_vector && !b.is_vector) return eq(a.scalar, b.scalar);
+  auto ma = as_map(a), mb = as_map(b);
+  for (const auto& [k, x] : ma)
+    if (!eq(x, mb.count(k) ? mb.at(k) : numeric(0))) return false;
+  for (const auto& [k, x] : mb)
+    if (!eq(x, ma.count(k) ? ma.at(k) : numeric(0))) return false;
+  return true;
+}
+
+std::string to_string(const Value& v) {
+  if (!v.is_vector) return number_to_pamela(v.scalar);
+  std::ostringstream os;
+  os << "{";
+  bool first = true;
+  for (const auto& [k, x] : v.elems) {
+    os << (first ? "" : ", ") << k << ": " << number_to_pamela(x);
+    first = false;
+  }
+  os << "}";
+  return os.str();
+}
+
+}  // namespace pamc::sym

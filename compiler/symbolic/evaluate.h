@@ -1,0 +1,37 @@
+// Brute-force reference evaluation for concrete parameter values.
+//
+// Unrolls every reduction. Exact (GiNaC::numeric rationals) for integer and rational
+// arithmetic, mod, div, floor, ceil and comparisons; floats where sqrt/log/exp or non-integer
+// powers enter. Vectors are maps position -> value (zero elements are not stored).
+// Errors throw EvalError: unbound symbol, division by zero, max/min over an empty range, a
+// non-integer loop bound, a non-integer or negative unitvec position, a result that is not
+// real, and exhausting the work budget (one step per unrolled iteration).
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <map>
+#include <string>
+
+namespace pamc::sym {
+
+struct Value {
+  bool is_vector = false;
+  GiNaC::numeric scalar;
+  std::map<long, GiNaC::numeric> elems;
+};
+struct EvalError {
+  std::string message;
+};
+struct WorkBudget {
+  long long steps_left = 200'000'000;
+};
+
+Value evaluate(const GiNaC::ex& e, const GiNaC::exmap& env, WorkBudget& budget);
+
+// Equal as values: exact numbers compare exactly; when a float is involved, to a relative
+// tolerance `rel`. A scalar s equals the one-element vector [s].
+bool values_equal(const Value& a, const Value& b, double rel = 1e-9);
+std::string to_string(const Value& v);
+
+}  // namespace pamc::sym

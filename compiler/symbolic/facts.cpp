@@ -1,0 +1,396 @@
+// Interval/sign analysis: see facts.h.
+#include "compiler/symbolic/facts.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+
+const numeric zero(0);
+
+// Order of ends as values (ignoring openness).
+int cmp_end(const End& a, const End& b) {
+  if (a.inf != b.inf) return a.inf < b.inf ? -1 : 1;
+  if (a.inf) return 0;
+  return a.v < b.v ? -1 : (a.v > b.v ? 1 : 0);
+}
+
+End add_end(const End& a, const End& b) {
+  if (a.inf || b.inf) return End{a.inf ? a.inf : b.inf, 0, true};
+  return End{0, a.v + b.v, a.open || b.open};
+}
+
+Interval add_iv(const Interval& a, const Interval& b) { return {add_end(a.lo, b.lo), add_end(a.hi, b.hi)}; }
+
+Interval neg_iv(const Interval& a) {
+  return {End{-a.hi.inf, -a.hi.v, a.hi.open}, End{-a.lo.inf, -a.lo.v, a.lo.open}};
+}
+
+End mul_end(const End& a, const End& b) {
+  if ((!a.inf && a.v.is_zero()) || (!b.inf && b.v.is_zero())) {
+    // 0 * x: exactly 0 when the zero end is attained; else a limit.
+    bool open = (!a.inf && a.v.is_zero() ? a.open : b.open);
+    return End{0, 0, open};
+  }
+  int sa = a.inf ? a.inf : (a.v.is_positive() ? 1 : -1);
+  int sb = b.inf ? b.inf : (b.v.is_positive() ? 1 : -1);
+  if (a.inf || b.inf) return End{sa * sb, 0, true};
+  return End{0, a.v * b.v, a.open || b.open};
+}
+
+Interval mul_iv(const Interval& a, const Interval& b) {
+  End c[4] = {mul_end(a.lo, b.lo), mul_end(a.lo, b.hi), mul_end(a.hi, b.lo), mul_end(a.hi, b.hi)};
+  End lo = c[0], hi = c[0];
+  for (int i = 1; i < 4; ++i) {
+    int l = cmp_end(c[i], lo);
+    if (l < 0 || (l == 0 && !c[i].open)) lo = c[i];
+    int h = cmp_end(c[i], hi);
+    if (h > 0 || (h == 0 && !c[i].open)) hi = c[i];
+  }
+  return {lo, hi};
+}
+
+End max_end(const End& a, const End& b) {
+  int c = cmp_end(a, b);
+  if (c) return c > 0 ? a : b;
+  return End{a.inf, a.v, a.open && b.open};
+}
+End min_end(const End& a, const End& b) {
+  int c = cmp_end(a, b);
+  if (c) return c < 0 ? a : b;
+  return End{a.inf, a.v, a.open && b.open};
+}
+
+Interval intersect(const Interval& a, const Interval& b) {
+  End lo = cmp_end(a.lo, b.lo) > 0 ? a.lo : b.lo;
+  if (cmp_end(a.lo, b.lo) == 0) lo.open = a.lo.open || b.lo.open;
+  End hi = cmp_end(a.hi, b.hi) < 0 ? a.hi : b.hi;
+  if (cmp_end(a.hi, b.hi) == 0) hi.open = a.hi.open || b.hi.open;
+  return {lo, hi};
+}
+
+Interval nonneg_iv() { return {End{0, 0, false}, End{1, 0, true}}; }
+Interval positive_iv() { return {End{0, 0, true}, End{1, 0, true}}; }
+
+// x^n for a positive integer n.
+Interval pow_iv(const Interval& b, long n) {
+  if (n == 1) return b;
+  Interval r = b;
+  for (long k = 1; k < n; ++k) r = mul_iv(r, b);
+  if (n % 2 == 0) {  // even power: also nonnegative
+    r = intersect(r, nonneg_iv());
+    if (b.positive() || b.negative()) r = intersect(r, positive_iv());
+  }
+  return r;
+}
+
+Interval reciprocal_iv(const Interval& b) {
+  if (b.positive()) {
+    End lo = b.hi.inf ? End{0, 0, true} : End{0, numeric(1) / b.hi.v, b.hi.open};
+    End hi = (b.lo.v.is_zero()) ? End{1, 0, true} : End{0, numeric(1) / b.lo.v, b.lo.open};
+    return {lo, hi};
+  }
+  if (b.negative()) return neg_iv(reciprocal_iv(neg_iv(b)));
+  return Interval::all();
+}
+
+numeric floor_n(const numeric& x) {
+  return x.is_rational() ? floor_num(x) : numeric(std::floor(x.to_double()));
+}
+
+}  // namespace
+
+bool Interval::nonneg() const { return lo.inf == 0 ? !lo.v.is_negative() : lo.inf > 0; }
+bool Interval::positive() const {
+  return lo.inf == 0 ? (lo.v.is_positive() || (lo.v.is_zero() && lo.open)) : lo.inf > 0;
+}
+bool Interval::nonpos() const { return hi.inf == 0 ? !hi.v.is_positive() : hi.inf < 0; }
+bool Interval::negative() const {
+  return hi.inf == 0 ? (hi.v.is_negative() || (hi.v.is_zero() && hi.open)) : hi.inf < 0;
+}
+
+void Facts::declare(const symbol& s, const std::string& name) {
+  Info& i = info_[s];
+  i.name = name;
+  i.iv = nonneg_iv();
+}
+
+void Facts::declare_unbounded(const symbol& s, const std::string& name) {
+  Info& i = info_[s];
+  i.name = name;
+  i.iv = Interval::all();
+}
+
+void Facts::declare_integer(const symbol& s) {
+  auto it = info_.find(s);
+  if (it == info_.end()) {
+    declare(s, s.get_name());
+    it = info_.find(s);
+  }
+  it->second.integer = true;
+}
+
+bool Facts::is_integer_symbol(const symbol& s) const {
+  auto it = info_.find(s);
+  return it != info_.end() && it->second.integer;
+}
+
+void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
+  declare_unbounded(i, i.get_name());
+  declare_integer(i);
+  info_[i].index = true;
+  add_lower(i, lb, false);
+  add_upper(i, ub, false);
+}
+
+void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
+  if (!info_.count(s)) declare(s, s.get_name());
+  Info& i = info_[s];
+  if (is_a<numeric>(bound) && ex_to<numeric>(bound).is_real())
+    i.iv = intersect(i.iv, Interval{End{0, ex_to<numeric>(bound), strict}, End{1, 0, true}});
+  else
+    i.lower.emplace_back(bound, strict);
+}
+
+void Facts::add_upper(const symbol& s, const ex& bound, bool strict) {
+  if (!info_.count(s)) declare(s, s.get_name());
+  Info& i = info_[s];
+  if (is_a<numeric>(bound) && ex_to<numeric>(bound).is_real())
+    i.iv = intersect(i.iv, Interval{End{-1, 0, true}, End{0, ex_to<numeric>(bound), strict}});
+  else
+    i.upper.emplace_back(bound, strict);
+}
+
+Interval Facts::symbol_range(const symbol& s, int depth) const {
+  auto it = info_.find(s);
+  if (it == info_.end()) return Interval::all();
+  Interval r = it->second.iv;
+  if (depth < 8) {
+    for (const auto& [b, strict] : it->second.lower) {
+      End lo = range_rec(b, depth + 1).lo;
+      lo.open = lo.open || strict;
+      r = intersect(r, Interval{lo, End{1, 0, true}});
+    }
+    for (const auto& [b, strict] : it->second.upper) {
+      End hi = range_rec(b, depth + 1).hi;
+      hi.open = hi.open || strict;
+      r = intersect(r, Interval{End{-1, 0, true}, hi});
+    }
+  }
+  if (it->second.integer) {  // an integer strictly above 0 is >= 1, etc.
+    if (!r.lo.inf) r.lo = End{0, r.lo.open && r.lo.v.is_integer() ? r.lo.v + 1 : -floor_n(-r.lo.v), false};
+    if (!r.hi.inf) r.hi = End{0, r.hi.open && r.hi.v.is_integer() ? r.hi.v - 1 : floor_n(r.hi.v), false};
+  }
+  return r;
+}
+
+Interval Facts::range(const ex& e) const { return range_rec(e, 0); }
+
+Interval Facts::range_rec(const ex& e, int depth) const {
+  if (is_a<numeric>(e)) {
+    const numeric& n = ex_to<numeric>(e);
+    if (n.is_real()) return Interval::point(n);
+    return Interval::all();
+  }
+  if (is_a<symbol>(e)) return symbol_range(ex_to<symbol>(e), depth);
+  if (is_a<constant>(e)) {
+    ex v = e.evalf();
+    if (is_a<numeric>(v)) return Interval::point(ex_to<numeric>(v));
+    return Interval::all();
+  }
+  if (is_a<add>(e)) {
+    Interval r = Interval::point(0);
+    for (size_t i = 0; i < e.nops(); ++i) r = add_iv(r, range_rec(e.op(i), depth));
+    return r;
+  }
+  if (is_a<mul>(e)) {
+    Interval r = Interval::point(1);
+    for (size_t i = 0; i < e.nops(); ++i) r = mul_iv(r, range_rec(e.op(i), depth));
+    return r;
+  }
+  if (is_a<power>(e)) {
+    Interval b = range_rec(e.op(0), depth);
+    const ex& x = e.op(1);
+    if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
+      long n = ex_to<numeric>(x).to_long();
+      if (n > 0 && n <= 64) return pow_iv(b, n);
+      if (n < 0 && n >= -64) return reciprocal_iv(pow_iv(b, -n));
+      return Interval::all();
+    }
+    if (is_a<numeric>(x) && ex_to<numeric>(x).is_positive() && b.nonneg())
+      return b.positive() ? positive_iv() : nonneg_iv();
+    if (b.positive()) return positive_iv();
+    return Interval::all();
+  }
+  if (is_a<extremum>(e)) {
+    const auto& m = ex_to<extremum>(e);
+    Interval r = range_rec(m.args()[0], depth);
+    for (size_t i = 1; i < m.args().size(); ++i) {
+      Interval a = range_rec(m.args()[i], depth);
+      r = m.is_max() ? Interval{max_end(r.lo, a.lo), max_end(r.hi, a.hi)}
+                     : Interval{min_end(r.lo, a.lo), min_end(r.hi, a.hi)};
+    }
+    return r;
+  }
+  if (is_a<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    Facts inner = *this;
+    inner.declare_index(r.index(), r.lb(), r.ub());
+    Interval b = inner.range_rec(r.body(), depth + 1);
+    if (r.kind() != ReduceKind::Sum) return b;
+    Interval out = Interval::all();
+    if (b.nonneg()) out.lo = End{0, 0, false};
+    if (b.nonpos()) out.hi = End{0, 0, false};
+    return out;
+  }
+  switch (pamela_function(e)) {
+    case Fn::Unitvec:
+    case Fn::Eq:
+    case Fn::Ne:
+    case Fn::Lt:
+    case Fn::Le: return {End{0, 0, false}, End{0, 1, false}};
+    case Fn::VectorMax: {
+      Interval v = range_rec(e.op(0), depth);
+      return v;  // elementwise bounds (implicit zeros included via unitvec's [0, 1])
+    }
+    case Fn::Floor:
+    case Fn::Ceil: {
+      Interval x = range_rec(e.op(0), depth);
+      bool fl = pamela_function(e) == Fn::Floor;
+      Interval r = Interval::all();
+      if (!x.lo.inf) r.lo = End{0, fl ? floor_n(x.lo.v) : -floor_n(-x.lo.v), false};
+      if (!x.hi.inf) r.hi = End{0, fl ? floor_n(x.hi.v) : -floor_n(-x.hi.v), false};
+      return r;
+    }
+    case Fn::Mod: {
+      Interval b = range_rec(e.op(1), depth);
+      if (b.positive()) {
+        Interval r = nonneg_iv();
+        if (!b.hi.inf) r.hi = End{0, b.hi.v, true};
+        return r;
+      }
+      if (b.negative()) {
+        Interval r{End{-1, 0, true}, End{0, 0, false}};
+        if (!b.lo.inf) r.lo = End{0, b.lo.v, true};
+        return r;
+      }
+      return Interval::all();
+    }
+    case Fn::Div: return range_rec(floor_of(e.op(0) * GiNaC::pow(e.op(1), -1)), depth);
+    case Fn::Log2: {
+      Interval x = range_rec(e.op(0), depth);
+      Interval r = Interval::all();
+      if (!x.lo.inf && x.lo.v >= 1) r.lo = End{0, 0, !(x.lo.v == 1) || x.lo.open};
+      if (!x.hi.inf && x.hi.v <= 1 && x.hi.v.is_positive()) r.hi = End{0, 0, !(x.hi.v == 1) || x.hi.open};
+      return r;
+    }
+    default: break;
+  }
+  if (is_a<function>(e)) {
+    const std::string name = ex_to<function>(e).get_name();
+    if (name == "exp") return positive_iv();
+    if (name == "abs") return nonneg_iv();
+    if (name == "log") {
+      Interval x = range_rec(e.op(0), depth);
+      Interval r = Interval::all();
+      if (!x.lo.inf && x.lo.v >= 1) r.lo = End{0, 0, !(x.lo.v == 1) || x.lo.open};
+      return r;
+    }
+  }
+  return Interval::all();
+}
+
+bool Facts::prove(const ex& e, bool strict) const {
+  auto ok = [&](const Facts& f, const ex& x) {
+    Interval r = f.range(x);
+    return strict ? r.positive() : r.nonneg();
+  };
+  if (ok(*this, e)) return true;
+  ex x = e.expand();
+  if (ok(*this, x)) return true;
+  // Retry with symbolic bounds made explicit: s >= L becomes s = L + t, t >= 0 (t > 0 when
+  // strict); s <= U becomes s = U - t. One symbol at a time, then all lower bounds at once.
+  std::vector<std::pair<exmap, Facts>> tries;
+  exmap all_lower;
+  Facts all_facts = *this;
+  for (const auto& [s, inf] : info_) {
+    if (!x.has(s)) continue;
+    for (const auto& [b, st] : inf.lower) {
+      symbol t("_t");
+      Facts f = *this;
+      f.declare(t, "_t");
+      if (st) f.add_lower(t, 0, true);
+      if (inf.integer && provably_integer(b)) f.declare_integer(t);
+      tries.push_back({exmap{{s, b + t}}, f});
+      if (!all_lower.count(s)) {
+        all_lower[s] = b + t;
+        all_facts.declare(t, "_t");
+        if (st) all_facts.add_lower(t, 0, true);
+      }
+    }
+    for (const auto& [b, st] : inf.upper) {
+      symbol t("_t");
+      Facts f = *this;
+      f.declare(t, "_t");
+      if (st) f.add_lower(t, 0, true);
+      if (inf.integer && provably_integer(b)) f.declare_integer(t);
+      tries.push_back({exmap{{s, b - t}}, f});
+    }
+  }
+  if (all_lower.size() > 1) tries.push_back({all_lower, all_facts});
+  for (const auto& [m, f] : tries) {
+    ex y = x.subs(m).expand();
+    if (ok(f, y)) return true;
+  }
+  return false;
+}
+
+bool Facts::mentions_index(const ex& e) const {
+  for (const auto& [s, inf] : info_)
+    if (inf.index && e.has(s)) return true;
+  return false;
+}
+
+bool Facts::provably_nonneg(const ex& e) const { return prove(e, false); }
+bool Facts::provably_positive(const ex& e) const { return prove(e, true); }
+
+bool Facts::provably_integer(const ex& e) const {
+  if (is_a<numeric>(e)) return ex_to<numeric>(e).is_integer();
+  if (is_a<symbol>(e)) return is_integer_symbol(ex_to<symbol>(e));
+  if (is_a<add>(e) || is_a<mul>(e) || is_a<extremum>(e)) {
+    for (size_t i = 0; i < e.nops(); ++i)
+      if (!provably_integer(e.op(i))) return false;
+    return true;
+  }
+  if (is_a<power>(e))
+    return provably_integer(e.op(0)) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_nonneg_integer();
+  if (is_a<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    Facts inner = *this;
+    inner.declare_index(r.index(), r.lb(), r.ub());
+    return inner.provably_integer(r.body());
+  }
+  switch (pamela_function(e)) {
+    case Fn::Unitvec:
+    case Fn::Floor:
+    case Fn::Ceil:
+    case Fn::Div:
+    case Fn::Eq:
+    case Fn::Ne:
+    case Fn::Lt:
+    case Fn::Le: return true;
+    case Fn::Mod: return provably_integer(e.op(0)) && provably_integer(e.op(1));
+    case Fn::VectorMax: return provably_integer(e.op(0));
+    default: return false;
+  }
+}
+
+}  // namespace pamc::sym

@@ -1,0 +1,88 @@
+// Facts about symbols and the interval/sign analysis the rules' side conditions rely on.
+//
+// Parameters are real and >= 0 unless declared otherwise (SPEC 2); declared bounds (numeric,
+// like P >= 1, or symbolic, like N >= P) tighten them. Loop indices are declared by the
+// simplifier while it works inside a reduction: an integer in [lb, ub].
+//
+// Proofs are one-sided: every `provably_*` answers "can't prove" with false. The analysis is
+// interval arithmetic over the expression tree (vectors are bounded elementwise, including
+// their implicit zeros: unitvec(k) lies in [0, 1]), retried after expansion and after
+// rewriting a symbol with a symbolic bound (s >= L) as L + t with a fresh t >= 0.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pamc::sym {
+
+using GiNaC::ex;
+
+// One end of an interval: a number or an infinity, open or closed.
+struct End {
+  int inf = 0;  // -1: -infinity, +1: +infinity, 0: the number v
+  GiNaC::numeric v;
+  bool open = false;
+};
+struct Interval {
+  End lo{-1, 0, true}, hi{+1, 0, true};
+  static Interval all() { return {}; }
+  static Interval point(const GiNaC::numeric& v) { return {End{0, v, false}, End{0, v, false}}; }
+  bool nonneg() const;    // lo >= 0
+  bool positive() const;  // lo > 0
+  bool nonpos() const;
+  bool negative() const;
+};
+
+struct Facts {
+  // A parameter: real, default [0, inf).
+  void declare(const GiNaC::symbol& s, const std::string& name);
+  // A real symbol with no default bound (e.g. a formal parameter of unknown sign).
+  void declare_unbounded(const GiNaC::symbol& s, const std::string& name);
+  void declare_integer(const GiNaC::symbol& s);
+  // A loop index: an integer with lb <= i <= ub.
+  void declare_index(const GiNaC::symbol& i, const ex& lb, const ex& ub);
+  void add_lower(const GiNaC::symbol& s, const ex& bound, bool strict);
+  void add_upper(const GiNaC::symbol& s, const ex& bound, bool strict);
+
+  bool provably_nonneg(const ex& e) const;
+  bool provably_positive(const ex& e) const;
+  bool provably_nonpos(const ex& e) const { return provably_nonneg(-e); }
+  bool provably_le(const ex& a, const ex& b) const { return provably_nonneg(b - a); }
+  bool provably_integer(const ex& e) const;
+  // The interval analysis itself (no retries).
+  Interval range(const ex& e) const;
+  bool is_declared(const GiNaC::symbol& s) const { return info_.count(s) != 0; }
+  bool is_integer_symbol(const GiNaC::symbol& s) const;
+  // Does e mention a loop index declared with declare_index?
+  bool mentions_index(const ex& e) const;
+
+private:
+  struct Info {
+    std::string name;
+    Interval iv;  // numeric bounds
+    std::vector<std::pair<ex, bool>> lower, upper;  // symbolic bounds (bound, strict)
+    bool integer = false;
+    bool index = false;
+  };
+  Interval range_rec(const ex& e, int depth) const;
+  Interval symbol_range(const GiNaC::symbol& s, int depth) const;
+  bool prove(const ex& e, bool strict) const;
+  std::map<ex, Info, GiNaC::ex_is_less> info_;
+};
+
+// Things a closed form relies on that the facts could not prove (e.g. "P >= 1" for a max
+// over p = 1..P, "N is an integer"); printed as comments in the output. `nonneg` and
+// `integer` hold the same conditions as expressions (each must be >= 0, resp. an
+// integer), so tests and tools can check them at concrete points.
+struct Assumptions {
+  std::set<std::string> items;
+  std::vector<ex> nonneg;
+  std::vector<ex> integer;
+};
+
+}  // namespace pamc::sym

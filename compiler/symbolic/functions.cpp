@@ -1,0 +1,224 @@
+// Pamela's scalar functions and unit vectors as GiNaC functions: see functions.h.
+#include "compiler/symbolic/functions.h"
+
+#include <cmath>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+
+DECLARE_FUNCTION_1P(pam_unitvec)
+DECLARE_FUNCTION_1P(pam_vmax)
+DECLARE_FUNCTION_1P(pam_floor)
+DECLARE_FUNCTION_1P(pam_ceil)
+DECLARE_FUNCTION_2P(pam_mod)
+DECLARE_FUNCTION_2P(pam_div)
+DECLARE_FUNCTION_2P(pam_eq)
+DECLARE_FUNCTION_2P(pam_ne)
+DECLARE_FUNCTION_2P(pam_lt)
+DECLARE_FUNCTION_2P(pam_le)
+DECLARE_FUNCTION_1P(pam_log2)
+
+bool is_real_num(const ex& e) { return is_a<numeric>(e) && ex_to<numeric>(e).is_real(); }
+bool is_rational_num(const ex& e) { return is_a<numeric>(e) && ex_to<numeric>(e).is_rational(); }
+
+numeric floor_any(const numeric& x) {
+  if (x.is_rational()) return floor_num(x);
+  double d = std::floor(x.to_double());
+  return numeric(d);
+}
+
+ex unitvec_eval(const ex& k) { return pam_unitvec(k).hold(); }
+
+ex vmax_eval(const ex& v) {
+  if (v.is_zero()) return 0;
+  return pam_vmax(v).hold();
+}
+
+ex floor_eval(const ex& x) {
+  if (is_real_num(x)) return floor_any(ex_to<numeric>(x));
+  return pam_floor(x).hold();
+}
+
+ex ceil_eval(const ex& x) {
+  if (is_real_num(x)) return -floor_any(-ex_to<numeric>(x));
+  return pam_ceil(x).hold();
+}
+
+ex mod_eval(const ex& a, const ex& b) {
+  if (is_real_num(a) && is_real_num(b) && !b.is_zero()) {
+    const numeric& na = ex_to<numeric>(a);
+    const numeric& nb = ex_to<numeric>(b);
+    return na - nb * floor_any(na / nb);
+  }
+  if (a.is_zero() && is_real_num(b) && !b.is_zero()) return 0;
+  return pam_mod(a, b).hold();
+}
+
+ex div_eval(const ex& a, const ex& b) {
+  if (is_real_num(a) && is_real_num(b) && !b.is_zero())
+    return floor_any(ex_to<numeric>(a) / ex_to<numeric>(b));
+  return pam_div(a, b).hold();
+}
+
+// Comparisons fold when the difference is a real number (also x == x -> 1).
+std::optional<numeric> diff_num(const ex& a, const ex& b) {
+  ex d = (a - b).expand();
+  if (is_real_num(d)) return ex_to<numeric>(d);
+  return std::nullopt;
+}
+ex eq_eval(const ex& a, const ex& b) {
+  if (auto d = diff_num(a, b)) return d->is_zero() ? 1 : 0;
+  return pam_eq(a, b).hold();
+}
+ex ne_eval(const ex& a, const ex& b) {
+  if (auto d = diff_num(a, b)) return d->is_zero() ? 0 : 1;
+  return pam_ne(a, b).hold();
+}
+ex lt_eval(const ex& a, const ex& b) {
+  if (auto d = diff_num(a, b)) return d->is_negative() ? 1 : 0;
+  return pam_lt(a, b).hold();
+}
+ex le_eval(const ex& a, const ex& b) {
+  if (auto d = diff_num(a, b)) return d->is_positive() ? 0 : 1;
+  return pam_le(a, b).hold();
+}
+
+// log2 folds exactly on powers of two (2^k for any integer k).
+ex log2_eval(const ex& x) {
+  if (is_rational_num(x) && ex_to<numeric>(x).is_positive()) {
+    numeric n = ex_to<numeric>(x).numer(), d = ex_to<numeric>(x).denom();
+    auto log2_exact = [](numeric v) -> std::optional<long> {
+      long k = 0;
+      while (v.is_even() && v > 1) { v = v / 2; ++k; }
+      if (v == 1) return k;
+      return std::nullopt;
+    };
+    auto kn = log2_exact(n), kd = log2_exact(d);
+    if (kn && kd) return numeric(*kn - *kd);
+  }
+  return pam_log2(x).hold();
+}
+
+}  // namespace
+
+REGISTER_FUNCTION(pam_unitvec, eval_func(unitvec_eval).set_name("unitvec"))
+REGISTER_FUNCTION(pam_vmax, eval_func(vmax_eval).set_name("vmax"))
+REGISTER_FUNCTION(pam_floor, eval_func(floor_eval).set_name("floor"))
+REGISTER_FUNCTION(pam_ceil, eval_func(ceil_eval).set_name("ceil"))
+REGISTER_FUNCTION(pam_mod, eval_func(mod_eval).set_name("mod"))
+REGISTER_FUNCTION(pam_div, eval_func(div_eval).set_name("div"))
+REGISTER_FUNCTION(pam_eq, eval_func(eq_eval).set_name("cmp_eq"))
+REGISTER_FUNCTION(pam_ne, eval_func(ne_eval).set_name("cmp_ne"))
+REGISTER_FUNCTION(pam_lt, eval_func(lt_eval).set_name("cmp_lt"))
+REGISTER_FUNCTION(pam_le, eval_func(le_eval).set_name("cmp_le"))
+REGISTER_FUNCTION(pam_log2, eval_func(log2_eval).set_name("log2"))
+
+numeric floor_num(const numeric& x) {
+  numeric n = x.numer(), d = x.denom();  // d > 0
+  numeric q = iquo(n, d);                // truncates toward zero
+  if (n.is_negative() && q * d != n) q = q - 1;
+  return q;
+}
+
+numeric ceil_num(const numeric& x) { return -floor_num(-x); }
+
+ex unitvec(const ex& k) { return pam_unitvec(k); }
+
+ex vector_literal(const exvector& elems) {
+  ex v = 0;
+  for (size_t i = 0; i < elems.size(); ++i) v += elems[i] * unitvec(numeric(static_cast<long>(i)));
+  return v;
+}
+
+ex vector_max(const ex& v) { return pam_vmax(v); }
+ex floor_of(const ex& x) { return pam_floor(x); }
+ex ceil_of(const ex& x) { return pam_ceil(x); }
+ex mod_of(const ex& a, const ex& b) { return pam_mod(a, b); }
+ex idiv_of(const ex& a, const ex& b) { return pam_div(a, b); }
+ex log2_of(const ex& x) { return pam_log2(x); }
+
+ex compare(Cmp c, const ex& a, const ex& b) {
+  switch (c) {
+    case Cmp::Eq: return pam_eq(a, b);
+    case Cmp::Ne: return pam_ne(a, b);
+    case Cmp::Lt: return pam_lt(a, b);
+    case Cmp::Le: return pam_le(a, b);
+    case Cmp::Gt: return pam_lt(b, a);
+    case Cmp::Ge: return pam_le(b, a);
+  }
+  return 0;
+}
+
+Fn pamela_function(const ex& e) {
+  if (!is_a<function>(e)) return Fn::None;
+  unsigned s = ex_to<function>(e).get_serial();
+  if (s == pam_unitvec_SERIAL::serial) return Fn::Unitvec;
+  if (s == pam_vmax_SERIAL::serial) return Fn::VectorMax;
+  if (s == pam_floor_SERIAL::serial) return Fn::Floor;
+  if (s == pam_ceil_SERIAL::serial) return Fn::Ceil;
+  if (s == pam_mod_SERIAL::serial) return Fn::Mod;
+  if (s == pam_div_SERIAL::serial) return Fn::Div;
+  if (s == pam_eq_SERIAL::serial) return Fn::Eq;
+  if (s == pam_ne_SERIAL::serial) return Fn::Ne;
+  if (s == pam_lt_SERIAL::serial) return Fn::Lt;
+  if (s == pam_le_SERIAL::serial) return Fn::Le;
+  if (s == pam_log2_SERIAL::serial) return Fn::Log2;
+  return Fn::None;
+}
+
+bool is_vector_valued(const ex& e) {
+  Fn f = pamela_function(e);
+  if (f == Fn::Unitvec) return true;
+  if (f == Fn::VectorMax) return false;
+  for (size_t i = 0; i < e.nops(); ++i)
+    if (is_vector_valued(e.op(i))) return true;
+  return false;
+}
+
+std::optional<VectorTerms> split_vector(const ex& v) {
+  VectorTerms out;
+  ex x = v.expand();
+  exvector terms;
+  if (is_a<add>(x))
+    for (size_t i = 0; i < x.nops(); ++i) terms.push_back(x.op(i));
+  else
+    terms.push_back(x);
+  for (const ex& t : terms) {
+    if (!is_vector_valued(t)) {
+      out.scalar += t;
+      continue;
+    }
+    ex pos, coeff = 1;
+    bool found = false;
+    exvector factors;
+    if (is_a<mul>(t))
+      for (size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));
+    else
+      factors.push_back(t);
+    for (const ex& f : factors) {
+      if (pamela_function(f) == Fn::Unitvec && !found) {
+        pos = f.op(0);
+        found = true;
+      } else if (is_vector_valued(f)) {
+        return std::nullopt;
+      } else {
+        coeff *= f;
+      }
+    }
+    if (!found) return std::nullopt;
+    bool merged = false;
+    for (auto& pc : out.terms)
+      if (pc.first.is_equal(pos)) {
+        pc.second += coeff;
+        merged = true;
+        break;
+      }
+    if (!merged) out.terms.emplace_back(pos, coeff);
+  }
+  return out;
+}
+
+}  // namespace pamc::sym

@@ -1,0 +1,275 @@
+// Pamela printer: see print.h.
+//
+// Precedence levels (higher binds tighter): 1 or, 2 and, 3 comparison, 4 + -, 5 * / mod div,
+// 6 unary minus / not, 7 ^ (right-associative), 8 atoms (numbers, names, calls, reductions,
+// vectors, parenthesized comparisons).
+#include "compiler/symbolic/print.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+
+enum Prec { kAdd = 4, kMul = 5, kUnary = 6, kPow = 7, kAtom = 8 };
+
+struct Text {
+  std::string s;
+  int prec;
+};
+
+Text P(const ex& e);
+
+std::string wrap(const Text& t, int need) { return t.prec < need ? "(" + t.s + ")" : t.s; }
+
+// Is the rational's decimal expansion finite (denominator 2^a 5^b)?
+bool is_decimal(const numeric& r) {
+  numeric d = r.denom();
+  while (d.is_even()) d = d / 2;
+  while (irem(d, 5).is_zero()) d = d / 5;
+  return d == 1;
+}
+
+std::string decimal_text(const numeric& r) {  // r >= 0, is_decimal(r)
+  numeric n = r.numer(), d = r.denom();
+  int digits = 0;
+  while (!(d == 1)) {  // scale by 10 until integral
+    n = n * 10;
+    numeric g = gcd(n, d);
+    n = n / g;
+    d = d / g;
+    ++digits;
+  }
+  std::ostringstream os;
+  os << n;
+  std::string s = os.str();
+  if (digits == 0) return s;
+  if (static_cast<int>(s.size()) <= digits) s = std::string(digits - s.size() + 1, '0') + s;
+  s.insert(s.size() - digits, ".");
+  return s;
+}
+
+std::string float_text(double d) {
+  char buf[64];
+  for (int prec = 15; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  std::string s = buf;
+  auto e = s.find("e+");
+  if (e != std::string::npos) s.erase(e + 1, 1);
+  return s;
+}
+
+Text number(const numeric& n) {
+  if (!n.is_real()) {
+    std::ostringstream os;
+    os << n;
+    return {"(" + os.str() + ")", kAtom};
+  }
+  bool neg = n.is_negative();
+  numeric a = abs(n);
+  std::string body;
+  int prec = kAtom;
+  if (a.is_rational()) {
+    if (is_decimal(a)) {
+      body = decimal_text(a);
+    } else {
+      std::ostringstream os;
+      os << a.numer() << "/" << a.denom();
+      body = os.str();
+      prec = kMul;
+    }
+  } else {
+    body = float_text(a.to_double());
+  }
+  if (neg) return {"-" + body, std::min(prec, static_cast<int>(kUnary))};
+  return {body, prec};
+}
+
+bool by_text(const std::string& a, const std::string& b) { return a < b; }
+
+// A product as coefficient, numerator factors and denominator factors.
+Text product(const numeric& coeff, const exvector& factors) {
+  std::vector<std::pair<std::string, std::string>> num, den;  // (sort key, text)
+  numeric c = coeff;
+  for (const ex& f : factors) {
+    if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
+      Text d = P(GiNaC::pow(f.op(0), -f.op(1)));
+      den.emplace_back(d.s, wrap(d, kMul + 1));
+    } else {
+      Text t = P(f);
+      num.emplace_back(t.s, wrap(t, kMul + 1));
+    }
+  }
+  std::sort(num.begin(), num.end());
+  std::sort(den.begin(), den.end());
+  bool neg = c.is_negative();
+  c = abs(c);
+  if (c.is_rational() && !is_decimal(c)) {  // 2/3 * x prints as 2 * x / 3
+    std::ostringstream os;
+    os << c.denom();
+    den.insert(den.begin(), {os.str(), os.str()});
+    c = c.numer();
+  }
+  std::string s;
+  if (!(c == 1) || num.empty()) s = number(c).s;
+  for (const auto& f : num) s += (s.empty() ? "" : " * ") + f.second;
+  for (const auto& f : den) s += " / " + f.second;
+  if (neg) return {"-" + s, kMul};  // -x * y reads as (-x) * y: the same value
+  return {s, kMul};
+}
+
+// A vector: its terms at numeric positions as one literal [c0, c1, ...] (0 in the gaps),
+// the others as c * unitvec(k), joined by +. {"", -1} when e does not split into terms.
+Text vector_text(const ex& e) {
+  auto vt = split_vector(e);
+  if (!vt || !vt->scalar.is_zero()) return {"", -1};
+  long n = 0;
+  ex others = 0;
+  std::vector<std::pair<long, ex>> lit;
+  for (const auto& [pos, c] : vt->terms) {
+    if (is_a<numeric>(pos) && ex_to<numeric>(pos).is_nonneg_integer() && ex_to<numeric>(pos) <= 1000) {
+      lit.emplace_back(ex_to<numeric>(pos).to_long(), c);
+      n = std::max(n, ex_to<numeric>(pos).to_long() + 1);
+    } else {
+      others += c * pamc::sym::unitvec(pos);
+    }
+  }
+  if (lit.empty()) return {"", -1};
+  std::vector<ex> elems(n, ex(0));
+  for (const auto& [k, c] : lit) elems[k] += c;
+  std::string s = "[";
+  for (long i = 0; i < n; ++i) s += (i ? ", " : "") + P(elems[i]).s;
+  s += "]";
+  if (others.is_zero()) return {s, kAtom};
+  Text o = P(others);
+  return {s + " + " + o.s, kAdd};
+}
+
+Text call(const std::string& name, const ex& e) {
+  std::string s = name + "(";
+  for (size_t i = 0; i < e.nops(); ++i) s += (i ? ", " : "") + P(e.op(i)).s;
+  return {s + ")", kAtom};
+}
+
+Text infix(const ex& a, const char* op, const ex& b, int prec) {
+  return {wrap(P(a), prec) + " " + op + " " + wrap(P(b), prec + 1), prec};
+}
+
+Text P(const ex& e) {
+  if (is_a<numeric>(e)) return number(ex_to<numeric>(e));
+  if (is_a<symbol>(e)) return {ex_to<symbol>(e).get_name(), kAtom};
+  if (is_a<constant>(e)) {
+    std::ostringstream os;
+    os << e;
+    return {os.str(), kAtom};
+  }
+  if ((is_a<add>(e) || is_a<mul>(e)) && is_vector_valued(e)) {
+    Text v = vector_text(e);
+    if (v.prec >= 0) return v;
+  }
+  if (is_a<add>(e)) {
+    struct Term { bool neg; std::string mag; bool is_num; };
+    std::vector<Term> terms;
+    for (size_t i = 0; i < e.nops(); ++i) {
+      const ex& t = e.op(i);
+      if (is_a<numeric>(t) && ex_to<numeric>(t).is_real()) {
+        const numeric& n = ex_to<numeric>(t);
+        terms.push_back({n.is_negative(), wrap(number(abs(n)), kAdd + 1), true});
+      } else if (is_a<mul>(t) && is_a<numeric>(t.op(t.nops() - 1)) &&
+                 ex_to<numeric>(t.op(t.nops() - 1)).is_negative()) {
+        terms.push_back({true, wrap(P(-t), kAdd + 1), false});
+      } else {
+        terms.push_back({false, wrap(P(t), kAdd + 1), false});
+      }
+    }
+    std::sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) {
+      if (a.is_num != b.is_num) return b.is_num;
+      if (a.mag != b.mag) return a.mag < b.mag;
+      return a.neg < b.neg;
+    });
+    // Lead with a positive term when there is one.
+    auto first_pos = std::find_if(terms.begin(), terms.end(), [](const Term& t) { return !t.neg; });
+    if (first_pos != terms.end()) std::rotate(terms.begin(), first_pos, first_pos + 1);
+    std::string s;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      if (i == 0)
+        s = (terms[i].neg ? "-" : "") + terms[i].mag;
+      else
+        s += (terms[i].neg ? " - " : " + ") + terms[i].mag;
+    }
+    return {s, kAdd};
+  }
+  if (is_a<mul>(e)) {
+    numeric c = 1;
+    exvector f;
+    for (size_t i = 0; i < e.nops(); ++i) {
+      if (is_a<numeric>(e.op(i)))
+        c = c * ex_to<numeric>(e.op(i));
+      else
+        f.push_back(e.op(i));
+    }
+    return product(c, f);
+  }
+  if (is_a<power>(e)) {
+    const ex& b = e.op(0);
+    const ex& x = e.op(1);
+    if (is_a<numeric>(x) && ex_to<numeric>(x).is_negative()) return product(1, {e});
+    if (x.is_equal(numeric(1, 2))) return {"sqrt(" + P(b).s + ")", kAtom};
+    std::string bs = wrap(P(b), kAtom);
+    return {bs + " ^ " + wrap(P(x), kPow), kPow};
+  }
+  if (is_a<extremum>(e)) {
+    const auto& m = ex_to<extremum>(e);
+    std::vector<std::string> args;
+    for (const ex& a : m.args()) args.push_back(P(a).s);
+    std::sort(args.begin(), args.end(), by_text);
+    std::string s = m.is_max() ? "max(" : "min(";
+    for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
+    return {s + ")", kAtom};
+  }
+  if (is_a<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    static const char* names[] = {"sum", "max", "min"};
+    return {std::string(names[static_cast<int>(r.kind())]) + " (" + r.index().get_name() + " = " +
+                P(r.lb()).s + ", " + P(r.ub()).s + ") { " + P(r.body()).s + " }",
+            kAtom};
+  }
+  switch (pamela_function(e)) {
+    case Fn::Unitvec: return call("unitvec", e);
+    case Fn::VectorMax: return call("max", e);
+    case Fn::Floor: return call("floor", e);
+    case Fn::Ceil: return call("ceil", e);
+    case Fn::Log2: return call("log2", e);
+    case Fn::Mod: return infix(e.op(0), "mod", e.op(1), kMul);
+    case Fn::Div: return infix(e.op(0), "div", e.op(1), kMul);
+    case Fn::Eq: return {"(" + wrap(P(e.op(0)), 4) + " == " + wrap(P(e.op(1)), 4) + ")", kAtom};
+    case Fn::Ne: return {"(" + wrap(P(e.op(0)), 4) + " != " + wrap(P(e.op(1)), 4) + ")", kAtom};
+    case Fn::Lt: return {"(" + wrap(P(e.op(0)), 4) + " < " + wrap(P(e.op(1)), 4) + ")", kAtom};
+    case Fn::Le: return {"(" + wrap(P(e.op(0)), 4) + " <= " + wrap(P(e.op(1)), 4) + ")", kAtom};
+    case Fn::None: break;
+  }
+  if (is_a<function>(e)) return call(ex_to<function>(e).get_name(), e);
+  std::ostringstream os;  // not expected in Pamela expressions; printed for diagnosis
+  os << e;
+  return {"(" + os.str() + ")", kAtom};
+}
+
+}  // namespace
+
+std::string number_to_pamela(const numeric& n) { return number(n).s; }
+
+std::string to_pamela(const ex& e) { return P(e).s; }
+
+}  // namespace pamc::sym

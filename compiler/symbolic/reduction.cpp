@@ -1,0 +1,119 @@
+// The reduction class: see reduction.h.
+#include "compiler/symbolic/reduction.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+GINAC_IMPLEMENT_REGISTERED_CLASS_OPT(reduction, basic,
+                                     print_func<print_context>(&reduction::do_print))
+
+reduction::reduction() : index_(symbol("i")), lb_(0), ub_(0), body_(0) {}
+
+reduction::reduction(ReduceKind kind, const symbol& index, const ex& lb, const ex& ub, const ex& body)
+    : kind_(kind), index_(index), lb_(lb), ub_(ub), body_(body) {}
+
+ex reduction::op(size_t i) const {
+  switch (i) {
+    case 0: return lb_;
+    case 1: return ub_;
+    case 2: return body_;
+  }
+  throw std::range_error("reduction::op(): no such operand");
+}
+
+ex& reduction::let_op(size_t i) {
+  ensure_if_modifiable();
+  switch (i) {
+    case 0: return lb_;
+    case 1: return ub_;
+    case 2: return body_;
+  }
+  throw std::range_error("reduction::let_op(): no such operand");
+}
+
+ex reduction::eval() const { return this->hold(); }
+
+ex reduction::subs(const exmap& m, unsigned options) const {
+  exmap inner;
+  bool capture = false;
+  for (const auto& kv : m) {
+    if (kv.first.is_equal(index_)) continue;  // the bound index is never substituted
+    if (kv.second.has(index_)) capture = true;
+    inner.insert(kv);
+  }
+  ex idx = index_;
+  ex body = body_;
+  if (capture) {  // rename the index so a substituted value cannot be captured
+    symbol fresh(index().get_name());
+    body = body_.subs(exmap{{index_, fresh}});
+    idx = fresh;
+  }
+  ex nl = lb_.subs(m, options), nu = ub_.subs(m, options), nb = body.subs(inner, options);
+  if (!capture && are_ex_trivially_equal(nl, lb_) && are_ex_trivially_equal(nu, ub_) &&
+      are_ex_trivially_equal(nb, body_))
+    return subs_one_level(m, options);
+  const reduction& r = dynallocate<reduction>(kind_, ex_to<symbol>(idx), nl, nu, nb);
+  return r.subs_one_level(m, options);
+}
+
+namespace {
+// Nesting height of reductions in e: a bound index is renamed to canon(height of its body)
+// for comparison, so an outer index never collides with an inner one.
+int height(const ex& e) {
+  int h = 0;
+  if (is_a<reduction>(e)) return 1 + height(ex_to<reduction>(e).body());
+  for (size_t i = 0; i < e.nops(); ++i) h = std::max(h, height(e.op(i)));
+  return h;
+}
+const symbol& canon(int h) {
+  static std::vector<symbol> syms;
+  while (static_cast<int>(syms.size()) <= h) syms.emplace_back("_k" + std::to_string(syms.size()));
+  return syms[h];
+}
+}  // namespace
+
+int reduction::compare_same_type(const basic& other) const {
+  const auto& o = static_cast<const reduction&>(other);
+  if (kind_ != o.kind_) return kind_ < o.kind_ ? -1 : 1;
+  if (int c = lb_.compare(o.lb_)) return c;
+  if (int c = ub_.compare(o.ub_)) return c;
+  if (index_.is_equal(o.index_)) return body_.compare(o.body_);
+  int ha = height(body_), hb = height(o.body_);
+  if (ha != hb) return ha < hb ? -1 : 1;
+  const symbol& k = canon(ha);
+  return body_.subs(exmap{{index_, k}}).compare(o.body_.subs(exmap{{o.index_, k}}));
+}
+
+unsigned reduction::calchash() const {
+  // Independent of the index name (alpha-equivalent reductions must hash alike).
+  unsigned v = static_cast<unsigned>(std::hash<std::string>{}("pamc::reduction")) ^ (static_cast<unsigned>(kind_) * 0x9e3779b9U);
+  v = ((v << 1) | (v >> 31)) ^ lb_.gethash();
+  v = ((v << 1) | (v >> 31)) ^ ub_.gethash();
+  if (flags & status_flags::evaluated) {
+    setflag(status_flags::hash_calculated);
+    hashvalue = v;
+  }
+  return v;
+}
+
+void reduction::do_print(const print_context& c, unsigned) const {
+  static const char* names[] = {"sum", "max", "min"};
+  c.s << names[static_cast<int>(kind_)] << " (" << index_ << " = " << lb_ << ", " << ub_ << ") { ";
+  body_.print(c);
+  c.s << " }";
+}
+
+ex make_reduction(ReduceKind kind, const symbol& index, const ex& lb, const ex& ub, const ex& body) {
+  return dynallocate<reduction>(kind, index, lb, ub, body);
+}
+
+bool is_reduction(const ex& e) { return is_a<reduction>(e); }
+
+const reduction& as_reduction(const ex& e) { return ex_to<reduction>(e); }
+
+}  // namespace pamc::sym

@@ -1,0 +1,105 @@
+// Reference evaluator: exact arithmetic, Pamela's floor semantics, errors, the work budget.
+#include <doctest/doctest.h>
+
+#include "compiler/symbolic/symbolic.h"
+
+using namespace pamc::sym;
+using GiNaC::ex;
+using GiNaC::numeric;
+using GiNaC::symbol;
+
+namespace {
+numeric ev(const ex& e, const GiNaC::exmap& env = {}) {
+  WorkBudget b;
+  Value v = evaluate(e, env, b);
+  REQUIRE(!v.is_vector);
+  return v.scalar;
+}
+std::string err(const ex& e, const GiNaC::exmap& env = {}, long long budget = 1000000) {
+  WorkBudget b{budget};
+  try {
+    evaluate(e, env, b);
+  } catch (const EvalError& x) {
+    return x.message;
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("mod and div use floor semantics, also for negative operands") {
+  symbol a("a"), b("b");
+  auto m = [&](long x, long y) { return ev(mod_of(a, b), {{a, x}, {b, y}}); };
+  auto d = [&](long x, long y) { return ev(idiv_of(a, b), {{a, x}, {b, y}}); };
+  CHECK(m(7, 3) == 1);
+  CHECK(m(-7, 3) == 2);
+  CHECK(m(7, -3) == -2);
+  CHECK(m(-7, -3) == -1);
+  CHECK(d(7, 3) == 2);
+  CHECK(d(-7, 3) == -3);
+  CHECK(d(7, -3) == -3);
+  CHECK(d(-7, -3) == 2);
+  // folded at construction too
+  CHECK(mod_of(-7, 3).is_equal(2));
+  CHECK(idiv_of(-7, 3).is_equal(-3));
+  CHECK(ev(floor_of(a), {{a, numeric(-5, 2)}}) == -3);
+  CHECK(ev(ceil_of(a), {{a, numeric(-5, 2)}}) == -2);
+  CHECK(ev(log2_of(a), {{a, 1024}}) == 10);
+  CHECK(ev(compare(Cmp::Le, a, b), {{a, 3}, {b, 3}}) == 1);
+  CHECK(ev(compare(Cmp::Gt, a, b), {{a, 3}, {b, 3}}) == 0);
+  CHECK(ev(compare(Cmp::Ne, a, b), {{a, 3}, {b, 4}}) == 1);
+}
+
+TEST_CASE("exact rationals; floats only where sqrt/log/exp enter") {
+  symbol N("N");
+  CHECK(ev(N * numeric(101, 10), {{N, 1000000}}) == 10100000);
+  CHECK(ev(GiNaC::sqrt(N), {{N, 16}}) == 4);
+  numeric r = ev(GiNaC::sqrt(N), {{N, 2}});
+  CHECK(!r.is_rational());
+  CHECK(r.to_double() == doctest::Approx(1.41421356237));
+  CHECK(ev(GiNaC::exp(N), {{N, 0}}) == 1);
+}
+
+TEST_CASE("reductions unroll; empty ranges: sum 0, max/min an error") {
+  symbol i("i"), N("N");
+  ex s = make_reduction(ReduceKind::Sum, i, 1, N, i * i);
+  CHECK(ev(s, {{N, 10}}) == 385);
+  CHECK(ev(s, {{N, 0}}) == 0);
+  CHECK(ev(s, {{N, -5}}) == 0);
+  ex m = make_reduction(ReduceKind::Max, i, 1, N, mod_of(i, 4));
+  CHECK(ev(m, {{N, 10}}) == 3);
+  CHECK(err(m, {{N, 0}}).find("empty range") != std::string::npos);
+  CHECK(err(make_reduction(ReduceKind::Min, i, 1, N, i), {{N, 0}}).find("empty range") != std::string::npos);
+}
+
+TEST_CASE("vectors evaluate elementwise; max(v) counts the implicit zeros") {
+  symbol p("p"), P("P");
+  WorkBudget b;
+  Value v = evaluate(vector_literal({1, 2, 3}) * 4, {}, b);
+  CHECK(v.is_vector);
+  CHECK(v.elems.at(2) == 12);
+  ex s = make_reduction(ReduceKind::Sum, p, 1, P, p * unitvec(p));
+  CHECK(ev(vector_max(s), {{P, 5}}) == 5);
+  CHECK(ev(vector_max(-1 * unitvec(2)), {}) == 0);
+  CHECK(ev(vector_max(-1 * unitvec(0) - 2 * unitvec(1)), {}) == -1);
+  CHECK(ev(vector_max(make_reduction(ReduceKind::Sum, p, 1, P, unitvec(p))), {{P, 0}}) == 0);
+}
+
+TEST_CASE("errors are EvalError, never a crash") {
+  symbol N("N"), i("i"), k("k");
+  CHECK(err(N + 1).find("unbound symbol N") != std::string::npos);
+  CHECK(err(1 / N, {{N, 0}}).find("division by zero") != std::string::npos);
+  CHECK(err(mod_of(3, N), {{N, 0}}).find("division by zero") != std::string::npos);
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, N, i), {{N, numeric(5, 2)}}).find("non-integer loop bound") != std::string::npos);
+  CHECK(err(unitvec(k), {{k, -1}}).find("unitvec position") != std::string::npos);
+  CHECK(err(unitvec(k), {{k, numeric(1, 2)}}).find("unitvec position") != std::string::npos);
+  CHECK(err(log2_of(N), {{N, 0}}).find("log2") != std::string::npos);
+}
+
+TEST_CASE("the work budget stops brute force") {
+  symbol i("i"), j("j"), N("N");
+  ex s = make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, 1, N, 1));
+  CHECK(err(s, {{N, 1000}}, 5000).find("work limit") != std::string::npos);
+  WorkBudget b{2000};
+  CHECK(evaluate(s, {{N, 40}}, b).scalar == 1600);
+  CHECK(b.steps_left == 2000 - 40 - 1600);
+}
