@@ -1,0 +1,177 @@
+// Loading: the main file, its imports (depth first, each file once, by canonical path),
+// then check_modules. An import resolves against the importing file's folder, then each -I
+// folder, then the installed stdlib/ and machines/ folders. `--machine NAME` loads
+// NAME.pam (or NAME as given, when it names a .pam file) from the same search path, as if
+// the main file imported it first.
+#include <filesystem>
+#include <mutex>
+#include <set>
+
+#include "compiler/check/check.h"
+#include "compiler/parse/parse.h"
+
+namespace pamc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Loader {
+ public:
+  Loader(const LoadOptions& opts, Diagnostics& diags) : opts_(opts), diags_(diags) {}
+
+  std::vector<ast::Module> modules;
+  std::vector<SourceFileP> files;  // every file read, kept for diagnostics (see keep_alive)
+
+  // Loads `file` and its imports; `dir` is the folder its own imports resolve against.
+  void load(SourceFileP file, const std::string& key, const fs::path& dir,
+            const std::vector<std::pair<std::string, Loc>>& extra = {}) {
+    files.push_back(file);
+    ast::Module m = parse_module(file, diags_);
+    active_.push_back(key);
+    active_names_.push_back(file->path);
+    state_[key] = kActive;
+    std::vector<std::pair<std::string, Loc>> imports = extra;
+    for (const ast::Import& imp : m.imports) imports.emplace_back(imp.path, imp.loc);
+    for (auto& [path, loc] : imports) load_import(path, loc, dir);
+    active_.pop_back();
+    active_names_.pop_back();
+    state_[key] = kDone;
+    modules.push_back(std::move(m));
+  }
+
+  // Resolves an import or --machine name; empty when not found.
+  std::string resolve(const std::string& path, const fs::path& dir, bool machine) const {
+    std::vector<fs::path> dirs;
+    if (!machine) dirs.push_back(dir);
+    for (auto& d : opts_.include_dirs) dirs.emplace_back(d);
+    if (!machine) dirs.emplace_back(PAMC_STDLIB_DIR);
+    dirs.emplace_back(PAMC_MACHINES_DIR);
+    std::vector<std::string> names{path};
+    if (machine && fs::path(path).extension() != ".pam") names.insert(names.begin(), path + ".pam");
+    for (auto& name : names) {
+      fs::path p(name);
+      if (p.is_absolute()) {
+        std::error_code ec;
+        if (fs::is_regular_file(p, ec)) return p.string();
+        continue;
+      }
+      for (auto& d : dirs) {
+        std::error_code ec;
+        fs::path candidate = d / p;
+        if (fs::is_regular_file(candidate, ec)) return candidate.string();
+      }
+    }
+    return {};
+  }
+
+  static std::string canonical(const std::string& path) {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    return ec ? path : c.string();
+  }
+
+  void load_import(const std::string& path, Loc loc, const fs::path& dir, bool machine = false) {
+    std::string found = resolve(path, dir, machine);
+    if (found.empty()) {
+      std::string what = machine ? "no machine file '" + path + "'" : "cannot find imported file '" + path + "'";
+      what += machine ? " (searched -I folders and " PAMC_MACHINES_DIR ")"
+                      : " (searched the importing file's folder, -I folders, " PAMC_STDLIB_DIR " and " PAMC_MACHINES_DIR ")";
+      if (loc.valid()) diags_.error(loc, DiagKind::ImportNotFound, what);
+      else diags_.file_error(path, DiagKind::ImportNotFound, what);
+      return;
+    }
+    std::string key = canonical(found);
+    auto st = state_.find(key);
+    if (st != state_.end() && st->second == kDone) return;  // imports are idempotent
+    if (st != state_.end() && st->second == kActive) {
+      std::string chain;
+      std::size_t from = 0;
+      while (from < active_.size() && active_[from] != key) ++from;
+      for (std::size_t i = from; i < active_.size(); ++i) chain += active_names_[i] + " -> ";
+      chain += found;
+      if (loc.valid()) diags_.error(loc, DiagKind::ImportCycle, "import cycle: " + chain);
+      else diags_.file_error(path, DiagKind::ImportCycle, "import cycle: " + chain);
+      return;
+    }
+    std::string error;
+    SourceFileP file = read_source_file(found, error);
+    if (!file) {
+      if (loc.valid()) diags_.error(loc, DiagKind::IOError, error);
+      else diags_.file_error(found, DiagKind::IOError, error);
+      return;
+    }
+    load(file, key, fs::path(found).parent_path());
+  }
+
+  void load_machines(const fs::path& dir) {
+    for (auto& m : opts_.machines) load_import(m, Loc{}, dir, true);
+  }
+
+ private:
+  enum State { kActive, kDone };
+  const LoadOptions& opts_;
+  Diagnostics& diags_;
+  std::map<std::string, State> state_;
+  std::vector<std::string> active_, active_names_;
+};
+
+std::unique_ptr<Program> check_loaded(Loader& loader, Diagnostics& diags) {
+  // After a file failed to load or parse, checking the rest would mostly report names that
+  // file should have declared: stop here.
+  if (diags.has_errors()) return nullptr;
+  auto program = check_modules(std::move(loader.modules), diags);
+  if (!program || diags.has_errors()) return nullptr;
+  return program;
+}
+
+// A Diagnostic's Loc points at its SourceFile without owning it, and a failed load
+// returns no Program to own the files; the files that diagnostics point into are kept here
+// for the life of the process.
+void keep_alive(const std::vector<SourceFileP>& files, const Diagnostics& diags) {
+  static std::mutex mutex;
+  static std::vector<SourceFileP> kept;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const SourceFileP& f : files)
+    for (const Diagnostic& d : diags.all())
+      if (d.loc.file == f.get()) {
+        kept.push_back(f);
+        break;
+      }
+}
+
+std::unique_ptr<Program> finish(Loader& loader, SourceFileP main, Diagnostics& diags) {
+  std::vector<SourceFileP> files = loader.files;
+  auto program = check_loaded(loader, diags);
+  if (!program) keep_alive(files, diags);
+  else program->main_file = main;
+  return program;
+}
+
+
+}  // namespace
+
+std::unique_ptr<Program> load_program(const std::string& path, const LoadOptions& opts, Diagnostics& diags) {
+  std::string error;
+  SourceFileP file = read_source_file(path, error);
+  if (!file) {
+    diags.file_error(path, DiagKind::IOError, error);
+    return nullptr;
+  }
+  Loader loader(opts, diags);
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  loader.load_machines(dir);
+  loader.load(file, Loader::canonical(path), dir);
+  return finish(loader, file, diags);
+}
+
+std::unique_ptr<Program> load_program_text(const std::string& name, const std::string& text,
+                                           const LoadOptions& opts, Diagnostics& diags) {
+  auto file = std::make_shared<SourceFile>(name, text);
+  Loader loader(opts, diags);
+  loader.load_machines(".");
+  loader.load(file, "<text>:" + name, ".");
+  return finish(loader, file, diags);
+}
+
+}  // namespace pamc
