@@ -1,0 +1,50 @@
+// Rewrite rules of the simplifier, one small function each.
+//
+// A rule looks at one node whose children are already simplified. It returns the rewritten
+// node, or nullopt when it does not apply or cannot prove its side condition (the node is
+// then left alone: simplification never changes a value). A few side conditions that the
+// seed's closed forms need and the facts usually cannot prove (loop bounds are integers, a
+// max/min range is non-empty, a sum's iteration count is >= 0) are recorded in Assumptions
+// instead, but only when they mention parameters alone (never an enclosing loop index).
+#pragma once
+
+#include "compiler/symbolic/facts.h"
+
+#include <ginac/ginac.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pamc::sym {
+
+using Rule = std::optional<ex> (*)(const ex&, const Facts&, Assumptions&);
+struct NamedRule {
+  const char* name;
+  Rule fn;
+};
+
+// The rules in the order the driver tries them (all of them; each checks its node type).
+const std::vector<NamedRule>& all_rules();
+
+// Individual rules (exposed for unit tests). Reductions: sum/max/min (i = lb, ub) { body }.
+std::optional<ex> rule_sum_zero(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_factor(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_const(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_numeric(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions& a);
+
+// Sum_{i=1..n} i^k as a polynomial in n (Faulhaber, via Bernoulli numbers).
+ex faulhaber(unsigned k, const ex& n);
+
+}  // namespace pamc::sym

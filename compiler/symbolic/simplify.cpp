@@ -1,0 +1,69 @@
+// Simplifier driver: see simplify.h.
+//
+// Bottom-up: a node's children (a reduction's bounds, then its body under the facts
+// extended with the index's range) are simplified first; then the rules are tried at the
+// node in all_rules() order; when one fires, its result is simplified again (its new nodes
+// may enable more rules). A firing limit guards against a rule pair that undoes each other.
+#include "compiler/symbolic/simplify.h"
+
+#include "compiler/symbolic/reduction.h"
+#include "compiler/symbolic/rules.h"
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+
+struct Driver {
+  Assumptions& assumed;
+  RuleStats& stats;
+  long firings_left = 100000;
+
+  ex run(const ex& e, const Facts& f) {
+    ex x;
+    if (is_a<reduction>(e)) {
+      const auto& r = ex_to<reduction>(e);
+      ex lb = run(r.lb(), f), ub = run(r.ub(), f);
+      Facts inner = f;
+      inner.declare_index(r.index(), lb, ub);
+      x = make_reduction(r.kind(), r.index(), lb, ub, run(r.body(), inner));
+    } else if (e.nops() > 0) {
+      struct Child : map_function {
+        Driver& d;
+        const Facts& f;
+        Child(Driver& d_, const Facts& f_) : d(d_), f(f_) {}
+        ex operator()(const ex& c) override { return d.run(c, f); }
+      } child(*this, f);
+      x = e.map(child);
+    } else {
+      return e;
+    }
+    if (firings_left <= 0) return x;
+    for (const auto& rule : all_rules()) {
+      if (auto y = rule.fn(x, f, assumed)) {
+        ++stats.fired[rule.name];
+        --firings_left;
+        return run(*y, f);
+      }
+    }
+    return x;
+  }
+};
+
+}  // namespace
+
+ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats) {
+  Driver d{assumed, stats};
+  ex out = d.run(e, facts);
+  stats.residual_reductions = count_reductions(out);
+  return out;
+}
+
+long count_reductions(const ex& e) {
+  long n = is_a<reduction>(e) ? 1 : 0;
+  for (size_t i = 0; i < e.nops(); ++i) n += count_reductions(e.op(i));
+  return n;
+}
+
+}  // namespace pamc::sym
