@@ -45,7 +45,9 @@ std::string tree(const GiNaC::ex& e) {
   using namespace GiNaC;
   if (is_a<numeric>(e)) {
     const numeric& x = ex_to<numeric>(e);
-    return "{\"num\": " + quote(x.to_string()) + ", \"value\": " + format_number(x) + "}";
+    std::ostringstream exact;
+    exact << x;
+    return "{\"num\": " + quote(exact.str()) + ", \"value\": " + format_number(x) + "}";
   }
   if (is_a<symbol>(e)) return "{\"sym\": " + quote(ex_to<symbol>(e).get_name()) + "}";
   if (is_a<add>(e)) return node("+", e);

@@ -1,6 +1,7 @@
 #include "compiler/passes/evaluate_model.h"
 
 #include <charconv>
+#include <sstream>
 #include <set>
 
 #include "compiler/passes/lower.h"
@@ -127,8 +128,14 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   return result;
 }
 
+static std::string exact_text(const GiNaC::numeric& x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
 std::string format_number(const GiNaC::numeric& x) {
-  if (x.is_integer()) return x.to_string();
+  if (x.is_integer()) return exact_text(x);
   if (x.is_rational()) {
     // A finite decimal when the denominator is 2^a 5^b: print it exactly.
     GiNaC::numeric den = x.denom();
@@ -137,8 +144,8 @@ std::string format_number(const GiNaC::numeric& x) {
     while (GiNaC::irem(den, 5).is_zero()) { den = den / 5; ++fives; }
     if (den == 1 && std::max(twos, fives) <= 30) {
       int digits = std::max(twos, fives);
-      GiNaC::numeric scaled = x * GiNaC::pow(GiNaC::numeric(10), digits);
-      std::string s = GiNaC::abs(scaled).to_string();
+      GiNaC::numeric scaled = x * GiNaC::numeric(10).power(digits);
+      std::string s = exact_text(GiNaC::abs(scaled));
       if (static_cast<int>(s.size()) <= digits) s = std::string(digits - s.size() + 1, '0') + s;
       s.insert(s.size() - digits, ".");
       return (x < 0 ? "-" : "") + s;
