@@ -59,9 +59,11 @@ std::string format_sim_text(const SimResult& r, const std::string& process_name)
   return out.str();
 }
 
-std::string format_sim_json(const SimResult& r, const std::string& process_name) {
-  std::string out = "{" + json_str("T_" + process_name) + ": " + json_stat(r.makespan);
-  out += ", \"resources\": {";
+namespace {
+
+// "resources": {...}, "mean_finish": {...}, "runs": K, "events": N
+std::string json_details(const SimResult& r) {
+  std::string out = "\"resources\": {";
   bool first = true;
   for (const SimResourceStats& s : r.resources) {
     if (!first) out += ", ";
@@ -72,7 +74,33 @@ std::string format_sim_json(const SimResult& r, const std::string& process_name)
   }
   out += "}";
   if (r.has_mean_finish) out += ", \"mean_finish\": " + json_stat(r.mean_finish);
-  out += ", \"runs\": " + std::to_string(r.runs) + ", \"events\": " + std::to_string(r.events) + "}";
+  out += ", \"runs\": " + std::to_string(r.runs) + ", \"events\": " + std::to_string(r.events);
+  return out;
+}
+
+}  // namespace
+
+std::string format_sim_json(const SimResult& r, const std::string& process_name) {
+  return "{" + json_str("T_" + process_name) + ": " + json_stat(r.makespan) + ", " + json_details(r) + "}";
+}
+
+std::string format_sim_json(const std::vector<NamedSimResult>& results) {
+  if (results.size() == 1) return format_sim_json(results[0].result, results[0].process);
+  std::string out = "{";
+  for (const NamedSimResult& n : results) out += json_str("T_" + n.process) + ": " + json_stat(n.result.makespan) + ", ";
+  out += "\"processes\": {";
+  bool first = true;
+  for (const NamedSimResult& n : results) {
+    if (!first) out += ", ";
+    first = false;
+    out += json_str(n.process) + ": {" + json_details(n.result) + "}";
+  }
+  return out + "}}";
+}
+
+std::string format_sim_text(const std::vector<NamedSimResult>& results) {
+  std::string out;
+  for (const NamedSimResult& n : results) out += format_sim_text(n.result, n.process);
   return out;
 }
 

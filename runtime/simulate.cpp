@@ -49,9 +49,50 @@ class Rng {
     return result;
   }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
-  double exponential(double mean) { return -mean * std::log1p(-uniform()); }
+  // Exp(1) by Marsaglia and Tsang's ziggurat (256 levels): one table lookup and one
+  // multiplication ~98.9% of the time, exact inversion in the tail.
+  double exponential(double mean) {
+    const Zig& z = zig();
+    for (;;) {
+      std::uint64_t r = next();
+      unsigned iz = static_cast<unsigned>(r & 255);
+      std::uint64_t jz = r >> 32;
+      double x = static_cast<double>(jz) * z.w[iz];
+      if (jz < z.k[iz]) return mean * x;
+      if (iz == 0) return mean * (Zig::kR - std::log1p(-uniform()));
+      if (z.f[iz] + uniform() * (z.f[iz - 1] - z.f[iz]) < std::exp(-x)) return mean * x;
+    }
+  }
 
  private:
+  struct Zig {
+    static constexpr double kR = 7.697117470131487;  // start of the tail
+    std::uint64_t k[256];
+    double w[256], f[256];
+    Zig() {
+      const double m = 4294967296.0, v = 3.949659822581572e-3;
+      double de = kR, te = kR;
+      const double q = v / std::exp(-de);
+      k[0] = static_cast<std::uint64_t>((de / q) * m);
+      k[1] = 0;
+      w[0] = q / m;
+      w[255] = de / m;
+      f[0] = 1.0;
+      f[255] = std::exp(-de);
+      for (int i = 254; i >= 1; --i) {
+        de = -std::log(v / de + std::exp(-de));
+        k[i + 1] = static_cast<std::uint64_t>((de / te) * m);
+        te = de;
+        f[i] = std::exp(-de);
+        w[i] = de / m;
+      }
+    }
+  };
+  static const Zig& zig() {
+    static const Zig z;
+    return z;
+  }
+
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4] = {1, 2, 3, 4};
 };

@@ -95,4 +95,14 @@ std::string format_sim_text(const SimResult& r, const std::string& process_name)
 //  "events": N}   ("mean_finish" only where the body is a par)
 std::string format_sim_json(const SimResult& r, const std::string& process_name);
 
+// Several processes (`pamc simulate` of every top-level process): one result is printed
+// as above; several as {"T_a": {...}, "T_b": {...}, "processes": {"a": {"resources": ...,
+// "mean_finish": ..., "runs": K, "events": N}, "b": {...}}}. Text: one block per process.
+struct NamedSimResult {
+  std::string process;
+  SimResult result;
+};
+std::string format_sim_json(const std::vector<NamedSimResult>& results);
+std::string format_sim_text(const std::vector<NamedSimResult>& results);
+
 }  // namespace pamc

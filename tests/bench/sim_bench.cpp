@@ -3,7 +3,7 @@
 // and its error table (bound max(N*10.1, P*N*0.1) vs simulated makespan and mean client
 // finish time, exponential times). Not part of CTest; build with tests/bench/bench.cmake
 // or by hand (see docs/simulation.md).
-//   sim_bench [speed|table] [N] [runs]
+//   sim_bench [speed|table] [N] [runs] [seed]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "speed";
   double N = argc > 2 ? std::atof(argv[2]) : 0;
   int runs = argc > 3 ? std::atoi(argv[3]) : 0;
+  std::uint64_t seed = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1;
   auto body = mrm();
   if (mode == "speed") {
     double Ps[] = {1, 100, 1000, 10000};
@@ -56,13 +57,13 @@ int main(int argc, char** argv) {
     if (N <= 0) N = 2000;
     if (runs <= 0) runs = 5;
     double Ps[] = {1, 10, 50, 90, 100, 101, 110, 200, 1000};
-    std::printf("N = %g, %d runs, exponential times, seed 1\n", N, runs);
+    std::printf("N = %g, %d runs, exponential times, seed %llu\n", N, runs, static_cast<unsigned long long>(seed));
     std::printf("| P | bound | makespan | error | mean finish | error |\n|---|---|---|---|---|---|\n");
     for (double P : Ps) {
       SimOptions o;
       o.dist = SimDist::Exp;
       o.runs = runs;
-      o.seed = 1;
+      o.seed = seed;
       o.max_events = 0;
       SimResult r = simulate_body(body, {{"P", P}, {"N", N}}, o);
       double bound = std::max(N * 10.1, P * N * 0.1);
@@ -72,6 +73,6 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  std::fprintf(stderr, "usage: sim_bench [speed|table] [N] [runs]\n");
+  std::fprintf(stderr, "usage: sim_bench [speed|table] [N] [runs] [seed]\n");
   return 2;
 }

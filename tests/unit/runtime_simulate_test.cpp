@@ -182,6 +182,21 @@ TEST_CASE("simulate: exponential durations have the given mean") {
   CHECK(u.resources[0].utilization == doctest::Approx(1));
 }
 
+TEST_CASE("simulate: the exponential sampler") {
+  SimOptions o = expo(11, 200000);
+  SimResult r = simulate_body(delay(num(1)), {}, o);
+  CHECK(r.makespan.mean == doctest::Approx(1).epsilon(0.01));
+  CHECK(r.makespan.std == doctest::Approx(1).epsilon(0.02));
+  double above3 = 0, below01 = 0;
+  for (double x : r.T) {
+    above3 += x > 3;
+    below01 += x < 0.1;
+  }
+  CHECK(above3 / r.T.size() == doctest::Approx(std::exp(-3)).epsilon(0.05));
+  CHECK(below01 / r.T.size() == doctest::Approx(1 - std::exp(-0.1)).epsilon(0.03));
+  CHECK(r.makespan.min >= 0);
+}
+
 TEST_CASE("simulate: errors") {
   SimOptions o = det();
   o.max_events = 100;
@@ -289,6 +304,13 @@ TEST_CASE("simulate: text and JSON reports") {
   std::string t = format_sim_text(r, "main");
   CHECK(t.find("T_main = 5\n") != std::string::npos);
   CHECK(t.find("resource fcfs(0, 1): utilization 0.8, mean wait 1") != std::string::npos);
+  std::vector<NamedSimResult> two{{"a", r}, {"b", simulate_body(delay(num(2)), {}, det())}};
+  CHECK(format_sim_json({NamedSimResult{"main", r}}) == j);
+  std::string j2 = format_sim_json(two);
+  CHECK(j2.rfind("{\"T_a\": {\"mean\": 5, ", 0) == 0);
+  CHECK(j2.find("\"T_b\": {\"mean\": 2, ") != std::string::npos);
+  CHECK(j2.find("\"processes\": {\"a\": {\"resources\": {\"0\"") != std::string::npos);
+  CHECK(j2.find("\"b\": {\"resources\": {}, \"runs\": 1, \"events\": 1}}}") != std::string::npos);
 }
 
 // SPEC section 5 / seed 002: the MRM bound max(N * 10.1, P * N * 0.1) against the
@@ -298,16 +320,18 @@ TEST_CASE("simulate: MRM error table (exponential, fixed seed)") {
   struct Row {
     double P, mf_lo, mf_hi, ms_lo, ms_hi;
   };
-  // bands: mean finish near 0 far from saturation, near MVA's 6.6% at P = 100; the
-  // makespan above it (extra ~1/sqrt(N) term)
+  // Bands from seeds 1..13 (3 runs each; 10 runs for P <= 10, where a run is short and
+  // noisy), widened: mean finish near 0 far from saturation and near mean value analysis'
+  // 6.6% at P = 100; the makespan above it (its extra term shrinks as 1/sqrt(N)). In
+  // saturation the mean client finishes a little before the last one, so below the bound.
   const Row rows[] = {
-      {1, -0.03, 0.03, -0.03, 0.03},     {10, -0.03, 0.03, 0.0, 0.06},   {50, -0.02, 0.03, 0.02, 0.09},
-      {90, 0.02, 0.065, 0.06, 0.15},     {100, 0.05, 0.08, 0.08, 0.16},  {101, 0.05, 0.085, 0.08, 0.17},
-      {110, 0.01, 0.045, 0.05, 0.14},    {200, -0.015, 0.01, 0.0, 0.04}, {1000, -0.01, 0.005, -0.002, 0.005},
+      {1, -0.04, 0.04, -0.04, 0.04},      {10, -0.025, 0.03, 0.0, 0.10},    {50, -0.01, 0.03, 0.03, 0.13},
+      {90, 0.025, 0.055, 0.07, 0.15},     {100, 0.05, 0.08, 0.09, 0.16},    {101, 0.05, 0.085, 0.09, 0.17},
+      {110, 0.01, 0.045, 0.05, 0.13},     {200, -0.02, 0.005, 0.005, 0.04}, {1000, -0.01, 0.002, -0.003, 0.005},
   };
   for (const Row& row : rows) {
     CAPTURE(row.P);
-    SimResult r = simulate_body(mrm(), {{"P", row.P}, {"N", N}}, expo(1, 3));
+    SimResult r = simulate_body(mrm(), {{"P", row.P}, {"N", N}}, expo(1, row.P <= 10 ? 10 : 3));
     double bound = std::max(N * 10.1, row.P * N * 0.1);
     double ms = (r.makespan.mean - bound) / r.makespan.mean;
     double mf = (r.mean_finish.mean - bound) / r.mean_finish.mean;
