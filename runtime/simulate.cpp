@@ -322,6 +322,14 @@ class Engine {
   bool run_seqlist(Task* t);
   bool run_seqloop(Task* t);
   void child_done(Task* t);
+  // Loop iterations that schedule no event (empty or zero-work bodies) still cost time:
+  // they count against the same per-run limit as events.
+  void count_iteration() {
+    if (++iterations_ > opts_.max_events && opts_.max_events)
+      fail(Loc{}, DiagKind::WorkLimit,
+           "simulation stopped after " + std::to_string(iterations_ - 1) + " loop iterations at time " +
+               fmt_num(now_) + " (the --max-events limit; raise it to simulate further)");
+  }
   void note_finish() {
     finish_sum += now_;
     ++finish_count;
@@ -342,6 +350,7 @@ class Engine {
   std::uint64_t seq_ = 0;
   double now_ = 0;
   Rng rng_;
+  std::uint64_t iterations_ = 0;
   bool root_done_ = false;
   double root_time_ = 0;
 };
@@ -521,6 +530,7 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::ParLoop, parent->kind == TK::Root};
         std::int64_t pending = 0;
         for (std::int64_t i = l; i <= u; ++i) {
+          count_iteration();
           bool done;
           if (n->body_leaf) {
             Frame f{static_cast<double>(i), env};
@@ -559,6 +569,7 @@ bool Engine::run_seqlist(Task* t) {
 bool Engine::run_seqloop(Task* t) {
   const PNode* body = t->node->body;
   while (t->i <= t->ub) {
+    count_iteration();
     t->frame.value = static_cast<double>(t->i);
     if (!start(body, t, &t->frame)) return false;
     ++t->i;
@@ -603,6 +614,7 @@ double Engine::run(const PNode* body, int run_index) {
   heap_.clear();
   hole_ = false;
   root_done_ = false;
+  iterations_ = 0;
   finish_sum = 0;
   finish_count = 0;
   for (auto& r : resources) {

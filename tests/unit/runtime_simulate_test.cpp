@@ -207,6 +207,11 @@ TEST_CASE("simulate: errors") {
   } catch (const SimError& e) {
     CHECK(e.diag.kind == DiagKind::WorkLimit);
   }
+  // loops that schedule no event count too (no hang on a huge zero-work loop)
+  CHECK_THROWS_WITH_AS(simulate_body(seqloop("i", num(1), num(1e12),
+                                             seqloop("j", num(1), bin(Op::Sub, nm("i"), nm("i")), delay(num(1)))),
+                                     {}, o),
+                       doctest::Contains("max-events"), SimError);
   o.max_events = 2000;  // exactly enough
   CHECK(simulate_body(mrm(), {{"P", 10}, {"N", 100}}, o).events == 2000);
 
