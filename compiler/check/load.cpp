@@ -4,7 +4,6 @@
 // NAME.pam (or NAME as given, when it names a .pam file) from the same search path, as if
 // the main file imported it first.
 #include <filesystem>
-#include <mutex>
 #include <set>
 
 #include "compiler/check/check.h"
@@ -124,26 +123,10 @@ std::unique_ptr<Program> check_loaded(Loader& loader, Diagnostics& diags) {
   return program;
 }
 
-// A Diagnostic's Loc points at its SourceFile without owning it, and a failed load
-// returns no Program to own the files; the files that diagnostics point into are kept here
-// for the life of the process.
-void keep_alive(const std::vector<SourceFileP>& files, const Diagnostics& diags) {
-  static std::mutex mutex;
-  static std::vector<SourceFileP> kept;
-  std::lock_guard<std::mutex> lock(mutex);
-  for (const SourceFileP& f : files)
-    for (const Diagnostic& d : diags.all())
-      if (d.loc.file == f.get()) {
-        kept.push_back(f);
-        break;
-      }
-}
-
 std::unique_ptr<Program> finish(Loader& loader, SourceFileP main, Diagnostics& diags) {
-  std::vector<SourceFileP> files = loader.files;
+  for (const SourceFileP& f : loader.files) diags.keep_file(f);
   auto program = check_loaded(loader, diags);
-  if (!program) keep_alive(files, diags);
-  else program->main_file = main;
+  if (program) program->main_file = main;
   return program;
 }
 

@@ -38,6 +38,10 @@ class Diagnostics {
   // An error about a whole file (cannot open, ...), printed as `file: error: ...`.
   void file_error(const std::string& file, DiagKind kind, std::string message);
 
+  // Keeps a source file alive as long as these diagnostics: a Loc points at its file
+  // without owning it, and a failed load leaves no Program to own the files.
+  void keep_file(SourceFileP file) { files_.push_back(std::move(file)); }
+
   bool has_errors() const { return error_count_ > 0; }
   std::size_t error_count() const { return error_count_; }
   const std::vector<Diagnostic>& all() const { return diags_; }
@@ -48,6 +52,7 @@ class Diagnostics {
 
  private:
   std::vector<Diagnostic> diags_;
+  std::vector<SourceFileP> files_;
   std::size_t error_count_ = 0;
 };
 

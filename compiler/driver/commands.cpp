@@ -11,6 +11,7 @@
 #include "compiler/emit/emit.h"
 #include "compiler/passes/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
+#include "runtime/simulate.h"
 
 namespace pamc {
 namespace {
@@ -196,9 +197,41 @@ int cmd_eval(const EvalCommand& c) {
 }
 
 int cmd_simulate(const SimulateCommand& c) {
-  (void)c;
-  std::cerr << "pamc: simulate is not implemented yet\n";
-  return kUsageError;
+  std::map<std::string, double> params;
+  for (const auto& [name, text] : c.bindings) {
+    GiNaC::numeric v;
+    if (!parse_binding_value(text, v)) {
+      std::cerr << "pamc: -D " << name << "=" << text << ": not a number\n";
+      return kUsageError;
+    }
+    params[name] = v.to_double();
+  }
+  Diagnostics diags;
+  auto comp = compile_file(c.file, c.load, Stage::Normalized, diags);
+  if (!comp) return report(diags);
+  std::vector<std::string> processes = c.targets;
+  if (processes.empty())
+    for (const NormalEquation& e : comp->normal.equations)
+      if (e.type == ast::Type::Process && e.top_level) processes.push_back(e.name);
+  if (processes.empty()) {
+    std::cerr << c.file << ": error: the model has no top-level process to simulate [UnknownTarget]\n";
+    return kModelError;
+  }
+  SimOptions opts;
+  opts.dist = c.dist == "exp" ? SimDist::Exp : SimDist::Det;
+  opts.seed = c.seed;
+  opts.runs = c.runs;
+  opts.max_events = c.max_events;
+  std::vector<NamedSimResult> results;
+  try {
+    for (const std::string& p : processes) results.push_back({p, simulate(comp->normal, p, params, opts)});
+  } catch (const SimError& e) {
+    render_diagnostic(std::cerr, e.diag);
+    return kModelError;
+  }
+  std::string text = c.json ? format_sim_json(results) : format_sim_text(results);
+  std::cout << text << (!text.empty() && text.back() != '\n' ? "\n" : "");
+  return kOk;
 }
 
 }  // namespace pamc

@@ -171,7 +171,7 @@ int run(int argc, char** argv) {
         ("dist", po::value<std::string>()->default_value("det"), "det | exp: durations as given, or exponential with that mean")
         ("seed", po::value<unsigned long long>()->default_value(1), "random seed")
         ("runs", po::value<int>()->default_value(1), "number of runs")
-        ("max-events", po::value<unsigned long long>()->default_value(2000000000ULL), "stop with an error after this many events")
+        ("max-events", po::value<unsigned long long>()->default_value(1000000000ULL), "stop with an error after this many events per run (0: no limit)")
         ("target", po::value<std::vector<std::string>>()->composing(), "simulate process NAME (default: top-level processes)")
         ("json", "print JSON");
     Parsed p = parse_command(command, args, options, "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--json]");

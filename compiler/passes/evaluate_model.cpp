@@ -33,6 +33,35 @@ bool compare_holds(const std::string& op, const GiNaC::numeric& a, const GiNaC::
   return a < b;
 }
 
+// A closed form may rely on facts the declarations did not give (docs/semantics.md): a
+// loop bound being an integer, a range being non-empty. Evaluating it where they fail
+// would give a number the model does not have, so that is an error.
+void check_assumptions(const CostModel& model, const GiNaC::exmap& env) {
+  auto value_at = [&](const GiNaC::ex& e, GiNaC::numeric& out) {
+    try {
+      sym::WorkBudget budget;
+      sym::Value v = sym::evaluate(e, env, budget);
+      if (v.is_vector) return false;
+      out = v.scalar;
+      return true;
+    } catch (const sym::EvalError&) {
+      return false;  // mentions an unbound parameter: not needed for these targets
+    }
+  };
+  for (const GiNaC::ex& e : model.assumptions.integer) {
+    GiNaC::numeric v;
+    if (value_at(e, v) && !v.is_integer())
+      fail(DiagKind::EvaluationError, "loop bound " + sym::to_pamela(e) + " = " + format_number(v) +
+                                          " is not an integer (loop bounds must be integers; not rounding)");
+  }
+  for (const GiNaC::ex& e : model.assumptions.nonneg) {
+    GiNaC::numeric v;
+    if (value_at(e, v) && v.is_negative())
+      fail(DiagKind::EvaluationError, "the cost model assumes " + sym::to_pamela(e) + " >= 0, but it is " +
+                                          format_number(v) + " here (e.g. a max over an empty range)");
+  }
+}
+
 }  // namespace
 
 bool parse_binding_value(const std::string& text, GiNaC::numeric& out) {
@@ -116,6 +145,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
          std::string(unbound.size() == 1 ? "parameter " : "parameters ") + list +
              (unbound.size() == 1 ? " has" : " have") + " no value: give -D NAME=VALUE or declare a default");
   }
+  check_assumptions(model, env);
   EvalResult result;
   for (const CostEquation* e : targets) {
     sym::WorkBudget budget;

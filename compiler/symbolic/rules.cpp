@@ -99,6 +99,14 @@ exvector sorted_by_text(const exvector& v) {
   return out;
 }
 
+// The piecewise factor of a sum's closed form: 1 where the range is provably non-empty
+// (or exactly one short of it), else the predicate (ub - lb + 1 >= 0), which is 1 on a
+// non-empty range and 0 on an empty one. Keeps the closed form exact without assuming.
+ex nonempty_guard(const ex& count, const Facts& f) {
+  if (f.provably_nonneg(count)) return 1;
+  return compare(Cmp::Ge, count, 0);
+}
+
 }  // namespace
 
 ex faulhaber(unsigned k, const ex& n) {
@@ -143,19 +151,20 @@ std::optional<ex> rule_sum_factor(const ex& e, const Facts&, Assumptions&) {
 }
 
 // sum (i = lb, ub) { c } = (ub - lb + 1) * c for c free of i.
-// Side conditions: lb, ub integers and ub - lb + 1 >= 0 (proved, else assumed when they
-// mention parameters only; the seed's closed forms rely on both, and recording them keeps
-// the output readable where max(0, ub - lb + 1) would not be).
+// Side conditions: lb, ub integers (proved, else assumed when they mention parameters
+// only: a non-integer bound has no brute-force value either). An empty range gives 0:
+// where ub - lb + 1 >= 0 cannot be proved, the result is guarded (see nonempty_guard).
 std::optional<ex> rule_sum_const(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || r->body().has(r->index_ex())) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
-  if (!require({{true, r->lb()}, {true, r->ub()}, {false, count}}, f, a)) return std::nullopt;
-  return count * r->body();
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  return nonempty_guard(count, f) * count * r->body();
 }
 
 // sum (i = lb, ub) { p(i) } for p a polynomial in i with i-free coefficients (Faulhaber):
-// sum_k c_k (S_k(ub) - S_k(lb - 1)). Side conditions as for rule_sum_const.
+// sum_k c_k (S_k(ub) - S_k(lb - 1)). Side conditions and guard as for rule_sum_const
+// (on an empty range S(ub) - S(lb - 1) is not 0, so the guard matters).
 std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !r->body().has(r->index_ex())) return std::nullopt;
@@ -165,14 +174,14 @@ std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
   int deg = body.degree(i);
   if (deg < 0 || deg > 40 || body.ldegree(i) < 0) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
-  if (!require({{true, r->lb()}, {true, r->ub()}, {false, count}}, f, a)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex out = 0;
   for (int k = 0; k <= deg; ++k) {
     ex c = body.coeff(i, k);
     if (c.is_zero()) continue;
     out += c * (faulhaber(k, r->ub()) - faulhaber(k, r->lb() - 1));
   }
-  return out.expand();
+  return nonempty_guard(count, f) * out.expand();
 }
 
 // max/min (i = lb, ub) { c } = c for c free of i.
@@ -266,8 +275,8 @@ std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions&) {
 // Identity mapping: max(s * sum (p = lb, ub) { c(p) * unitvec(p + d) }) with s and d free of p
 // and c, s scalars: the positions are distinct, so the result is max (p = lb, ub) { s * c(p) },
 // joined with 0 (the elements below position lb + d) unless s * c(p) >= 0 is provable or
-// lb + d = 0. Side condition: non-empty range (else the vector is 0 and the max reduction
-// an error), proved or assumed.
+// lb + d = 0. Side condition: non-empty range, proved (else the vector is 0 and the max
+// reduction an error); integer lb, proved or assumed.
 std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0), s = 1;
@@ -292,7 +301,10 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   fi.declare_index(r->index(), r->lb(), r->ub());
   ex body = s * c;
   bool need_zero = !fi.provably_nonneg(body) && !(r->lb() + d).expand().is_zero();
-  if (!require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  // Non-emptiness must be proved, never assumed: on an empty range the vector is 0 and has
+  // a max (0), while the max reduction would have none.
+  if (!f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  if (!require({{true, r->lb()}}, f, a)) return std::nullopt;
   ex m = make_reduction(ReduceKind::Max, r->index(), r->lb(), r->ub(), body);
   return need_zero ? make_max({m, 0}) : m;
 }
