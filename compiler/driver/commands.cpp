@@ -172,7 +172,7 @@ int cmd_eval(const EvalCommand& c) {
   request.bindings = parse_bindings(c.bindings, ok);
   if (!ok) return kUsageError;
   request.targets = c.targets;
-  auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
+  auto comp = compile_file(c.file, c.load, c.brute_force ? Stage::Time : Stage::Simplified, diags);
   if (!comp) return report(diags);
   EvalResult result;
   try {

@@ -24,6 +24,7 @@ struct EvalCommand {
   std::map<std::string, std::string> bindings;
   std::vector<std::string> targets;
   bool json = false;
+  bool brute_force = false;  // evaluate the time-domain model instead of the closed form
 };
 
 struct SimulateCommand {

@@ -155,14 +155,16 @@ int run(int argc, char** argv) {
     add_bindings(options);
     options.add_options()
         ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
-        ("json", "print a JSON object {\"T_main\": value, ...}");
-    Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json]");
+        ("json", "print a JSON object {\"T_main\": value, ...}")
+        ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)");
+    Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force]");
     EvalCommand c;
     c.file = p.file;
     c.load = load_options(p.vm);
     c.bindings = bindings(p.vm);
     c.targets = strings(p.vm, "target");
     c.json = p.vm.count("json") > 0;
+    c.brute_force = p.vm.count("brute-force") > 0;
     return cmd_eval(c);
   }
   if (command == "simulate") {
