@@ -134,9 +134,12 @@ int emit_code(const CompileCommand& c, const CostModel& model) {
 
 }  // namespace
 
+// check runs the pipeline through lowering (not simplification): errors that only show
+// once equations are substituted, such as a resource index with two multiplicities, are
+// model errors too.
 int cmd_check(const std::string& file, const LoadOptions& load) {
   Diagnostics diags;
-  auto program = load_program(file, load, diags);
+  compile_file(file, load, Stage::Time, diags);
   return report(diags);
 }
 

@@ -14,6 +14,7 @@
 #include "compiler/passes/lower.h"
 
 #include <cctype>
+#include <sstream>
 
 namespace pamc {
 namespace {
@@ -104,6 +105,7 @@ class ProcessLowering {
         ex index = lower_numeric(r->kids[0], scope);
         ex multiplicity = lower_numeric(r->kids[1], scope);
         if (multiplicity.is_zero()) fail(r->loc, DiagKind::EvaluationError, "a resource with multiplicity 0");
+        check_identity(index, multiplicity, r->loc);
         ex t = lower_numeric(n->kids[1], scope);
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
@@ -142,6 +144,25 @@ class ProcessLowering {
         fail(n->loc, DiagKind::TypeMismatch, "expected a process expression");
     }
   }
+
+ private:
+  // A resource's identity is its index (SPEC 2): the same index with two multiplicities is
+  // an error wherever both are numbers.
+  void check_identity(const ex& index, const ex& multiplicity, const Loc& loc) {
+    if (!GiNaC::is_a<GiNaC::numeric>(index) || !GiNaC::is_a<GiNaC::numeric>(multiplicity)) return;
+    std::ostringstream key;
+    key << index;
+    auto [it, fresh] = seen_.emplace(key.str(), std::make_pair(multiplicity, loc));
+    if (fresh || it->second.first.is_equal(multiplicity)) return;
+    std::ostringstream msg;
+    msg << "resource index " << index << " is used with multiplicity " << multiplicity << " here and "
+        << it->second.first;
+    if (it->second.second.valid()) msg << " at line " << it->second.second.line;
+    msg << "; a resource's identity is its index";
+    fail(loc, DiagKind::ResourceConflict, msg.str());
+  }
+
+  std::map<std::string, std::pair<ex, Loc>> seen_;
 };
 
 }  // namespace
