@@ -79,6 +79,7 @@ std::string print_parsed(const Program& program) {
 std::string print_stats(const CostModel& model) {
   std::ostringstream out;
   out << "residual reductions: " << model.stats.residual_reductions << "\n";
+  out << "residual reductions (all equations): " << model.stats.residual_reductions_all << "\n";
   for (const auto& [rule, count] : model.stats.fired) out << "rule " << rule << ": " << count << "\n";
   return out.str();
 }

@@ -5,11 +5,20 @@
 namespace pamc {
 
 void simplify_model(CostModel& model) {
-  model.stats.residual_reductions = 0;
+  // sym::simplify overwrites stats.residual_reductions with its own result's count, so the
+  // totals are summed here after each call. The headline figure counts the cost model's
+  // equations (those printed by default: T_ of top-level processes, top-level numerics);
+  // the intermediate phi_/delta_/omega_ equations are counted separately (a delta_ is a
+  // symbolic vector such as sum (p = 0, P - 1) { unitvec(p) }, which has no closed form).
+  long top = 0, all = 0;
   for (CostEquation& e : model.equations) {
     e.value = sym::simplify(e.value, model.facts, model.assumptions, model.stats);
-    model.stats.residual_reductions += sym::count_reductions(e.value);
+    long n = sym::count_reductions(e.value);
+    all += n;
+    if (e.top_level) top += n;
   }
+  model.stats.residual_reductions = top;
+  model.stats.residual_reductions_all = all;
 }
 
 static std::unique_ptr<Compilation> run_stages(std::unique_ptr<Program> program, Stage last, Diagnostics& diags) {

@@ -12,7 +12,8 @@ namespace pamc::sym {
 
 struct RuleStats {
   std::map<std::string, long> fired;
-  long residual_reductions = 0;
+  long residual_reductions = 0;      // in the cost model's (top-level) equations
+  long residual_reductions_all = 0;  // in every equation, phi_/delta_/omega_ included
 };
 
 // Simplify e under the facts. Never changes a value; closed forms that rely on conditions
