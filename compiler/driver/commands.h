@@ -39,9 +39,33 @@ struct SimulateCommand {
   bool json = false;
 };
 
+struct SweepCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::vector<std::string> sweeps;  // NAME=FIRST:LAST[:STEP|:xFACTOR]
+  std::vector<std::string> targets;
+  std::string csv;   // empty: stdout
+  std::string plot;  // empty: no plot
+  bool speedup = false;
+  bool timing = false;  // points/s on stderr
+};
+
+// explain and sensitivity: one point, every top-level T_ (or the targets).
+struct PointCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::vector<std::string> targets;
+  bool json = false;
+};
+
 int cmd_check(const std::string& file, const LoadOptions& load);
 int cmd_compile(const CompileCommand& c);
 int cmd_eval(const EvalCommand& c);
 int cmd_simulate(const SimulateCommand& c);
+int cmd_sweep(const SweepCommand& c);
+int cmd_explain(const PointCommand& c);
+int cmd_sensitivity(const PointCommand& c);
 
 }  // namespace pamc

@@ -36,6 +36,8 @@ const char* kTopHelp =
     "  eval       evaluate the cost model for parameter values\n"
     "  simulate   discrete-event simulation of the model\n"
     "  sweep      evaluate over parameter ranges (CSV, plot)\n"
+    "  explain    which argument of each max/min dominates at a point, and where they cross\n"
+    "  sensitivity  partial derivatives and elasticities of the cost equations at a point\n"
     "  validate   predicted vs measured counters (MA traces)\n"
     "  fit        least-squares calibration of unknown constants\n"
     "\n"
@@ -191,7 +193,48 @@ int run(int argc, char** argv) {
     c.json = p.vm.count("json") > 0;
     return cmd_simulate(c);
   }
-  if (command == "sweep" || command == "validate" || command == "fit") {
+  if (command == "sweep") {
+    add_bindings(options);
+    options.add_options()
+        ("sweep", po::value<std::vector<std::string>>()->composing(),
+         "NAME=FIRST:LAST[:STEP|:xFACTOR]: a linear (step 1 by default) or geometric range; repeat for a grid "
+         "(cartesian product, the first --sweep varying slowest)")
+        ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
+        ("csv", po::value<std::string>(), "write the CSV to PATH instead of stdout")
+        ("plot", po::value<std::string>(), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
+        ("speedup", "add speedup columns T(first)/T(x) to the CSV, and a speedup panel to the plot")
+        ("timing", "print evaluation and output throughput (points/s) on stderr");
+    Parsed p = parse_command(command, args, options,
+                             "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
+                             "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup]");
+    SweepCommand c;
+    c.file = p.file;
+    c.load = load_options(p.vm);
+    c.bindings = bindings(p.vm);
+    c.sweeps = strings(p.vm, "sweep");
+    if (c.sweeps.empty()) throw UsageError{"sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]"};
+    c.targets = strings(p.vm, "target");
+    if (p.vm.count("csv")) c.csv = p.vm["csv"].as<std::string>();
+    if (p.vm.count("plot")) c.plot = p.vm["plot"].as<std::string>();
+    c.speedup = p.vm.count("speedup") > 0;
+    c.timing = p.vm.count("timing") > 0;
+    return cmd_sweep(c);
+  }
+  if (command == "explain" || command == "sensitivity") {
+    add_bindings(options);
+    options.add_options()
+        ("target", po::value<std::vector<std::string>>()->composing(), "analyse NAME (T_main, or a process L meaning T_L); repeatable")
+        ("json", "print JSON");
+    Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json]");
+    PointCommand c;
+    c.file = p.file;
+    c.load = load_options(p.vm);
+    c.bindings = bindings(p.vm);
+    c.targets = strings(p.vm, "target");
+    c.json = p.vm.count("json") > 0;
+    return command == "explain" ? cmd_explain(c) : cmd_sensitivity(c);
+  }
+  if (command == "validate" || command == "fit") {
     add_bindings(options);
     Parsed p = parse_command(command, args, options, "FILE ...");
     std::cerr << "pamc: " << command << " is not implemented yet\n";

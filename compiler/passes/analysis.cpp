@@ -1,0 +1,557 @@
+#include "compiler/passes/analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "compiler/diag/diag.h"
+#include "compiler/passes/evaluate_model.h"
+#include "compiler/passes/sweep.h"
+
+namespace pamc {
+namespace {
+
+using GiNaC::ex;
+using GiNaC::numeric;
+
+[[noreturn]] void fail(DiagKind kind, const std::string& message) {
+  throw CompileError{Diagnostic{Severity::Error, kind, Loc{}, message, {}}};
+}
+
+// Symbols of e that are model parameters, in declaration order.
+std::vector<std::string> parameters_in(const CostModel& model, const ex& e) {
+  std::vector<std::string> out;
+  for (const CostParameter& p : model.parameters)
+    if (e.has(p.symbol)) out.push_back(p.name);
+  return out;
+}
+
+std::optional<numeric> value_at(const ex& e, const GiNaC::exmap& env) {
+  try {
+    sym::WorkBudget budget;
+    sym::Value v = sym::evaluate(e, env, budget);
+    if (v.is_vector) return std::nullopt;
+    return v.scalar;
+  } catch (const sym::EvalError&) {
+    return std::nullopt;
+  }
+}
+
+// Every max/min in e, outermost first, outside reductions (whose bodies mention the index).
+void collect_extrema(const ex& e, std::vector<ex>& out, bool& in_reduction) {
+  if (sym::is_reduction(e)) {
+    in_reduction = in_reduction || [&] {
+      std::vector<ex> inner;
+      bool dummy = false;
+      for (std::size_t i = 0; i < e.nops(); ++i) collect_extrema(e.op(i), inner, dummy);
+      return !inner.empty();
+    }();
+    collect_extrema(e.op(0), out, in_reduction);  // the limits are fine
+    collect_extrema(e.op(1), out, in_reduction);
+    return;
+  }
+  if (sym::is_extremum(e)) {
+    bool seen = false;
+    for (const ex& o : out) seen = seen || o.is_equal(e);
+    if (!seen) out.push_back(e);
+  }
+  for (std::size_t i = 0; i < e.nops(); ++i) collect_extrema(e.op(i), out, in_reduction);
+}
+
+// d = c1 * x + c0 with c0, c1 free of x?
+bool linear_in(const ex& d, const GiNaC::symbol& x, ex& c1, ex& c0) {
+  ex e = d.expand();
+  if (!e.has(x)) return false;
+  c1 = e.coeff(x, 1);
+  c0 = e.coeff(x, 0);
+  if (c1.has(x) || c0.has(x) || c1.is_zero()) return false;
+  return (e - c1 * x - c0).expand().is_zero();
+}
+
+struct Env {
+  GiNaC::exmap env;
+  const CostModel* model;
+  GiNaC::exmap without(const GiNaC::symbol& s) const {
+    GiNaC::exmap m = env;
+    m.erase(s);
+    return m;
+  }
+};
+
+// Root of f(x) = a - b near x0, where x0 is the parameter's value: steps outwards by
+// doubling in both directions until the sign changes, then bisects. Doubles only.
+std::optional<double> numeric_root(const ex& d, const GiNaC::symbol& x, const GiNaC::exmap& others, double x0) {
+  auto f = [&](double v) -> std::optional<double> {
+    GiNaC::exmap m = others;
+    m[x] = numeric(v);
+    auto r = value_at(d, m);
+    if (!r) return std::nullopt;
+    return r->to_double();
+  };
+  auto f0 = f(x0);
+  if (!f0 || *f0 == 0) return std::nullopt;
+  double base = x0 == 0 ? 1 : std::fabs(x0);
+  for (int dir : {+1, -1}) {
+    double prev = x0;
+    double fprev = *f0;
+    for (int k = 0; k < 60; ++k) {
+      double v = x0 + dir * base * std::ldexp(1.0, k - 10);
+      auto fv = f(v);
+      if (!fv) break;
+      if ((*fv > 0) != (fprev > 0)) {
+        double lo = prev, hi = v, flo = fprev;
+        for (int it = 0; it < 200 && lo != hi; ++it) {
+          double mid = 0.5 * (lo + hi);
+          if (mid == lo || mid == hi) break;
+          auto fm = f(mid);
+          if (!fm) return std::nullopt;
+          if ((*fm > 0) == (flo > 0)) lo = mid, flo = *fm; else hi = mid;
+        }
+        return 0.5 * (lo + hi);
+      }
+      prev = v;
+      fprev = *fv;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string num(const numeric& n) { return format_number(n); }
+
+// A ratio for people: exact when short, else 4 significant digits.
+std::string approx(const numeric& n) {
+  std::string s = format_number(n);
+  if (s.size() <= 8) return s;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", n.to_double());
+  return buf;
+}
+
+Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, const ex& b, std::size_t other,
+                          const CostParameter& p, bool a_dominates_now) {
+  Crossover c;
+  c.other = other;
+  c.parameter = p.name;
+  ex d = a - b;  // positive now iff a > b
+  ex c1, c0;
+  GiNaC::exmap others = env.without(p.symbol);
+  numeric x_now = GiNaC::ex_to<numeric>(env.env.at(p.symbol));
+  bool have = false;
+  if (linear_in(d, p.symbol, c1, c0)) {
+    ex sol = -c0 / c1;
+    c.symbolic = sym::to_pamela(sol);
+    c.value = value_at(sol, others);
+    have = c.value.has_value();
+  }
+  if (!have) {
+    // Linear once the other parameters are bound?
+    ex bound = d.subs(others);
+    if (linear_in(bound, p.symbol, c1, c0)) {
+      ex sol = -c0 / c1;
+      if (auto v = value_at(sol, {})) {
+        c.value = v;
+        if (c.symbolic.empty()) c.symbolic = sym::to_pamela(sol);
+        have = true;
+      }
+    }
+  }
+  if (!have) {
+    if (auto r = numeric_root(d, p.symbol, others, x_now.to_double())) {
+      c.value = numeric(*r);
+      c.numeric_only = true;
+      c.symbolic.clear();
+    }
+  }
+  (void)model;
+  if (c.value) {
+    // Which side of the crossover is the other argument's? Evaluate d just beyond it.
+    bool now_above = x_now > *c.value;
+    std::string side = now_above ? " < " : " > ";
+    c.takes_over = p.name + side + num(*c.value);
+    (void)a_dominates_now;
+  }
+  return c;
+}
+
+ExtremumInfo analyse_extremum(const CostModel& model, const Env& env, const ex& m) {
+  ExtremumInfo info;
+  info.text = sym::to_pamela(m);
+  info.is_max = sym::is_max(m);
+  std::vector<ex> args;
+  for (std::size_t i = 0; i < m.nops(); ++i) {
+    auto v = value_at(m.op(i), env.env);
+    if (!v) continue;
+    args.push_back(m.op(i));
+    info.args.push_back({sym::to_pamela(m.op(i)), *v, parameters_in(model, m.op(i))});
+  }
+  if (info.args.empty()) return info;
+  for (std::size_t i = 1; i < info.args.size(); ++i) {
+    const numeric& best = info.args[info.dominant].value;
+    if (info.is_max ? info.args[i].value > best : info.args[i].value < best) info.dominant = i;
+  }
+  const numeric& best = info.args[info.dominant].value;
+  std::optional<numeric> runner;
+  for (std::size_t i = 0; i < info.args.size(); ++i) {
+    if (i == info.dominant) continue;
+    const numeric& v = info.args[i].value;
+    if (v == best) info.tied.push_back(i);
+    if (!runner || (info.is_max ? v > *runner : v < *runner)) runner = v;
+  }
+  if (runner) {
+    if (info.is_max && runner->is_positive()) info.ratio = best / *runner;
+    if (!info.is_max && best.is_positive()) info.ratio = *runner / best;
+  }
+  std::set<std::string> cross_params;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i == info.dominant) continue;
+    for (const CostParameter& p : model.parameters) {
+      ex d = args[info.dominant] - args[i];
+      if (!d.has(p.symbol) || !env.env.count(p.symbol)) continue;
+      Crossover c = solve_crossover(model, env, args[info.dominant], args[i], i, p, true);
+      if (!c.value) continue;
+      if (!c.symbolic.empty()) {
+        // The parameters that move the crossover: those in its symbolic solution.
+        ex c1, c0;
+        if (linear_in(d, p.symbol, c1, c0))
+          for (const std::string& q : parameters_in(model, -c0 / c1)) cross_params.insert(q);
+      }
+      info.crossovers.push_back(std::move(c));
+    }
+  }
+  info.crossover_parameters.assign(cross_params.begin(), cross_params.end());
+  return info;
+}
+
+std::vector<const CostEquation*> resolve_targets(const CostModel& model, const std::map<std::string, numeric>& bindings,
+                                                 const std::vector<std::string>& targets, GiNaC::exmap& env,
+                                                 std::vector<numeric>& values) {
+  EvalRequest req;
+  req.bindings = bindings;
+  req.targets = targets;
+  EvalResult r = evaluate_model(model, req);  // every error eval reports
+  std::vector<const CostEquation*> out;
+  for (const auto& [name, v] : r.values) {
+    if (v.is_vector) fail(DiagKind::EvaluationError, name + " is a vector; this analysis needs scalar equations");
+    out.push_back(model.equation(name));
+    values.push_back(v.scalar);
+  }
+  env = bind_parameters(model, bindings);
+  return out;
+}
+
+// The active branch of e at the point (see analysis.h), with notes on what was assumed.
+struct Activate : GiNaC::map_function {
+  const GiNaC::exmap& env;
+  std::vector<std::string>& notes;
+  Activate(const GiNaC::exmap& e, std::vector<std::string>& n) : env(e), notes(n) {}
+  void note(const std::string& s) {
+    if (std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
+  }
+  ex operator()(const ex& e) override {
+    if (sym::is_extremum(e)) {
+      std::size_t best = 0;
+      std::vector<std::optional<numeric>> vals;
+      for (std::size_t i = 0; i < e.nops(); ++i) vals.push_back(value_at(e.op(i), env));
+      for (std::size_t i = 0; i < e.nops(); ++i) {
+        if (!vals[i]) continue;
+        if (!vals[best] || (sym::is_max(e) ? *vals[i] > *vals[best] : *vals[i] < *vals[best])) best = i;
+      }
+      std::string ties;
+      for (std::size_t i = 0; i < e.nops(); ++i)
+        if (i != best && vals[i] && vals[best] && *vals[i] == *vals[best]) ties += ", " + sym::to_pamela(e.op(i));
+      if (!ties.empty())
+        note(sym::to_pamela(e) + ": " + sym::to_pamela(e.op(best)) + ties +
+             " tie here (a kink), so derivatives are one-sided; shown for the branch " + sym::to_pamela(e.op(best)));
+      return (*this)(e.op(best));
+    }
+    switch (sym::pamela_function(e)) {
+      case sym::Fn::Floor:
+      case sym::Fn::Ceil:
+        note(sym::to_pamela(e) + " differentiated as its argument (a step function's derivative is 0 almost everywhere)");
+        return (*this)(e.op(0));
+      case sym::Fn::Div:
+        note(sym::to_pamela(e) + " differentiated as the real quotient");
+        return (*this)(e.op(0)) / (*this)(e.op(1));
+      case sym::Fn::Mod: {
+        ex q = sym::floor_of(e.op(0) / e.op(1));
+        auto qv = value_at(q, env);
+        note(sym::to_pamela(e) + " differentiated with its quotient held at its value here");
+        return (*this)(e.op(0)) - (*this)(e.op(1)) * (qv ? ex(*qv) : q);
+      }
+      case sym::Fn::Eq:
+      case sym::Fn::Ne:
+      case sym::Fn::Lt:
+      case sym::Fn::Le:
+        if (auto v = value_at(e, env)) return *v;
+        return e;
+      case sym::Fn::Log2: return GiNaC::log((*this)(e.op(0))) / GiNaC::log(numeric(2));
+      default: break;
+    }
+    if (sym::is_reduction(e)) return e;
+    return e.map(*this);
+  }
+};
+
+bool has_reduction_with(const ex& e, const GiNaC::symbol& s) {
+  if (sym::is_reduction(e)) return e.has(s);
+  for (std::size_t i = 0; i < e.nops(); ++i)
+    if (has_reduction_with(e.op(i), s)) return true;
+  return false;
+}
+
+std::string json_str(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string json_num(const numeric& n) {
+  std::string s = format_number(n);
+  return s;
+}
+
+std::vector<std::pair<std::string, numeric>> point_of(const CostModel& model, const GiNaC::exmap& env, const ex& e) {
+  std::vector<std::pair<std::string, numeric>> out;
+  for (const CostParameter& p : model.parameters) {
+    auto it = env.find(p.symbol);
+    if (e.has(p.symbol) && it != env.end()) out.emplace_back(p.name, GiNaC::ex_to<numeric>(it->second));
+  }
+  return out;
+}
+
+std::string point_text(const std::vector<std::pair<std::string, numeric>>& point) {
+  std::string out;
+  for (const auto& [name, v] : point) out += (out.empty() ? "" : ", ") + name + " = " + format_number(v);
+  return out.empty() ? "any point" : out;
+}
+
+}  // namespace
+
+std::vector<ExplainReport> explain_model(const CostModel& model, const std::map<std::string, numeric>& bindings,
+                                         const std::vector<std::string>& targets) {
+  Env env{{}, &model};
+  std::vector<numeric> values;
+  auto eqs = resolve_targets(model, bindings, targets, env.env, values);
+  std::vector<ExplainReport> out;
+  for (std::size_t t = 0; t < eqs.size(); ++t) {
+    ExplainReport r;
+    r.target = eqs[t]->name;
+    r.equation = sym::to_pamela(eqs[t]->value);
+    r.value = values[t];
+    r.point = point_of(model, env.env, eqs[t]->value);
+    std::vector<ex> extrema;
+    bool in_reduction = false;
+    collect_extrema(eqs[t]->value, extrema, in_reduction);
+    for (const ex& m : extrema) r.extrema.push_back(analyse_extremum(model, env, m));
+    if (in_reduction) r.notes.push_back("max/min inside a residual reduction are not analysed");
+    if (extrema.empty()) r.notes.push_back("no max or min: one regime, nothing to explain");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<SensitivityReport> sensitivity_model(const CostModel& model, const std::map<std::string, numeric>& bindings,
+                                                 const std::vector<std::string>& targets) {
+  GiNaC::exmap env;
+  std::vector<numeric> values;
+  auto eqs = resolve_targets(model, bindings, targets, env, values);
+  std::vector<SensitivityReport> out;
+  for (std::size_t t = 0; t < eqs.size(); ++t) {
+    SensitivityReport r;
+    r.target = eqs[t]->name;
+    r.equation = sym::to_pamela(eqs[t]->value);
+    r.value = values[t];
+    r.point = point_of(model, env, eqs[t]->value);
+    Activate act(env, r.notes);
+    ex active = act(eqs[t]->value);
+    r.active = sym::to_pamela(active);
+    for (const CostParameter& p : model.parameters) {
+      if (!eqs[t]->value.has(p.symbol)) continue;
+      SensitivityRow row;
+      row.parameter = p.name;
+      row.at = GiNaC::ex_to<numeric>(env.at(p.symbol));
+      if (has_reduction_with(active, p.symbol)) {
+        row.note = "a residual reduction depends on " + p.name + "; no symbolic derivative";
+      } else {
+        ex d = active.diff(p.symbol);
+        row.derivative = sym::to_pamela(d);
+        row.value = value_at(d, env);
+        if (row.value && !r.value.is_zero()) row.elasticity = *row.value * row.at / r.value;
+        if (r.value.is_zero()) row.note = "T = 0 here: no elasticity";
+      }
+      r.rows.push_back(std::move(row));
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<std::pair<numeric, std::string>> crossovers_in(const CostModel& model, const std::string& target,
+                                                           const std::map<std::string, numeric>& bindings,
+                                                           const std::string& param) {
+  std::vector<std::pair<numeric, std::string>> out;
+  const CostEquation* eq = model.equation(target);
+  const CostParameter* p = model.parameter(param);
+  if (!eq || !p) return out;
+  ex e = bind_except(model, eq->value, bindings, {param});
+  std::vector<ex> extrema;
+  bool in_reduction = false;
+  collect_extrema(e, extrema, in_reduction);
+  for (const ex& m : extrema) {
+    for (std::size_t i = 0; i < m.nops(); ++i)
+      for (std::size_t j = i + 1; j < m.nops(); ++j) {
+        ex c1, c0;
+        if (!linear_in(m.op(i) - m.op(j), p->symbol, c1, c0)) continue;
+        auto x = value_at(-c0 / c1, {});
+        if (!x) continue;
+        // A kink of the max only if both arguments attain it there.
+        GiNaC::exmap at{{p->symbol, *x}};
+        auto vm = value_at(m, at), vi = value_at(m.op(i), at);
+        if (!vm || !vi || *vm != *vi) continue;
+        out.emplace_back(*x, sym::to_pamela(m.op(i)) + " = " + sym::to_pamela(m.op(j)));
+      }
+  }
+  return out;
+}
+
+std::string format_explain(const std::vector<ExplainReport>& reports, bool json) {
+  std::ostringstream o;
+  if (json) {
+    o << "{";
+    for (std::size_t t = 0; t < reports.size(); ++t) {
+      const ExplainReport& r = reports[t];
+      o << (t ? ", " : "") << json_str(r.target) << ": {\"equation\": " << json_str(r.equation)
+        << ", \"value\": " << json_num(r.value) << ", \"extrema\": [";
+      for (std::size_t k = 0; k < r.extrema.size(); ++k) {
+        const ExtremumInfo& x = r.extrema[k];
+        o << (k ? ", " : "") << "{\"expression\": " << json_str(x.text) << ", \"kind\": \"" << (x.is_max ? "max" : "min")
+          << "\", \"dominant\": " << x.dominant << ", \"args\": [";
+        for (std::size_t a = 0; a < x.args.size(); ++a) {
+          o << (a ? ", " : "") << "{\"expression\": " << json_str(x.args[a].text) << ", \"value\": " << json_num(x.args[a].value)
+            << ", \"parameters\": [";
+          for (std::size_t q = 0; q < x.args[a].parameters.size(); ++q) o << (q ? ", " : "") << json_str(x.args[a].parameters[q]);
+          o << "]}";
+        }
+        o << "], \"tied\": [";
+        for (std::size_t q = 0; q < x.tied.size(); ++q) o << (q ? ", " : "") << x.tied[q];
+        o << "], \"ratio\": " << (x.ratio ? json_num(*x.ratio) : "null") << ", \"crossovers\": [";
+        for (std::size_t c = 0; c < x.crossovers.size(); ++c) {
+          const Crossover& cr = x.crossovers[c];
+          o << (c ? ", " : "") << "{\"with\": " << cr.other << ", \"parameter\": " << json_str(cr.parameter)
+            << ", \"solution\": " << (cr.symbolic.empty() ? "null" : json_str(cr.symbolic))
+            << ", \"value\": " << (cr.value ? json_num(*cr.value) : "null")
+            << ", \"numeric_only\": " << (cr.numeric_only ? "true" : "false")
+            << ", \"other_dominates_when\": " << json_str(cr.takes_over) << "}";
+        }
+        o << "], \"crossover_depends_on\": [";
+        for (std::size_t q = 0; q < x.crossover_parameters.size(); ++q) o << (q ? ", " : "") << json_str(x.crossover_parameters[q]);
+        o << "]}";
+      }
+      o << "], \"notes\": [";
+      for (std::size_t q = 0; q < r.notes.size(); ++q) o << (q ? ", " : "") << json_str(r.notes[q]);
+      o << "]}";
+    }
+    o << "}\n";
+    return o.str();
+  }
+  for (const ExplainReport& r : reports) {
+    o << r.target << " = " << r.equation << "\n  = " << format_number(r.value) << " at "
+      << point_text(r.point) << "\n";
+    for (const ExtremumInfo& x : r.extrema) {
+      const char* kind = x.is_max ? "max" : "min";
+      o << "\n  " << x.text << "\n";
+      std::size_t width = 0;
+      for (const auto& a : x.args) width = std::max(width, a.text.size());
+      for (std::size_t i = 0; i < x.args.size(); ++i) {
+        const auto& a = x.args[i];
+        o << "    " << a.text << std::string(width - a.text.size(), ' ') << " = " << format_number(a.value);
+        if (i == x.dominant) o << "   <- " << (x.tied.empty() ? "dominates" : "ties for the " + std::string(kind));
+        o << "\n";
+      }
+      const ExtremumInfo::Arg& dom = x.args[x.dominant];
+      if (!x.tied.empty()) {
+        o << "    a tie: the point is exactly on a crossover\n";
+      } else if (x.ratio) {
+        o << "    " << dom.text << " dominates by a factor of " << approx(*x.ratio) << "\n";
+      }
+      for (const Crossover& c : x.crossovers) {
+        o << "    crossover with " << x.args[c.other].text << ": " << c.parameter << " = ";
+        if (!c.symbolic.empty() && c.symbolic != format_number(*c.value))
+          o << c.symbolic << " = " << format_number(*c.value);
+        else
+          o << (c.numeric_only ? "~" : "") << format_number(*c.value);
+        o << " (" << x.args[c.other].text << " dominates when " << c.takes_over << ")\n";
+      }
+      if (dom.parameters.empty())
+        o << "    to change the dominant term: it is a constant of the model\n";
+      else {
+        o << "    to change the dominant term: change ";
+        for (std::size_t q = 0; q < dom.parameters.size(); ++q) o << (q ? ", " : "") << dom.parameters[q];
+        o << "\n";
+      }
+      if (!x.crossovers.empty()) {
+        if (x.crossover_parameters.empty())
+          o << "    to move the crossover: no parameter moves it (it depends on model constants only)\n";
+        else {
+          o << "    to move the crossover: change ";
+          for (std::size_t q = 0; q < x.crossover_parameters.size(); ++q) o << (q ? ", " : "") << x.crossover_parameters[q];
+          o << "\n";
+        }
+      }
+    }
+    for (const std::string& n : r.notes) o << "  note: " << n << "\n";
+  }
+  return o.str();
+}
+
+std::string format_sensitivity(const std::vector<SensitivityReport>& reports, bool json) {
+  std::ostringstream o;
+  if (json) {
+    o << "{";
+    for (std::size_t t = 0; t < reports.size(); ++t) {
+      const SensitivityReport& r = reports[t];
+      o << (t ? ", " : "") << json_str(r.target) << ": {\"equation\": " << json_str(r.equation)
+        << ", \"active\": " << json_str(r.active) << ", \"value\": " << json_num(r.value) << ", \"parameters\": {";
+      for (std::size_t k = 0; k < r.rows.size(); ++k) {
+        const SensitivityRow& row = r.rows[k];
+        o << (k ? ", " : "") << json_str(row.parameter) << ": {\"at\": " << json_num(row.at)
+          << ", \"derivative\": " << (row.derivative.empty() ? "null" : json_str(row.derivative))
+          << ", \"value\": " << (row.value ? json_num(*row.value) : "null")
+          << ", \"elasticity\": " << (row.elasticity ? json_num(*row.elasticity) : "null") << "}";
+      }
+      o << "}, \"notes\": [";
+      for (std::size_t q = 0; q < r.notes.size(); ++q) o << (q ? ", " : "") << json_str(r.notes[q]);
+      o << "]}";
+    }
+    o << "}\n";
+    return o.str();
+  }
+  for (const SensitivityReport& r : reports) {
+    o << r.target << " = " << r.equation << "\n  = " << format_number(r.value) << " at "
+      << point_text(r.point) << "\n";
+    if (r.active != r.equation) o << "  active branch here: " << r.active << "\n";
+    std::vector<std::vector<std::string>> rows{{"parameter", "value", "d" + r.target + "/dx", "at the point", "elasticity"}};
+    for (const SensitivityRow& row : r.rows)
+      rows.push_back({row.parameter, format_number(row.at), row.derivative.empty() ? "-" : row.derivative,
+                      row.value ? format_number(*row.value) : "-", row.elasticity ? format_number(*row.elasticity) : "-"});
+    std::vector<std::size_t> w(5, 0);
+    for (const auto& row : rows)
+      for (std::size_t c = 0; c < 5; ++c) w[c] = std::max(w[c], row[c].size());
+    for (const auto& row : rows) {
+      o << " ";
+      for (std::size_t c = 0; c < 5; ++c) o << " " << row[c] << (c + 1 < 5 ? std::string(w[c] - row[c].size() + 1, ' ') : "");
+      o << "\n";
+    }
+    for (const SensitivityRow& row : r.rows)
+      if (!row.note.empty()) o << "  note: " << row.parameter << ": " << row.note << "\n";
+    for (const std::string& n : r.notes) o << "  note: " << n << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace pamc

@@ -1,0 +1,94 @@
+// Point analyses of a cost model (`pamc explain`, `pamc sensitivity`).
+//
+// explain: for every max/min in a cost equation, the value of each argument at the point,
+// which one dominates and by how much, and where two arguments cross: the equation
+// a = b solved for each parameter, symbolically when it is linear in that parameter (other
+// parameters kept as symbols, then evaluated at the point), else numerically by bracketing
+// around the point's value.
+//
+// sensitivity: partial derivatives and elasticities (dT/dx * x / T). GiNaC's diff does not
+// know Pamela's max/min, so each equation is first reduced to its *active branch* at the
+// point (every max/min replaced by the argument that attains it; a tie is reported, since
+// the derivative is then one-sided), floor/ceil/div relaxed to their real-valued argument
+// (their derivative is 0 almost everywhere, which says nothing useful), and then
+// differentiated symbolically.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/cost_model.h"
+
+namespace pamc {
+
+struct Crossover {
+  std::size_t other = 0;   // the argument it crosses with
+  std::string parameter;   // solved for
+  std::string symbolic;    // the solution in Pamela syntax ("" when found numerically only)
+  std::optional<GiNaC::numeric> value;  // at the point (other parameters at their values)
+  std::string takes_over;  // "P < 101": where the other argument dominates
+  bool numeric_only = false;
+};
+
+struct ExtremumInfo {
+  std::string text;  // the max/min in Pamela syntax
+  bool is_max = true;
+  struct Arg {
+    std::string text;
+    GiNaC::numeric value;
+    std::vector<std::string> parameters;  // that it depends on
+  };
+  std::vector<Arg> args;
+  std::size_t dominant = 0;
+  std::vector<std::size_t> tied;        // other arguments equal to the dominant one
+  std::optional<GiNaC::numeric> ratio;  // dominant / runner-up (max), runner-up / dominant (min)
+  std::vector<Crossover> crossovers;    // of the dominant argument with each other one
+  std::vector<std::string> crossover_parameters;  // parameters the crossovers depend on
+};
+
+struct ExplainReport {
+  std::string target;
+  std::string equation;  // Pamela text
+  GiNaC::numeric value;
+  std::vector<std::pair<std::string, GiNaC::numeric>> point;  // the parameters it mentions
+  std::vector<ExtremumInfo> extrema;
+  std::vector<std::string> notes;
+};
+
+struct SensitivityRow {
+  std::string parameter;
+  GiNaC::numeric at;             // the parameter's value
+  std::string derivative;        // symbolic, Pamela syntax ("" if unavailable)
+  std::optional<GiNaC::numeric> value;
+  std::optional<GiNaC::numeric> elasticity;
+  std::string note;
+};
+
+struct SensitivityReport {
+  std::string target;
+  std::string equation;
+  std::string active;  // the active branch that was differentiated
+  GiNaC::numeric value;
+  std::vector<std::pair<std::string, GiNaC::numeric>> point;
+  std::vector<SensitivityRow> rows;
+  std::vector<std::string> notes;  // ties, relaxations
+};
+
+// Both throw CompileError as evaluate_model does (unbound parameter, unknown target, ...).
+std::vector<ExplainReport> explain_model(const CostModel& model, const std::map<std::string, GiNaC::numeric>& bindings,
+                                         const std::vector<std::string>& targets);
+std::vector<SensitivityReport> sensitivity_model(const CostModel& model,
+                                                 const std::map<std::string, GiNaC::numeric>& bindings,
+                                                 const std::vector<std::string>& targets);
+
+// Crossovers of max/min arguments in `target` as `param` varies, the other parameters
+// bound as in `bindings` (for drawing them on a sweep plot). Values only.
+std::vector<std::pair<GiNaC::numeric, std::string>> crossovers_in(
+    const CostModel& model, const std::string& target, const std::map<std::string, GiNaC::numeric>& bindings,
+    const std::string& param);
+
+std::string format_explain(const std::vector<ExplainReport>& reports, bool json);
+std::string format_sensitivity(const std::vector<SensitivityReport>& reports, bool json);
+
+}  // namespace pamc
