@@ -86,8 +86,13 @@ numeric to_number(const ex& r) {
   return ex_to<numeric>(x);
 }
 
+// floor of a float is an integer: return it as an exact integer numeric, so that e.g.
+// ceil(log2(3)) can be a loop bound (a float 2.0 is not is_integer()).
 numeric floor_n(const numeric& x) {
-  return x.is_rational() ? floor_num(x) : numeric(std::floor(x.to_double()));
+  if (x.is_rational()) return floor_num(x);
+  double d = std::floor(x.to_double());
+  if (std::fabs(d) < 4.0e18) return numeric(static_cast<long>(d));
+  return numeric(d);
 }
 
 long integer_bound(const numeric& n, const char* which) {
