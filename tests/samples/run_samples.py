@@ -8,7 +8,8 @@ design rankings, and no residual reductions.
    arithmetic is exact), `pamc eval SAMPLE` (the closed form) must equal the brute force:
    the time-domain model (`pamc compile SAMPLE --stage time --all`, itself a Pamela model)
    with every `numeric parameter X` turned into `numeric X = value`, evaluated by
-   `pamc eval`, which unrolls every reduction.
+   `pamc eval --brute-force`, which unrolls every reduction (plain `pamc eval` would
+   simplify the instance first).
 2. Rankings (seed 002, section 4): GAUSS block beats cyclic; PSRS improved beats original
    at large P; ADI j-axis beats i-axis (see samples/adi_j.pam for why); MATMUL time falls
    with P for N = 256, 512, 1024. Machine constants: the defaults of machines/das.pam.
@@ -60,8 +61,8 @@ def run(pamc, *args, check=True):
     return r
 
 
-def eval_T(pamc, path, binds, target="T_main"):
-    args = ["eval", path, "--target", target]
+def eval_T(pamc, path, binds, target="T_main", brute=False):
+    args = ["eval", path, "--target", target] + (["--brute-force"] if brute else [])
     for k, v in binds.items():
         args += ["-D", f"{k}={v}"]
     out = run(pamc, *args).stdout
@@ -127,7 +128,7 @@ def check_meaning(pamc, name, rng):
                     raise
                 with open(brute, "w") as f:
                     f.write(instantiate(time_model, binds))
-                exact = eval_T(pamc, brute, {})
+                exact = eval_T(pamc, brute, {}, brute=True)
                 n += 1
                 if not close(closed, exact):
                     fail(f"{name} at {binds}: closed form {closed!r} != brute force {exact!r}")
