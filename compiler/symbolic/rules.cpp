@@ -109,6 +109,44 @@ ex nonempty_guard(const ex& count, const Facts& f) {
 
 }  // namespace
 
+// Could evaluating e fail (an error where a value is expected) at some point the facts
+// allow? Conservative: a max/min reduction whose range is not provably non-empty, division
+// (negative power, mod, div) by something not provably nonzero, log/log2 of something not
+// provably positive. Brute force never evaluates the body of an empty sum, so a rule must
+// not move such a factor out of a sum whose range may be empty.
+bool may_fail(const ex& e, const Facts& f) {
+  if (is_a<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    if (may_fail(r.lb(), f) || may_fail(r.ub(), f)) return true;
+    if (r.kind() != ReduceKind::Sum && !f.provably_nonneg(r.ub() - r.lb())) return true;
+    Facts inner = f;
+    inner.declare_index(r.index(), r.lb(), r.ub());
+    return may_fail(r.body(), inner);
+  }
+  if (is_a<power>(e)) {
+    const ex& x = e.op(1);
+    bool neg = !(is_a<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
+    if (neg && !f.provably_positive(e.op(0)) && !f.provably_positive(-e.op(0))) return true;
+  }
+  switch (pamela_function(e)) {
+    case Fn::Mod:
+    case Fn::Div:
+      if (!f.provably_positive(e.op(1)) && !f.provably_positive(-e.op(1))) return true;
+      break;
+    case Fn::Log2:
+      if (!f.provably_positive(e.op(0))) return true;
+      break;
+    default:
+      if (pamela_function(e) == Fn::None && is_a<function>(e)) {
+        const std::string name = ex_to<function>(e).get_name();
+        if (name == "log" && !f.provably_positive(e.op(0))) return true;
+      }
+  }
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (may_fail(e.op(k), f)) return true;
+  return false;
+}
+
 ex faulhaber(unsigned k, const ex& n) {
   // S_k(n) = 1/(k+1) sum_{j=0..k} binomial(k+1, j) B+_j n^(k+1-j), with B+_1 = +1/2.
   // As a polynomial it satisfies S_k(n) - S_k(n-1) = n^k for every n.
@@ -137,8 +175,9 @@ std::optional<ex> rule_sum_split(const ex& e, const Facts&, Assumptions&) {
 }
 
 // sum { c * b } = c * sum { b } for factors c free of the index (numbers, parameters,
-// unitvec(k) with k index-free). Always.
-std::optional<ex> rule_sum_factor(const ex& e, const Facts&, Assumptions&) {
+// unitvec(k) with k index-free). Always, except that a factor whose evaluation may fail
+// (may_fail) stays inside a sum whose range may be empty.
+std::optional<ex> rule_sum_factor(const ex& e, const Facts& f, Assumptions&) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !is_a<mul>(r->body())) return std::nullopt;
   ex out = 1, rest = 1;
@@ -147,23 +186,26 @@ std::optional<ex> rule_sum_factor(const ex& e, const Facts&, Assumptions&) {
     (f.has(r->index_ex()) ? rest : out) *= f;
   }
   if (out.is_equal(1) || rest.is_equal(1)) return std::nullopt;  // index-free: rule_sum_const
+  if (may_fail(out, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
   return out * rebuild(*r, ReduceKind::Sum, rest);
 }
 
 // sum (i = lb, ub) { c } = (ub - lb + 1) * c for c free of i.
 // Side conditions: lb, ub integers (proved, else assumed when they mention parameters
-// only: a non-integer bound has no brute-force value either). An empty range gives 0:
+// only: a non-integer bound has no brute-force value either); c does not fail (may_fail)
+// unless the range is provably non-empty. An empty range gives 0:
 // where ub - lb + 1 >= 0 cannot be proved, the result is guarded (see nonempty_guard).
 std::optional<ex> rule_sum_const(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || r->body().has(r->index_ex())) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
+  if (may_fail(r->body(), f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   return nonempty_guard(count, f) * count * r->body();
 }
 
 // sum (i = lb, ub) { p(i) } for p a polynomial in i with i-free coefficients (Faulhaber):
-// sum_k c_k (S_k(ub) - S_k(lb - 1)). Side conditions and guard as for rule_sum_const
+// sum_k c_k (S_k(ub) - S_k(lb - 1)). Side conditions (may_fail too) and guard as for rule_sum_const
 // (on an empty range S(ub) - S(lb - 1) is not 0, so the guard matters).
 std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
@@ -174,6 +216,7 @@ std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
   int deg = body.degree(i);
   if (deg < 0 || deg > 40 || body.ldegree(i) < 0) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
+  if (may_fail(body, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex out = 0;
   for (int k = 0; k <= deg; ++k) {
@@ -391,6 +434,369 @@ std::optional<ex> rule_max_common_term(const ex& e, const Facts&, Assumptions&) 
   return std::nullopt;
 }
 
+// ---------------------------------------------------------------------------------------
+// Closed forms for data-parallel models: unrolling, index predicates, convex bodies,
+// cyclic/block/injective resource maps, disjoint vector parts, integer floor/ceil.
+
+namespace {
+
+constexpr long kUnrollLimit = 64;
+
+// e = a * i + b with a a nonzero real number and b free of i.
+std::optional<std::pair<numeric, ex>> linear_in(const ex& e, const ex& i) {
+  ex x = e.expand();
+  if (!x.has(i) || !x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
+  ex a = x.coeff(i, 1), b = x.coeff(i, 0);
+  if (!is_a<numeric>(a) || !ex_to<numeric>(a).is_real() || a.is_zero() || b.has(i)) return std::nullopt;
+  return std::make_pair(ex_to<numeric>(a), b);
+}
+
+bool all_positions_numeric(const ex& e) {
+  if (pamela_function(e) == Fn::Unitvec) return is_a<numeric>(e.op(0));
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (!all_positions_numeric(e.op(k))) return false;
+  return true;
+}
+
+// A vector w * sum (i = lb, ub) { c * unitvec(pos) } (w, c scalars; w free of i), read from
+// the argument of max(v): every term of v must be (scalar) * the same sum reduction.
+struct MapSum {
+  ex w = 0;  // the total scalar factor outside the reduction
+  ex red;    // the reduction
+  ex pos, c;
+};
+std::optional<MapSum> single_map(const ex& v) {
+  MapSum m;
+  bool have = false;
+  for (const ex& t : operands_of(v.expand(), true)) {
+    ex red, s = 1;
+    bool found = false;
+    for (const ex& x : operands_of(t, false)) {
+      const reduction* r = as_red(x, ReduceKind::Sum);
+      if (r && !found && is_vector_valued(x)) {
+        red = x;
+        found = true;
+      } else if (is_vector_valued(x)) {
+        return std::nullopt;
+      } else {
+        s *= x;
+      }
+    }
+    if (!found) return std::nullopt;
+    if (have && !red.is_equal(m.red)) return std::nullopt;
+    m.red = red;
+    m.w += s;
+    have = true;
+  }
+  if (!have) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m.red);
+  auto vt = split_vector(r.body());
+  if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+  m.pos = vt->terms[0].first;
+  m.c = vt->terms[0].second;
+  if (m.w.has(r.index_ex())) return std::nullopt;
+  return m;
+}
+
+// pos = F(i + e0, k) + d for F = mod or div, with e0, k, d free of i. Returns (e0, k, d).
+struct ModDivPos {
+  ex e0, k, d;
+};
+std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which) {
+  ex fn, d = 0;
+  bool found = false;
+  for (const ex& t : operands_of(pos.expand(), true)) {
+    if (pamela_function(t) == which && t.op(0).has(i) && !found) {
+      fn = t;
+      found = true;
+    } else {
+      d += t;
+    }
+  }
+  if (!found || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(fn.op(0), i);
+  if (!lin || lin->first != 1) return std::nullopt;
+  return ModDivPos{lin->second, fn.op(1), d};
+}
+
+// The busiest-position factor is applied to w * c; it must be index-free, >= 0, and (unless
+// the range is provably non-empty) never fail, as brute force does not evaluate it then.
+std::optional<ex> map_weight(const MapSum& m, const Facts& f) {
+  const reduction& r = ex_to<reduction>(m.red);
+  ex wc = m.w * m.c;
+  if (m.c.has(r.index_ex()) || !f.provably_nonneg(wc)) return std::nullopt;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  return wc;
+}
+
+}  // namespace
+
+// sum/max/min (i = lb, ub) { g(i) } with integer numeric bounds and at most 64 iterations:
+// unrolled into g(lb) + ... + g(ub) (max(...), min(...)). An empty sum is 0; an empty
+// max/min is left alone (it has no value). A vector body is unrolled only when its
+// positions become numbers (otherwise the vector-max rules see the reduction). Always.
+std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
+  if (!is_a<reduction>(e)) return std::nullopt;
+  const auto& r = ex_to<reduction>(e);
+  if (!is_a<numeric>(r.lb()) || !is_a<numeric>(r.ub())) return std::nullopt;
+  const numeric &lb = ex_to<numeric>(r.lb()), &ub = ex_to<numeric>(r.ub());
+  if (!lb.is_integer() || !ub.is_integer()) return std::nullopt;
+  numeric n = ub - lb + 1;
+  if (n > kUnrollLimit) return std::nullopt;
+  if (!n.is_positive()) return r.kind() == ReduceKind::Sum ? std::optional<ex>(ex(0)) : std::nullopt;
+  if (is_vector_valued(r.body()) && !all_positions_numeric(r.body().subs(exmap{{r.index_ex(), lb}})))
+    return std::nullopt;
+  exvector terms;
+  for (numeric k = lb; k <= ub; k += 1) terms.push_back(r.body().subs(exmap{{r.index_ex(), k}}));
+  if (r.kind() == ReduceKind::Sum) return ex(add(terms));
+  return r.kind() == ReduceKind::Max ? make_max(terms) : make_min(terms);
+}
+
+// sum (i = lb, ub) { (i + e) mod k == r } = floor((ub + e - r) / k) - floor((lb - 1 + e - r) / k),
+// the number of j = i + e - r divisible by k (!= : the range's count minus that).
+// Side conditions: k > 0 and an integer, e an integer, r an integer with 0 <= r <= k - 1
+// (all proved: with a real k brute force has values and the count differs); r a number
+// outside 0..k-1 gives 0 matches. lb, ub integers (proved or assumed); guarded where the
+// range may be empty.
+std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  Fn fn = pamela_function(r->body());
+  if (fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex m = r->body().op(0), rr = r->body().op(1);
+  if (pamela_function(m) != Fn::Mod) std::swap(m, rr);
+  if (pamela_function(m) != Fn::Mod || rr.has(i)) return std::nullopt;
+  auto lin = linear_in(m.op(0), i);
+  const ex& k = m.op(1);
+  if (!lin || lin->first != 1 || k.has(i)) return std::nullopt;
+  ex e0 = lin->second;
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(e0)) return std::nullopt;
+  ex matches;
+  if (is_a<numeric>(rr) && is_a<numeric>(k) &&
+      (!ex_to<numeric>(rr).is_integer() || ex_to<numeric>(rr).is_negative() || ex_to<numeric>(rr) >= ex_to<numeric>(k))) {
+    matches = 0;
+  } else if (f.provably_integer(rr) && f.provably_nonneg(rr) && f.provably_nonneg(k - 1 - rr)) {
+    matches = floor_of((r->ub() + e0 - rr) / k) - floor_of((r->lb() - 1 + e0 - rr) / k);
+  } else {
+    return std::nullopt;
+  }
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1;
+  return nonempty_guard(count, f) * (fn == Fn::Eq ? matches : count - matches);
+}
+
+// sum (i = lb, ub) { x < y } (also <=; > and >= are stored swapped) where y - x = a i + b
+// is linear in i (a a nonzero number): the matches form a ray i >= L or i <= U, so the
+// count is max(0, ub - max(lb, L) + 1), resp. max(0, min(ub, U) - lb + 1), with
+// a > 0: L = ceil(-b / a) (<=), floor(-b / a) + 1 (<); a < 0: U = floor(b / -a) (<=),
+// ceil(b / -a) - 1 (<). Exact for an empty range too. x == y / x != y: with a = +-1 and
+// s = -b / a an integer (proved), the one match is counted by (lb <= s) (s <= ub).
+// Side conditions: lb, ub integers (proved or assumed); b does not fail (may_fail) unless
+// the range is provably non-empty.
+std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  Fn fn = pamela_function(r->body());
+  if (fn != Fn::Lt && fn != Fn::Le && fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  const ex& i = r->index_ex();
+  auto lin = linear_in(r->body().op(1) - r->body().op(0), i);
+  if (!lin) return std::nullopt;
+  const numeric& ca = lin->first;
+  const ex& b = lin->second;
+  if (may_fail(b, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1, out;
+  if (fn == Fn::Eq || fn == Fn::Ne) {
+    if (ca != 1 && ca != -1) return std::nullopt;
+    ex s = (-b / ca).expand();
+    if (!f.provably_integer(s)) return std::nullopt;
+    if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+    ex one = compare(Cmp::Le, r->lb(), s) * compare(Cmp::Le, s, r->ub());
+    return fn == Fn::Eq ? one : nonempty_guard(count, f) * count - one;
+  }
+  bool strict = fn == Fn::Lt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  if (ca.is_positive()) {
+    ex t = (-b / ca).expand();
+    ex L = strict ? floor_of(t) + 1 : ceil_of(t);
+    out = make_max({ex(0), r->ub() - make_max({r->lb(), L}) + 1});
+  } else {
+    ex t = (b / -ca).expand();
+    ex U = strict ? ceil_of(t) - 1 : floor_of(t);
+    out = make_max({ex(0), make_min({r->ub(), U}) - r->lb() + 1});
+  }
+  return out;
+}
+
+// max (i = lb, ub) { g(i) } = max(g(lb), g(ub)) when g is convex on the integers:
+// g(i+2) - 2 g(i+1) + g(i) >= 0 provable for lb <= i <= ub - 2 (e.g. a polynomial of degree
+// 2 with a leading coefficient of known sign); min of a concave g likewise. Side
+// conditions: non-empty range and integer bounds (proved or assumed, as for ext_const).
+std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  const ex& g = r->body();
+  Facts fi = f;
+  fi.declare_index(r->index(), r->lb(), r->ub() - 2);
+  ex d2 = (g.subs(exmap{{i, i + 2}}) - 2 * g.subs(exmap{{i, i + 1}}) + g).expand();
+  bool ok = r->kind() == ReduceKind::Max ? fi.provably_nonneg(d2) : fi.provably_nonpos(d2);
+  if (!ok) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  exvector ends{g.subs(exmap{{i, r->lb()}}), g.subs(exmap{{i, r->ub()}})};
+  return r->kind() == ReduceKind::Max ? make_max(ends) : make_min(ends);
+}
+
+// Cyclic map: max(w * sum (i = lb, ub) { c * unitvec((i + e) mod k + d) }) with w c free of i
+// and >= 0: the busiest position gets ceil(n / k) of the n = ub - lb + 1 items (n
+// consecutive integers spread over k residues), so the result is ceil(n / k) w c.
+// Side conditions: k > 0 (proved), e an integer (proved), lb, ub integers (proved or
+// assumed); w c >= 0 (proved). When k is not provably an integer the result uses ceil(k):
+// with a real k brute force has a value only when all i + e lie in one block of length k
+// (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise.
+// Guarded where the range may be empty (then the vector is 0 and so is its max).
+std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Mod);
+  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
+  auto wc = map_weight(*m, f);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  ex k = f.provably_integer(p->k) ? p->k : ceil_of(p->k);
+  return nonempty_guard(n, f) * ceil_of(n / k) * *wc;
+}
+
+// Block map: max(w * sum (i = lb, ub) { c * unitvec((i + e) div k + d) }), w c free of i and
+// >= 0. Blocks hold the j = i + e with q k <= j < (q + 1) k. With j starting at 0 (lb + e = 0)
+// the first block is the busiest: min(n, ceil(k)) items (min(n, k) for an integer k; a
+// half-open interval of length k holds at most ceil(k) integers). Otherwise, for k a proved
+// integer and o = (lb + e) mod k, the first block holds min(n, k - o) and the second
+// min(k, n - k + o), and every later one at most as many as the second: the busiest is
+// max(min(n, k - o), min(k, n - k + o)). Side conditions: k > 0, e an integer (proved);
+// lb, ub integers (proved or assumed); w c >= 0; guarded for a possibly empty range.
+std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Div);
+  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
+  auto wc = map_weight(*m, f);
+  if (!wc) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1, start = (r.lb() + p->e0).expand(), busiest;
+  bool int_k = f.provably_integer(p->k);
+  if (start.is_zero()) {
+    busiest = make_min({n, int_k ? p->k : ceil_of(p->k)});
+  } else if (int_k) {
+    ex o = mod_of(start, p->k);
+    busiest = make_max({make_min({n, p->k - o}), make_min({p->k, n - p->k + o})});
+  } else {
+    return std::nullopt;
+  }
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  return nonempty_guard(n, f) * busiest * *wc;
+}
+
+// Injective map with an index-free weight: max(w * sum (i = lb, ub) { c * unitvec(a i + d) })
+// with a a nonzero integer and w c free of i and >= 0: n distinct positions holding w c
+// each, so the max is w c when lb <= ub and 0 (the zero vector) otherwise:
+// (ub - lb >= 0) w c, the guard dropped when provable. Side conditions: lb, ub integers
+// (proved or assumed); w c >= 0 and not failing on a possibly empty range.
+std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  auto lin = linear_in(m->pos, r.index_ex());
+  if (!lin || !lin->first.is_integer()) return std::nullopt;
+  auto wc = map_weight(*m, f);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  return nonempty_guard(r.ub() - r.lb(), f) * *wc;
+}
+
+// max(v_1 + ... + v_m) = max(max(v_1), ..., max(v_m)) when the parts occupy disjoint sets of
+// positions and v is elementwise >= 0 (each max(v_j) then also sees only zeros elsewhere).
+// A part is all the terms on one sum reduction, or all terms outside reductions; its
+// positions are bounded by interval analysis (the reduction's index over its range), and
+// the parts' intervals must be pairwise disjoint. Side conditions: v >= 0 elementwise
+// (proved), disjointness (proved).
+std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  ex v = e.op(0).expand();
+  if (!is_a<add>(v) || !f.provably_nonneg(v)) return std::nullopt;
+  struct Part {
+    ex red;  // 0 for the part outside reductions
+    ex sum = 0;
+    Interval pos;
+    bool have_pos = false;
+  };
+  std::vector<Part> parts;
+  auto widen = [](Part& p, const Interval& iv) {
+    if (!p.have_pos) {
+      p.pos = iv;
+      p.have_pos = true;
+      return;
+    }
+    auto lower = [](const End& x, const End& y) {  // smaller lo
+      if (x.inf != y.inf) return x.inf < y.inf;
+      return x.inf == 0 && x.v < y.v;
+    };
+    if (lower(iv.lo, p.pos.lo)) p.pos.lo = iv.lo;
+    if (lower(p.pos.hi, iv.hi)) p.pos.hi = iv.hi;
+  };
+  for (const ex& t : operands_of(v, true)) {
+    ex red = 0;
+    for (const ex& x : operands_of(t, false))
+      if (as_red(x, ReduceKind::Sum) && is_vector_valued(x)) {
+        if (!red.is_zero()) return std::nullopt;
+        red = x;
+      }
+    Part* part = nullptr;
+    for (Part& p : parts)
+      if (p.red.is_equal(red)) part = &p;
+    if (!part) {
+      parts.emplace_back();
+      parts.back().red = red;
+      part = &parts.back();
+    }
+    part->sum += t;
+    // positions of this term
+    Facts fi = f;
+    ex body = t;
+    if (!red.is_zero()) {
+      const reduction& r = ex_to<reduction>(red);
+      fi.declare_index(r.index(), r.lb(), r.ub());
+      body = r.body();
+    }
+    auto vt = split_vector(body);
+    if (!vt || !vt->scalar.is_zero()) return std::nullopt;
+    for (const auto& [pos, c] : vt->terms) widen(*part, fi.range(pos));
+  }
+  if (parts.size() < 2) return std::nullopt;
+  auto before = [](const Interval& x, const Interval& y) {  // every position of x < every one of y
+    if (x.hi.inf || y.lo.inf) return x.hi.inf < 0 || y.lo.inf > 0;
+    return x.hi.v < y.lo.v || (x.hi.v == y.lo.v && (x.hi.open || y.lo.open));
+  };
+  for (size_t j = 0; j < parts.size(); ++j)
+    for (size_t k = j + 1; k < parts.size(); ++k)
+      if (!before(parts[j].pos, parts[k].pos) && !before(parts[k].pos, parts[j].pos)) return std::nullopt;
+  exvector maxes;
+  for (const Part& p : parts) maxes.push_back(vector_max(p.sum));
+  return make_max(maxes);
+}
+
+// floor(x) = ceil(x) = x for x a proved integer. Always.
+std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if ((fn != Fn::Floor && fn != Fn::Ceil) || !f.provably_integer(e.op(0))) return std::nullopt;
+  return e.op(0);
+}
+
 const std::vector<NamedRule>& all_rules() {
   static const std::vector<NamedRule> rules = {
       {"sum_zero", rule_sum_zero},
@@ -398,13 +804,22 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_factor", rule_sum_factor},
       {"sum_const", rule_sum_const},
       {"sum_poly", rule_sum_poly},
+      {"sum_mod_count", rule_sum_mod_count},
+      {"sum_cmp_count", rule_sum_cmp_count},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},
       {"ext_monotone", rule_ext_monotone},
+      {"ext_convex", rule_ext_convex},
+      {"unroll", rule_unroll},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_identity", rule_vmax_identity},
+      {"vmax_split", rule_vmax_split},
+      {"vmax_cyclic", rule_vmax_cyclic},
+      {"vmax_block", rule_vmax_block},
+      {"vmax_injective", rule_vmax_injective},
+      {"floor_int", rule_floor_int},
       {"max_dominated", rule_max_dominated},
       {"max_common_term", rule_max_common_term},
       {"max_factor", rule_max_factor},

@@ -40,9 +40,22 @@ std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_vmax_numeric(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_unroll(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions& a);
+
+// Could evaluating e fail at a point the facts allow (empty max/min range, division by a
+// possibly-zero value, log of a possibly non-positive one)? Conservative: true when unsure.
+bool may_fail(const ex& e, const Facts& f);
 
 // Sum_{i=1..n} i^k as a polynomial in n (Faulhaber, via Bernoulli numbers).
 ex faulhaber(unsigned k, const ex& n);
