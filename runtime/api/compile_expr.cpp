@@ -1,0 +1,225 @@
+#include "runtime/api/compile_expr.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "compiler/symbolic/symbolic.h"
+
+namespace pamela::detail {
+namespace {
+
+using GiNaC::ex;
+namespace sym = pamc::sym;
+
+class Compiler {
+ public:
+  Compiler(Program& p, const std::map<ex, unsigned, GiNaC::ex_is_less>& params) : p_(p), params_(params) {}
+
+  void expr(const ex& e) {
+    using namespace GiNaC;
+    if (is_a<numeric>(e)) {
+      const numeric& x = ex_to<numeric>(e);
+      if (!x.is_real()) fail("a complex number");
+      push_const(x.to_double());
+      return;
+    }
+    if (is_a<GiNaC::constant>(e)) {
+      push_const(ex_to<numeric>(e.evalf()).to_double());
+      return;
+    }
+    if (is_a<symbol>(e)) {
+      auto local = locals_.find(e);
+      if (local != locals_.end()) return push(Op::Local, local->second);
+      auto param = params_.find(e);
+      if (param != params_.end()) return push(Op::Param, param->second);
+      fail("the unbound name '" + ex_to<symbol>(e).get_name() + "'");
+    }
+    if (is_a<add>(e)) return add_(e);
+    if (is_a<mul>(e)) return mul_(e);
+    if (is_a<power>(e)) return power_(e.op(0), e.op(1));
+    if (sym::is_extremum(e)) {
+      for (std::size_t i = 0; i < e.nops(); ++i) expr(e.op(i));
+      return nary(sym::is_max(e) ? Op::Max : Op::Min, e.nops());
+    }
+    if (sym::is_reduction(e)) return reduction(sym::as_reduction(e));
+    if (is_a<function>(e)) return function_(e);
+    fail("an expression of an unsupported kind");
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) { throw CompileFailure{"cannot compile " + what}; }
+
+  // Each emitter tracks the stack depth, for the evaluator's stack size.
+  void push(Op op, std::uint32_t a = 0) {
+    p_.code.push_back(Instr{op, 0, a, 0});
+    grow(1);
+  }
+  void grow(int delta) {
+    depth_ += delta;
+    p_.max_stack = std::max<std::uint32_t>(p_.max_stack, static_cast<std::uint32_t>(depth_));
+  }
+  void push_const(double v) {
+    auto it = std::find(p_.consts.begin(), p_.consts.end(), v);
+    std::uint32_t k = static_cast<std::uint32_t>(it - p_.consts.begin());
+    if (it == p_.consts.end()) p_.consts.push_back(v);
+    push(Op::Const, k);
+  }
+  void unary(Op op) { p_.code.push_back(Instr{op, 0, 0, 0}); }
+  void binary(Op op) {
+    p_.code.push_back(Instr{op, 0, 0, 0});
+    grow(-1);
+  }
+  void nary(Op op, std::size_t n) {
+    if (n == 1) return;
+    p_.code.push_back(Instr{op, 0, static_cast<std::uint32_t>(n), 0});
+    grow(1 - static_cast<int>(n));
+  }
+
+  // A sum: positive terms added, terms with a negative coefficient subtracted.
+  void add_(const ex& e) {
+    std::vector<ex> pos, neg;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      ex t = e.op(i);
+      if (negative_coefficient(t)) neg.push_back(-t);
+      else pos.push_back(t);
+    }
+    if (pos.empty()) {
+      for (const ex& t : neg) expr(t);
+      nary(Op::Add, neg.size());
+      unary(Op::Neg);
+      return;
+    }
+    for (const ex& t : pos) expr(t);
+    nary(Op::Add, pos.size());
+    if (!neg.empty()) {
+      for (const ex& t : neg) expr(t);
+      nary(Op::Add, neg.size());
+      binary(Op::Sub);
+    }
+  }
+  static bool negative_coefficient(const ex& t) {
+    using namespace GiNaC;
+    if (is_a<numeric>(t)) return ex_to<numeric>(t).is_negative();
+    if (is_a<mul>(t)) {
+      ex last = t.op(t.nops() - 1);  // GiNaC keeps the numeric coefficient last
+      return is_a<numeric>(last) && ex_to<numeric>(last).is_negative();
+    }
+    return false;
+  }
+
+  // A product: factors with negative integer exponents form a denominator.
+  void mul_(const ex& e) {
+    using namespace GiNaC;
+    std::vector<ex> num, den;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      ex f = e.op(i);
+      if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
+          ex_to<numeric>(f.op(1)).is_negative())
+        den.push_back(GiNaC::pow(f.op(0), -f.op(1)));
+      else
+        num.push_back(f);
+    }
+    if (num.empty()) push_const(1.0);
+    for (const ex& f : num) expr(f);
+    nary(Op::Mul, std::max<std::size_t>(num.size(), 1));
+    if (!den.empty()) {
+      for (const ex& f : den) expr(f);
+      nary(Op::Mul, den.size());
+      binary(Op::Div);
+    }
+  }
+
+  void power_(const ex& base, const ex& exponent) {
+    using namespace GiNaC;
+    if (exponent == numeric(1, 2)) {
+      expr(base);
+      return unary(Op::Sqrt);
+    }
+    if (exponent == numeric(2)) {
+      expr(base);
+      return unary(Op::Square);
+    }
+    if (exponent == numeric(-1)) {
+      push_const(1.0);
+      expr(base);
+      return binary(Op::Div);
+    }
+    expr(base);
+    expr(exponent);
+    binary(Op::Pow);
+  }
+
+  void function_(const ex& e) {
+    using sym::Fn;
+    auto one = [&](Op op) {
+      expr(e.op(0));
+      unary(op);
+    };
+    auto two = [&](Op op) {
+      expr(e.op(0));
+      expr(e.op(1));
+      binary(op);
+    };
+    switch (sym::pamela_function(e)) {
+      case Fn::Floor: return one(Op::Floor);
+      case Fn::Ceil: return one(Op::Ceil);
+      case Fn::Log2: return one(Op::Log2);
+      case Fn::Mod: return two(Op::Mod);
+      case Fn::Div: return two(Op::IDiv);
+      case Fn::Eq: return two(Op::Eq);
+      case Fn::Ne: return two(Op::Ne);
+      case Fn::Lt: return two(Op::Lt);
+      case Fn::Le: return two(Op::Le);
+      case Fn::Unitvec:
+      case Fn::VectorMax: fail("a vector-valued expression (only scalar equations have a value)");
+      case Fn::None: break;
+    }
+    std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    if (e.nops() == 1) {
+      if (name == "abs") return one(Op::Abs);
+      if (name == "log") return one(Op::Log);
+      if (name == "exp") return one(Op::Exp);
+      if (name == "sqrt") return one(Op::Sqrt);
+    }
+    fail("the function '" + name + "'");
+  }
+
+  void reduction(const sym::reduction& r) {
+    expr(r.lb());
+    expr(r.ub());
+    std::uint32_t slot = p_.locals;
+    p_.locals += 2;
+    std::uint8_t kind = static_cast<std::uint8_t>(r.kind());
+    std::size_t init = p_.code.size();
+    p_.code.push_back(Instr{Op::LoopInit, kind, slot, 0});
+    grow(-1);  // lb ub -> acc
+    std::uint32_t body = static_cast<std::uint32_t>(p_.code.size());
+    ex index = r.index_ex();
+    auto shadowed = locals_.find(index);
+    std::optional<std::uint32_t> saved;
+    if (shadowed != locals_.end()) saved = shadowed->second;
+    locals_[index] = slot;
+    expr(r.body());
+    if (saved) locals_[index] = *saved;
+    else locals_.erase(index);
+    p_.code.push_back(Instr{Op::LoopNext, kind, slot, body});
+    grow(-1);  // acc v -> acc
+    p_.code[init].b = static_cast<std::uint32_t>(p_.code.size());
+  }
+
+  Program& p_;
+  const std::map<ex, unsigned, GiNaC::ex_is_less>& params_;
+  std::map<ex, std::uint32_t, GiNaC::ex_is_less> locals_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less>& params) {
+  Program p;
+  Compiler c(p, params);
+  c.expr(e);
+  return p;
+}
+
+}  // namespace pamela::detail

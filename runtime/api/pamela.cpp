@@ -1,0 +1,260 @@
+// The embedding library: compiles a model through pamc's pipeline, then keeps only what
+// evaluation needs (compiled programs, names, formulas as text); no GiNaC object outlives
+// Model::from_*, so models and functions are safe to use from several threads.
+#include "pamela/pamela.h"
+
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+
+#include "compiler/diag/diag.h"
+#include "compiler/passes/pipeline.h"
+#include "compiler/symbolic/symbolic.h"
+#include "runtime/api/compile_expr.h"
+#include "runtime/api/program.h"
+
+namespace pamela {
+namespace detail {
+
+struct EquationData {
+  std::string name;
+  std::string formula;
+  bool top_level = false;
+  bool vector = false;
+  std::string failure;  // why it has no program (vector-valued, ...)
+  Program program;
+};
+
+struct ModelData {
+  std::string name;
+  std::vector<std::string> parameter_names;
+  std::vector<Parameter> parameters;
+  std::vector<std::optional<Program>> defaults;  // per parameter
+  std::size_t required = 0;                      // parameters before the trailing defaulted run
+  std::vector<std::string> assumptions;
+  std::vector<EquationData> equations;
+};
+
+}  // namespace detail
+
+namespace {
+
+std::string join_rendered(const std::vector<Diagnostic>& ds) {
+  std::string out;
+  for (const Diagnostic& d : ds) out += d.rendered;
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+Diagnostic convert(const pamc::Diagnostic& d) {
+  Diagnostic out;
+  if (d.loc.valid()) {
+    out.file = d.loc.file->path;
+    out.line = static_cast<int>(d.loc.line);
+    out.column = static_cast<int>(d.loc.col);
+  } else {
+    out.file = d.file_name;
+  }
+  out.kind = pamc::diag_kind_name(d.kind);
+  out.message = d.message;
+  std::ostringstream r;
+  pamc::render_diagnostic(r, d);
+  out.rendered = r.str();
+  return out;
+}
+
+[[noreturn]] void throw_simple(const std::string& kind, const std::string& message, const std::string& file = {}) {
+  Diagnostic d;
+  d.file = file;
+  d.kind = kind;
+  d.message = message;
+  d.rendered = (file.empty() ? "pamela" : file) + ": error: " + message + " [" + kind + "]\n";
+  throw Error({d});
+}
+
+// GiNaC is not thread-safe: compile one model at a time.
+std::mutex& compile_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp, pamc::Diagnostics& diags) {
+  if (!comp || diags.has_errors()) {
+    std::vector<Diagnostic> ds;
+    for (const pamc::Diagnostic& d : diags.all())
+      if (d.severity == pamc::Severity::Error) ds.push_back(convert(d));
+    if (ds.empty()) throw_simple("InternalError", "the model did not compile");
+    throw Error(std::move(ds));
+  }
+  const pamc::CostModel& model = comp->model;
+  auto data = std::make_shared<detail::ModelData>();
+  data->name = model.name;
+  data->assumptions.assign(model.assumptions.items.begin(), model.assumptions.items.end());
+  std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> params;
+  for (std::size_t i = 0; i < model.parameters.size(); ++i) {
+    const pamc::CostParameter& p = model.parameters[i];
+    params[p.symbol] = static_cast<unsigned>(i);
+    Parameter info;
+    info.name = p.name;
+    if (p.default_value) info.default_text = pamc::sym::to_pamela(*p.default_value);
+    for (const auto& b : p.bounds) info.bounds.push_back(b.op + " " + pamc::sym::to_pamela(b.value));
+    data->parameter_names.push_back(p.name);
+    data->parameters.push_back(std::move(info));
+    std::optional<detail::Program> def;
+    if (p.default_value) {
+      try {
+        def = detail::compile_expression(*p.default_value, params);
+      } catch (const detail::CompileFailure&) {
+      }
+    }
+    data->defaults.push_back(std::move(def));
+  }
+  data->required = data->defaults.size();
+  while (data->required > 0 && data->defaults[data->required - 1]) --data->required;
+  for (const pamc::CostEquation& e : model.equations) {
+    detail::EquationData eq;
+    eq.name = e.name;
+    eq.top_level = e.top_level;
+    eq.formula = pamc::sym::to_pamela(e.value);
+    eq.vector = pamc::sym::is_vector_valued(e.value);
+    if (eq.vector) {
+      eq.failure = "'" + e.name + "' is vector-valued; only scalar equations can be evaluated";
+    } else {
+      try {
+        eq.program = detail::compile_expression(e.value, params);
+      } catch (const detail::CompileFailure& f) {
+        eq.failure = e.name + ": " + f.message;
+      }
+    }
+    data->equations.push_back(std::move(eq));
+  }
+  return data;
+}
+
+pamc::LoadOptions load_options(const Options& o) {
+  pamc::LoadOptions l;
+  l.include_dirs = o.include_dirs;
+  l.machines = o.machines;
+  return l;
+}
+
+}  // namespace
+
+Error::Error(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(join_rendered(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+// ---- Model
+
+Model Model::from_file(const std::string& path, const Options& options) {
+  std::lock_guard<std::mutex> lock(compile_mutex());
+  pamc::Diagnostics diags;
+  try {
+    auto comp = pamc::compile_file(path, load_options(options),
+                                   options.simplify ? pamc::Stage::Simplified : pamc::Stage::Time, diags);
+    return Model(build(std::move(comp), diags));
+  } catch (const pamc::CompileError& e) {
+    throw Error({convert(e.diag)});
+  }
+}
+
+Model Model::from_text(const std::string& text, const std::string& name, const Options& options) {
+  std::lock_guard<std::mutex> lock(compile_mutex());
+  pamc::Diagnostics diags;
+  std::string file = name;
+  if (std::filesystem::path(file).extension() != ".pam") file += ".pam";
+  try {
+    auto comp = pamc::compile_text(file, text, load_options(options),
+                                   options.simplify ? pamc::Stage::Simplified : pamc::Stage::Time, diags);
+    return Model(build(std::move(comp), diags));
+  } catch (const pamc::CompileError& e) {
+    throw Error({convert(e.diag)});
+  }
+}
+
+const std::string& Model::name() const { return data_->name; }
+const std::vector<std::string>& Model::parameters() const { return data_->parameter_names; }
+const std::vector<Parameter>& Model::parameter_info() const { return data_->parameters; }
+const std::vector<std::string>& Model::assumptions() const { return data_->assumptions; }
+
+std::vector<std::string> Model::top_level_equations() const {
+  std::vector<std::string> out;
+  for (const auto& e : data_->equations)
+    if (e.top_level && !e.vector) out.push_back(e.name);
+  return out;
+}
+
+std::vector<std::string> Model::equations() const {
+  std::vector<std::string> out = top_level_equations();
+  for (const auto& e : data_->equations)
+    if (!e.top_level && !e.vector) out.push_back(e.name);
+  return out;
+}
+
+CostFunction Model::function(const std::string& name) const {
+  for (const std::string& n : {name, "T_" + name})
+    for (std::size_t i = 0; i < data_->equations.size(); ++i)
+      if (data_->equations[i].name == n) {
+        if (!data_->equations[i].failure.empty()) throw_simple("UnknownTarget", data_->equations[i].failure);
+        return CostFunction(data_, i);
+      }
+  throw_simple("UnknownTarget", "the model " + data_->name + " has no equation '" + name + "' (nor 'T_" + name + "')");
+}
+
+std::map<std::string, double> Model::evaluate(const std::map<std::string, double>& args) const {
+  std::map<std::string, double> out;
+  for (const std::string& n : top_level_equations()) out[n] = function(n)(args);
+  return out;
+}
+
+// ---- CostFunction
+
+CostFunction::CostFunction(std::shared_ptr<const detail::ModelData> model, std::size_t equation)
+    : model_(std::move(model)), program_(&model_->equations[equation].program), equation_(equation) {}
+
+const std::string& CostFunction::name() const { return model_->equations[equation_].name; }
+const std::vector<std::string>& CostFunction::parameters() const { return model_->parameter_names; }
+std::string CostFunction::formula() const { return model_->equations[equation_].formula; }
+std::size_t CostFunction::instructions() const { return program_->code.size(); }
+
+double CostFunction::evaluate(const double* args, std::size_t n) const {
+  const std::size_t count = model_->parameter_names.size();
+  if (n == count) return program_->run(args);
+  if (n > count || n < model_->required)
+    throw std::invalid_argument(name() + " takes " +
+                                (model_->required == count ? std::to_string(count)
+                                                           : std::to_string(model_->required) + " to " +
+                                                                 std::to_string(count)) +
+                                " arguments (" + std::to_string(n) + " given)");
+  std::vector<double> full(args, args + n);
+  for (std::size_t i = n; i < count; ++i) full.push_back(model_->defaults[i]->run(full.data()));
+  return program_->run(full.data());
+}
+
+void CostFunction::evaluate_many(const double* args, std::size_t rows, std::size_t n, double* out) const {
+  if (n == model_->parameter_names.size()) {
+    for (std::size_t r = 0; r < rows; ++r) out[r] = program_->run(args + r * n);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) out[r] = evaluate(args + r * n, n);
+}
+
+double CostFunction::operator()(const std::map<std::string, double>& args) const {
+  const auto& names = model_->parameter_names;
+  for (const auto& [k, v] : args)
+    if (std::find(names.begin(), names.end(), k) == names.end())
+      throw std::invalid_argument("the model " + model_->name + " has no parameter '" + k + "'");
+  std::vector<double> full;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    auto it = args.find(names[i]);
+    if (it != args.end()) {
+      full.push_back(it->second);
+    } else if (model_->defaults[i]) {
+      full.push_back(model_->defaults[i]->run(full.data()));
+    } else {
+      throw std::invalid_argument(name() + ": the parameter '" + names[i] + "' has no value and no default");
+    }
+  }
+  return program_->run(full.data());
+}
+
+}  // namespace pamela
