@@ -653,7 +653,8 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
 // Side conditions: k > 0 (proved), e an integer (proved), lb, ub integers (proved or
 // assumed); w c >= 0 (proved). When k is not provably an integer the result uses ceil(k):
 // with a real k brute force has a value only when all i + e lie in one block of length k
-// (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise.
+// (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise;
+// k itself is kept when 1 <= lb + e < 2 k is proved (e.g. i = 1..N with k >= 1).
 // Guarded where the range may be empty (then the vector is 0 and so is its max).
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
@@ -666,7 +667,11 @@ std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) 
   if (!wc) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;
-  ex k = f.provably_integer(p->k) ? p->k : ceil_of(p->k);
+  // A real k is as good as an integer when 1 <= lb + e < 2 k: the one-block case then has
+  // n <= ub + e < k items, and a block q >= 1 with q k an integer would need 2 k <= lb + e.
+  ex start = r.lb() + p->e0;
+  bool real_ok = f.provably_nonneg(start - 1) && f.provably_positive(2 * p->k - start);
+  ex k = f.provably_integer(p->k) || real_ok ? p->k : ceil_of(p->k);
   return nonempty_guard(n, f) * ceil_of(n / k) * *wc;
 }
 

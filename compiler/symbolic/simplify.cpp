@@ -6,6 +6,7 @@
 // may enable more rules). A firing limit guards against a rule pair that undoes each other.
 #include "compiler/symbolic/simplify.h"
 
+#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
@@ -51,11 +52,45 @@ struct Driver {
   }
 };
 
+// A polynomial over the rationals in its symbols (no functions, reductions, max/min)?
+bool plain_polynomial(const ex& e) {
+  if (is_a<symbol>(e)) return true;
+  if (is_a<numeric>(e)) return ex_to<numeric>(e).is_rational();
+  if (is_a<add>(e) || is_a<mul>(e)) {
+    for (size_t i = 0; i < e.nops(); ++i)
+      if (!plain_polynomial(e.op(i))) return false;
+    return true;
+  }
+  if (is_a<power>(e))
+    return plain_polynomial(e.op(0)) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer();
+  return false;
+}
+
+// Readable output: a polynomial sum is replaced by its factored form when that prints
+// shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
+// value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
+struct Tidy : map_function {
+  RuleStats& stats;
+  explicit Tidy(RuleStats& s) : stats(s) {}
+  ex operator()(const ex& e) override {
+    ex x = e.nops() > 0 ? e.map(*this) : e;
+    if (!is_a<add>(x) || !plain_polynomial(x)) return x;
+    ex fx = factor(x);
+    if (to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
+      ++stats.fired["tidy_factor"];
+      return fx;
+    }
+    return x;
+  }
+};
+
 }  // namespace
 
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats) {
   Driver d{assumed, stats};
   ex out = d.run(e, facts);
+  Tidy tidy(stats);
+  out = tidy(out);
   stats.residual_reductions = count_reductions(out);
   return out;
 }
