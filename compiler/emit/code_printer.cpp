@@ -1,6 +1,7 @@
 #include "compiler/emit/code_printer.h"
 
 #include <cctype>
+#include <optional>
 
 #include "compiler/diag/diag.h"
 #include "compiler/symbolic/symbolic.h"
@@ -10,14 +11,31 @@ namespace pamc::emit {
 using GiNaC::ex;
 
 std::string identifier(const std::string& raw, const std::set<std::string>& reserved) {
+  // Keep [A-Za-z0-9_], collapse runs of '_' (a double underscore is reserved in C++), drop
+  // leading underscores (_Capital is reserved too), never start with a digit.
   std::string s;
-  for (char c : raw) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  for (char c : raw) {
+    char k = (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+    if (k == '_' && (s.empty() || s.back() == '_')) continue;
+    s += k;
+  }
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "m_" + s;
-  // Names with a double underscore or _Capital are reserved in C++.
-  if (s.find("__") != std::string::npos || (s[0] == '_' && s.size() > 1 && std::isupper(static_cast<unsigned char>(s[1]))))
-    s = "m" + s;
   if (reserved.count(s)) s += "_";
   return s;
+}
+
+bool NameTable::taken(const std::string& n) const {
+  return used_.count(n) || reserved_.count(n) || (also_reserved_ && also_reserved_(n));
+}
+
+std::string NameTable::make(const std::string& raw) {
+  std::string base = identifier(raw, reserved_);
+  if (also_reserved_ && also_reserved_(base)) base = "m_" + base;  // e.g. a macro family: M_PI -> m_M_PI
+  std::string n = base;
+  const std::string sep = base.back() == '_' ? "" : "_";
+  for (int k = 2; taken(n); ++k) n = base + sep + std::to_string(k);
+  used_.insert(n);
+  return n;
 }
 
 [[noreturn]] static void cannot_emit(const std::string& what) {
@@ -31,7 +49,11 @@ std::string CodePrinter::print(const ex& e) {
     if (!x.is_real()) cannot_emit("a complex number");
     return number(x);
   }
-  if (is_a<symbol>(e)) return name(ex_to<symbol>(e).get_name());
+  if (is_a<symbol>(e)) {
+    auto it = bound_.find(e);
+    if (it == bound_.end()) cannot_emit("the unbound name '" + ex_to<symbol>(e).get_name() + "'");
+    return it->second;
+  }
   if (is_a<add>(e)) return print_add(e);
   if (is_a<mul>(e)) return print_mul(e);
   if (is_a<GiNaC::power>(e)) {
@@ -45,13 +67,25 @@ std::string CodePrinter::print(const ex& e) {
     for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(print(e.op(i)));
     return extremum(sym::is_max(e), args);
   }
-  if (sym::is_reduction(e)) {
-    const sym::reduction& r = sym::as_reduction(e);
-    return reduction(static_cast<int>(r.kind()), name(r.index().get_name()), print(r.lb()), print(r.ub()),
-                     print(r.body()));
-  }
+  if (sym::is_reduction(e)) return print_reduction(e);
   if (is_a<function>(e)) return print_function(e);
   cannot_emit("an expression of an unsupported kind");
+}
+
+std::string CodePrinter::print_reduction(const ex& e) {
+  const sym::reduction& r = sym::as_reduction(e);
+  std::string lb = print(r.lb()), ub = print(r.ub());
+  const ex index = r.index_ex();
+  std::string i = names_.make(r.index().get_name());
+  auto previous = bound_.find(index);
+  std::optional<std::string> saved;
+  if (previous != bound_.end()) saved = previous->second;
+  bound_[index] = i;
+  std::string body = print(r.body());
+  if (saved) bound_[index] = *saved;
+  else bound_.erase(index);
+  names_.release(i);
+  return reduction(static_cast<int>(r.kind()), i, lb, ub, body);
 }
 
 std::string CodePrinter::print_add(const ex& e) {

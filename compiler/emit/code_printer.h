@@ -15,16 +15,37 @@ namespace pamc::emit {
 // else by '_', prefixes a leading digit, and appends '_' to a reserved word.
 std::string identifier(const std::string& name, const std::set<std::string>& reserved);
 
+// Allocates distinct identifiers: each name is made valid (identifier above), then given a
+// numeric suffix (_2, _3, ...) while it collides with a reserved word or a name already
+// given, so model text can never produce two equal names or a reserved one.
+class NameTable {
+ public:
+  explicit NameTable(const std::set<std::string>& reserved, bool (*also_reserved)(const std::string&) = nullptr)
+      : reserved_(reserved), also_reserved_(also_reserved) {}
+  std::string make(const std::string& raw);
+  bool taken(const std::string& n) const;
+  void release(const std::string& n) { used_.erase(n); }
+
+ private:
+  const std::set<std::string>& reserved_;
+  bool (*also_reserved_)(const std::string&);
+  std::set<std::string> used_;
+};
+
 class CodePrinter {
  public:
+  explicit CodePrinter(NameTable& names) : names_(names) {}
   virtual ~CodePrinter() = default;
+  // Symbols print by identity: parameters are bound to their emitted names before printing;
+  // a reduction's index gets a fresh name from the table for the span of its body (so two
+  // distinct symbols that share a name, or an index named like a parameter, never mix).
+  void bind(const GiNaC::ex& symbol, const std::string& name) { bound_[symbol] = name; }
   // Throws CompileError (with a message naming the construct) when the expression has no
   // scalar code form, e.g. a residual vector expression.
   std::string print(const GiNaC::ex& e);
 
  protected:
   virtual std::string number(const GiNaC::numeric& x) = 0;
-  virtual std::string name(const std::string& n) = 0;
   virtual std::string mul_op() { return "*"; }
   virtual std::string div_op() { return "/"; }
   virtual std::string power(const std::string& base, const std::string& exponent) = 0;
@@ -41,6 +62,10 @@ class CodePrinter {
   std::string print_mul(const GiNaC::ex& e);
   std::string print_add(const GiNaC::ex& e);
   std::string print_function(const GiNaC::ex& e);
+  std::string print_reduction(const GiNaC::ex& e);
+
+  NameTable& names_;
+  std::map<GiNaC::ex, std::string, GiNaC::ex_is_less> bound_;
 };
 
 }  // namespace pamc::emit

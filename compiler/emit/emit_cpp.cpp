@@ -1,5 +1,8 @@
 // The C++ emitter: a header that needs only <algorithm> and <cmath>, warning-free under
 // -Wall -Wextra -Wpedantic -Werror (g++ and clang++).
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "compiler/emit/code_printer.h"
@@ -20,25 +23,65 @@ const std::set<std::string>& cpp_reserved() {
       "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-      // names the header itself uses
-      "std", "Results", "evaluate", "detail", "acc", "INFINITY", "NAN", "main"};
+      // names the header itself uses, and lower-case macros of common C/C++ platforms
+      "std", "Results", "evaluate", "detail", "acc", "v", "r", "main", "linux", "unix", "i386", "errno", "assert",
+      "alloca", "stdin", "stdout", "stderr", "offsetof", "setjmp", "va_arg", "va_start", "va_end", "va_copy",
+      "math_errhandling", "issubnormal", "signbit", "isnan", "isinf", "isfinite", "isnormal", "fpclassify"};
   return words;
 }
 
-std::string cpp_name(const std::string& n) { return identifier(n, cpp_reserved()); }
+// Upper-case macros that <cmath>, <algorithm> or the platform may define: M_PI, FP_NAN,
+// HUGE_VAL, INFINITY, EDOM, INT_MAX, ... (a macro would rewrite a name before C++ sees it).
+bool cpp_macro_like(const std::string& n) {
+  static const std::set<std::string> exact{"INFINITY", "NAN", "NULL", "EOF", "RAND_MAX", "MB_CUR_MAX", "MAXFLOAT",
+                                           "BIG_ENDIAN", "LITTLE_ENDIAN", "PDP_ENDIAN", "BYTE_ORDER", "NFDBITS",
+                                           "BUFSIZ", "FILENAME_MAX", "CHAR_BIT", "WCONTINUED", "WEXITED",
+                                           "WEXITSTATUS", "WIFCONTINUED", "WIFEXITED", "WIFSIGNALED", "WIFSTOPPED",
+                                           "WNOHANG", "WNOWAIT", "WSTOPPED", "WSTOPSIG", "WTERMSIG", "WUNTRACED",
+                                           "min", "max", "TRUE", "FALSE", "DOMAIN", "OVERFLOW", "UNDERFLOW"};
+  if (exact.count(n)) return true;
+  static const char* prefixes[] = {"M_", "FP_", "HUGE_VAL", "SNAN", "EXIT_", "FD_", "MATH_ERR", "INT", "UINT",
+                                   "LONG_", "ULONG_", "LLONG_", "ULLONG_", "SHRT_", "USHRT_", "SCHAR_", "UCHAR_",
+                                   "CHAR_", "FLT_", "DBL_", "LDBL_", "SIZE_", "PTRDIFF_", "WCHAR_", "WINT_", "SIG",
+                                   "htobe", "htole", "be16", "be32", "be64", "le16", "le32", "le64"};
+  for (const char* p : prefixes)
+    if (n.rfind(p, 0) == 0) return true;
+  // errno codes: E followed by two or more capitals or digits (EDOM, ERANGE, EILSEQ, E2BIG)
+  if (n.size() >= 3 && n[0] == 'E') {
+    bool caps = true;
+    for (char c : n.substr(1)) caps = caps && (std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)));
+    if (caps) return true;
+  }
+  return false;
+}
+
+
+// The shortest decimal that reads back as the same double (0.1, not 0.10000000000000001).
+std::string shortest(double d) {
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::ostringstream s;
+    s.precision(precision);
+    s << d;
+    if (std::strtod(s.str().c_str(), nullptr) == d) return s.str();
+  }
+  std::ostringstream s;
+  s.precision(17);
+  s << d;
+  return s.str();
+}
 
 class CppPrinter : public CodePrinter {
+ public:
+  using CodePrinter::CodePrinter;
+
  protected:
   std::string number(const GiNaC::numeric& x) override {
-    std::ostringstream s;
-    s.precision(17);
     double d = x.to_double();
-    s << d;
-    std::string t = s.str();
-    if (t.find_first_of(".eE") == std::string::npos && t.find("inf") == std::string::npos) t += ".0";
+    if (std::isinf(d)) return d < 0 ? "(-HUGE_VAL)" : "HUGE_VAL";  // beyond double range
+    std::string t = shortest(d);
+    if (t.find_first_of(".eE") == std::string::npos) t += ".0";
     return d < 0 ? "(" + t + ")" : t;
   }
-  std::string name(const std::string& n) override { return cpp_name(n); }
   std::string power(const std::string& b, const std::string& e) override { return "std::pow(" + b + ", " + e + ")"; }
   std::string sqrt(const std::string& x) override { return "std::sqrt(" + x + ")"; }
   std::string call(const std::string& fn, const std::vector<std::string>& a) override {
@@ -50,7 +93,8 @@ class CppPrinter : public CodePrinter {
     return "(" + a + " " + op + " " + b + " ? 1.0 : 0.0)";
   }
   std::string extremum(bool is_max, const std::vector<std::string>& args) override {
-    std::string out = std::string(is_max ? "std::max" : "std::min") + "({";
+    // (std::max) stays a call even where a platform header defines a max() macro.
+    std::string out = std::string(is_max ? "(std::max)" : "(std::min)") + "({";
     for (std::size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i];
     return out + "})";
   }
@@ -58,7 +102,7 @@ class CppPrinter : public CodePrinter {
                         const std::string& body) override {
     // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min gives -inf/+inf.
     std::string init = kind == 0 ? "0.0" : kind == 1 ? "-HUGE_VAL" : "HUGE_VAL";
-    std::string step = kind == 0 ? "acc += v;" : kind == 1 ? "acc = std::max(acc, v);" : "acc = std::min(acc, v);";
+    std::string step = kind == 0 ? "acc += v;" : kind == 1 ? "acc = (std::max)(acc, v);" : "acc = (std::min)(acc, v);";
     return "[&]() { double acc = " + init + "; for (double " + i + " = " + lb + "; " + i + " <= " + ub + "; " + i +
            " += 1.0) { const double v = " + body + "; " + step + " } return acc; }()";
   }
@@ -67,12 +111,33 @@ class CppPrinter : public CodePrinter {
 }  // namespace
 
 std::string emit_cpp(const CostModel& model, bool all) {
-  CppPrinter printer;
-  std::string ns = cpp_name(model.name);
+  // Names: the namespace, then the equations (they keep their names unless reserved), then
+  // the parameters; all distinct, none reserved or macro-like.
+  NameTable names(cpp_reserved(), cpp_macro_like);
+  const std::string ns = names.make(model.name);
+  auto equations = emitted_equations(model, all);
+  std::vector<std::string> eq_names, param_names;
+  for (const CostEquation* e : equations) eq_names.push_back(names.make(e->name));
+  CppPrinter printer(names);
+  for (const CostParameter& p : model.parameters) {
+    param_names.push_back(names.make(p.name));
+    printer.bind(p.symbol, param_names.back());
+  }
   std::ostringstream out;
-  out << "// Generated by pamc from " << model.name << ".pam: the cost model as inline functions.\n"
-      << "// Each function takes the model's parameters, in their order of declaration.\n";
-  for (const std::string& a : model.assumptions.items) out << "// assumes " << a << "\n";
+  // Model text reaches comments only through names (identifiers) and assumptions, which
+  // are printed expressions: one line each, never a newline.
+  auto comment = [](std::string s) {
+    for (char& c : s)
+      if (c == '\n' || c == '\r' || c == '\\') c = ' ';
+    return s;
+  };
+  out << "// Generated by pamc from " << comment(model.name) << ".pam: the cost model as inline functions.\n"
+      << "// Each function takes the model's parameters, in their order of declaration:\n//  ";
+  for (std::size_t i = 0; i < model.parameters.size(); ++i)
+    out << " " << param_names[i] << (param_names[i] == model.parameters[i].name ? "" : " (" + model.parameters[i].name + ")");
+  if (model.parameters.empty()) out << " (none)";
+  out << "\n";
+  for (const std::string& a : model.assumptions.items) out << "// assumes " << comment(a) << "\n";
   out << "#pragma once\n#include <algorithm>\n#include <cmath>\n\nnamespace " << ns << " {\n\n"
       << "namespace detail {\n"
       << "// Pamela's mod: floor semantics, also for negative operands.\n"
@@ -89,20 +154,19 @@ std::string emit_cpp(const CostModel& model, bool all) {
   }
   std::string params, args;
   for (std::size_t i = 0; i < model.parameters.size(); ++i) {
-    const std::string n = cpp_name(model.parameters[i].name);
-    params += (i ? ", " : "") + std::string("[[maybe_unused]] double ") + n + defaults[i];
-    args += (i ? ", " : "") + n;
+    params += (i ? ", " : "") + std::string("[[maybe_unused]] double ") + param_names[i] + defaults[i];
+    args += (i ? ", " : "") + param_names[i];
   }
-  auto equations = emitted_equations(model, all);
-  for (const CostEquation* e : equations) {
-    out << "inline double " << cpp_name(e->name) << "(" << params << ") {\n"
-        << "  return " << printer.print(e->value) << ";\n}\n\n";
+  for (std::size_t k = 0; k < equations.size(); ++k) {
+    const std::string body = printer.print(equations[k]->value);
+    out << "inline double " << eq_names[k] << "(" << params << ") {\n"
+        << "  return " << body << ";\n}\n\n";
   }
   out << "struct Results {\n";
-  for (const CostEquation* e : equations) out << "  double " << cpp_name(e->name) << " = 0.0;\n";
+  for (const std::string& n : eq_names) out << "  double " << n << " = 0.0;\n";
   out << "};\n\n";
   out << "inline Results evaluate(" << params << ") {\n  Results r;\n";
-  for (const CostEquation* e : equations) out << "  r." << cpp_name(e->name) << " = " << cpp_name(e->name) << "(" << args << ");\n";
+  for (const std::string& n : eq_names) out << "  r." << n << " = " << n << "(" << args << ");\n";
   out << "  return r;\n}\n\n}  // namespace " << ns << "\n";
   return out.str();
 }
