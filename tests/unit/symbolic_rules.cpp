@@ -209,3 +209,223 @@ TEST_CASE_FIXTURE(Fixture, "facts: interval and sign analysis") {
   CHECK(F.provably_integer(N * P + 1));
   CHECK(!F.provably_integer(N / P));
 }
+
+// ---- closed forms for data-parallel models -------------------------------------------
+namespace {
+// closed == brute force wherever brute force has a value (closed must then have one too)
+bool agrees(const ex& closed, const ex& orig, const std::vector<GiNaC::exmap>& points) {
+  for (const auto& env : points) {
+    Value want, got;
+    try {
+      WorkBudget b;
+      want = evaluate(orig, env, b);
+    } catch (const EvalError&) {
+      continue;
+    }
+    try {
+      WorkBudget b;
+      got = evaluate(closed, env, b);
+    } catch (const EvalError& err) {
+      MESSAGE("closed form fails: " << err.message);
+      return false;
+    }
+    if (!values_equal(want, got)) {
+      MESSAGE("differs: " << to_string(want) << " vs " << to_string(got) << " for " << to_pamela(closed));
+      return false;
+    }
+  }
+  return true;
+}
+std::vector<GiNaC::exmap> grid(const symbol& a, const symbol& b, const std::vector<numeric>& as,
+                               const std::vector<numeric>& bs) {
+  std::vector<GiNaC::exmap> out;
+  for (const auto& x : as)
+    for (const auto& y : bs) out.push_back({{a, x}, {b, y}});
+  return out;
+}
+}  // namespace
+
+TEST_CASE_FIXTURE(Fixture, "unroll: small numeric ranges become numbers") {
+  CHECK(rule_unroll(Max(i, 1, 5, GiNaC::pow(i - 3, 2)), F, a)->is_equal(4));
+  CHECK(rule_unroll(Min(i, 1, 5, GiNaC::pow(i - 3, 2)), F, a)->is_equal(0));
+  CHECK(simp(Sum(i, 1, 10, compare(Cmp::Eq, mod_of(i, 2), 0))).is_equal(5));
+  CHECK(rule_unroll(Sum(i, 3, 2, mod_of(i, P)), F, a)->is_zero());  // empty sum
+  CHECK(!rule_unroll(Max(i, 3, 2, i), F, a));                      // empty max: no value
+  CHECK(!rule_unroll(Sum(i, 1, 65, mod_of(i, 3)), F, a));          // over the limit
+  CHECK(!rule_unroll(Sum(i, 1, N, mod_of(i, 3)), F, a));           // symbolic bound
+  CHECK(!rule_unroll(Sum(i, 1, 4, unitvec(mod_of(i, P))), F, a));  // symbolic positions
+  CHECK(same(*rule_unroll(Sum(i, 0, 2, i * unitvec(i)), F, a), vector_literal({0, 1, 2})));
+}
+
+TEST_CASE_FIXTURE(Fixture, "sums of i mod k == r count residues") {
+  ex e = Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), 1));
+  auto r = rule_sum_mod_count(e, F, a);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = 0; n <= 12; ++n) pts.push_back({{N, n}});
+  CHECK(agrees(*r, e, pts));
+  // shifted index, lower bound from an enclosing index, != and a parameter modulus
+  Facts g = F;
+  g.declare_index(j, 0, N + 2);  // the range j..N may be empty: guarded
+  ex e2 = Sum(i, j, N, compare(Cmp::Ne, mod_of(i + 2, 4), 3));
+  auto r2 = rule_sum_mod_count(e2, g, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts2;
+  for (int n = 0; n <= 9; ++n)
+    for (int jj = 0; jj <= n + 2; ++jj) pts2.push_back({{N, n}, {j, jj}});
+  CHECK(agrees(*r2, e2, pts2));
+  CHECK(rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), 5)), F, a)->is_zero());
+  // k = P: an integer only if declared; P is real here, so left alone
+  CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, P), 0)), F, a));
+  // r = M could exceed k - 1: left alone
+  CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M)), F, a));
+  // 2 i mod 3: not i + e, left alone
+  CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, 3), 0)), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "sums of comparisons with the index count a ray") {
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 5, 8})
+    for (numeric m : {numeric(0), numeric(1), numeric(5, 2), numeric(4), numeric(9), numeric(-2)})
+      pts.push_back({{N, n}, {x, m}});
+  for (ex body : {compare(Cmp::Le, i, x), compare(Cmp::Lt, i, x), compare(Cmp::Gt, i, x), compare(Cmp::Ge, 2 * i, x),
+                  compare(Cmp::Lt, x, 3 - i), compare(Cmp::Le, N, i + 1)}) {
+    ex e = Sum(i, 1, N, body);
+    auto r = rule_sum_cmp_count(e, F, a);
+    REQUIRE(r);
+    CHECK(count_reductions(*r) == 0);
+    CHECK(agrees(*r, e, pts));
+  }
+  // equality: one match when i = N - 2 is in range (N an integer)
+  ex e = Sum(i, 2, N, compare(Cmp::Eq, i + 2, N));
+  auto r = rule_sum_cmp_count(e, F, a);
+  REQUIRE(r);
+  CHECK(agrees(*r, e, pts));
+  ex ne = Sum(i, 0, N, compare(Cmp::Ne, i, P));
+  auto rn = rule_sum_cmp_count(ne, F, a);
+  REQUIRE(rn);
+  CHECK(agrees(*rn, ne, grid(N, P, {0, 1, 3, 6}, {0, 1, 3, 7})));
+  // x need not be an integer: left alone for ==
+  CHECK(!rule_sum_cmp_count(Sum(i, 1, N, compare(Cmp::Eq, i, x)), F, a));
+  // not linear in i
+  CHECK(!rule_sum_cmp_count(Sum(i, 1, N, compare(Cmp::Le, i * i, x)), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "max of a convex body is at an end of the range") {
+  ex e = Max(i, 1, N, GiNaC::pow(i - P, 2));
+  auto r = rule_ext_convex(e, F, a);
+  REQUIRE(r);
+  CHECK(agrees(*r, e, grid(N, P, {1, 2, 5, 9}, {0, 3, 4, 7})));
+  CHECK(!rule_ext_convex(Min(i, 1, N, GiNaC::pow(i - P, 2)), F, a));  // min of convex: interior
+  CHECK(rule_ext_convex(Min(i, 1, N, -GiNaC::pow(i, 2) + x * i), F, a));  // concave
+  CHECK(!rule_ext_convex(Max(i, 1, N, x * i * i), F, a));                  // sign of x unknown
+}
+
+TEST_CASE_FIXTURE(Fixture, "cyclic map: the busiest processor gets ceil(n / P) items") {
+  symbol t("t");
+  F.declare(t, "t");
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  ex v = vector_max(t * Sum(i, 1, N, unitvec(mod_of(i, P))));
+  auto r = rule_vmax_cyclic(v, g, a);
+  REQUIRE(r);
+  CHECK(same(*r, ceil_of(N / P) * t));
+  // exact also for a real P (brute force has values there only while i < P)
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 3, 7, 10})
+    for (numeric pp : {numeric(1), numeric(3, 2), numeric(5, 2), numeric(3), numeric(4)})
+      pts.push_back({{N, n}, {P, pp}, {t, 2}});
+  CHECK(agrees(*r, v, pts));
+  // 0-based with a shift and an offset position: ceil(P) keeps it exact for a real P
+  Facts h = g;
+  h.declare_index(j, 0, N + 5);  // may be empty
+  ex v2 = vector_max(Sum(i, j, N - 1, 3 * unitvec(mod_of(i + 1, P) + 2)));
+  auto r2 = rule_vmax_cyclic(v2, h, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts2;
+  for (numeric n : {0, 1, 3, 7})
+    for (numeric jj : {0, 1, 2, 5})
+      for (numeric pp : {numeric(1), numeric(5, 2), numeric(3), numeric(9, 2)})
+        if (jj <= n + 5) pts2.push_back({{N, n}, {P, pp}, {j, jj}});
+  CHECK(agrees(*r2, v2, pts2));
+  // P not known to be > 0: left alone; a weight of unknown sign: left alone
+  CHECK(!rule_vmax_cyclic(v, F, a));
+  CHECK(!rule_vmax_cyclic(vector_max(x * Sum(i, 1, N, unitvec(mod_of(i, P)))), g, a));
+  // nested loops: the outer count multiplies (simplifier end to end)
+  ex nest = vector_max(Sum(i, 1, M, Sum(j, 1, N, t * unitvec(mod_of(j, P)))));
+  ex s = simplify(nest, g, a, st);
+  CHECK(count_reductions(s) == 0);
+  CHECK(agrees(s, nest, {{{M, 3}, {N, 5}, {P, 2}, {t, 1}}, {{M, 0}, {N, 5}, {P, 2}, {t, 1}}, {{M, 2}, {N, 7}, {P, 3}, {t, 3}}}));
+}
+
+TEST_CASE_FIXTURE(Fixture, "block map: the busiest block holds min(n, B) items") {
+  symbol B("B");
+  F.declare(B, "B");
+  Facts g = F;
+  g.add_lower(B, 1, false);
+  ex v = vector_max(Sum(i, 0, N - 1, unitvec(idiv_of(i, B))));
+  auto r = rule_vmax_block(v, g, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 3, 5, 9})
+    for (numeric b : {numeric(1), numeric(3, 2), numeric(2), numeric(5, 2), numeric(4)}) pts.push_back({{N, n}, {B, b}});
+  CHECK(agrees(*r, v, pts));
+  // general start with an integer block size
+  for (int bs : {1, 2, 3, 4}) {
+    Facts h = F;
+    h.declare_index(j, 0, 6);
+    ex vb = vector_max(Sum(i, j, N, 2 * unitvec(idiv_of(i, bs))));
+    auto rb = rule_vmax_block(vb, h, a);
+    REQUIRE(rb);
+    std::vector<GiNaC::exmap> p2;
+    for (int n = 0; n <= 12; ++n)
+      for (int jj = 0; jj <= 6; ++jj) p2.push_back({{N, n}, {j, jj}});
+    CHECK(agrees(*rb, vb, p2));
+  }
+  // a real block size and a start other than 0: left alone
+  CHECK(!rule_vmax_block(vector_max(Sum(i, 1, N, unitvec(idiv_of(i, B)))), g, a));
+  CHECK(!rule_vmax_block(v, F, a));  // B > 0 unknown
+}
+
+TEST_CASE_FIXTURE(Fixture, "injective map and disjoint parts of a workload vector") {
+  symbol t("t");
+  F.declare(t, "t");
+  ex v = vector_max(Sum(p, 1, P, t * unitvec(p + 1)));
+  auto r = rule_vmax_injective(v, F, a);
+  REQUIRE(r);
+  CHECK(agrees(*r, v, grid(P, t, {0, 1, 4}, {0, 2})));
+  CHECK(!rule_vmax_injective(vector_max(Sum(p, 1, P, x * unitvec(p))), F, a));  // sign of x unknown
+  // [t, 2t] on positions 0, 1 and a cyclic part on positions >= 2: max of the parts
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  ex w = vector_max(vector_literal({t, 2 * t}) + Sum(i, 1, N, t * unitvec(mod_of(i, P) + 2)));
+  auto rs = rule_vmax_split(w, g, a);
+  REQUIRE(rs);
+  ex s = simplify(w, g, a, st);
+  CHECK(count_reductions(s) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 5, 9})
+    for (numeric pp : {1, 2, 4}) pts.push_back({{N, n}, {P, pp}, {t, 3}});
+  CHECK(agrees(s, w, pts));
+  // overlapping parts (both from position 0): left alone
+  CHECK(!rule_vmax_split(vector_max(vector_literal({t, t}) + Sum(i, 1, N, t * unitvec(mod_of(i, P)))), g, a));
+  // negative elements possible: left alone
+  CHECK(!rule_vmax_split(vector_max(vector_literal({x}) + Sum(i, 1, N, t * unitvec(i + 2))), g, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "floor/ceil of an integer, may_fail, factored output") {
+  CHECK(rule_floor_int(floor_of(N + 1), F, a)->is_equal(N + 1));
+  CHECK(!rule_floor_int(floor_of(N / 2), F, a));
+  CHECK(may_fail(Max(i, 1, N, i), F));
+  CHECK(!may_fail(Max(i, 1, N + 1, i), F));
+  CHECK(may_fail(1 / x, F));
+  CHECK(!may_fail(N / (P + 1), F));
+  // a factor that may fail stays inside a sum whose range may be empty
+  ex e = Sum(i, 1, N, Max(j, 1, M, j) * i);
+  CHECK(!rule_sum_factor(e, F, a));
+  CHECK(!rule_sum_const(Sum(i, 1, N, Max(j, 1, M, j)), F, a));
+  symbol k("k");
+  ex tri = simp(Sum(k, 1, N, Sum(j, k, N, k)));
+  CHECK(to_pamela(tri) == "N * (N + 1) * (N + 2) / 6");
+}
