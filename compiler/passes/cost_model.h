@@ -31,6 +31,9 @@ struct CostEquation {
   EquationRole role = EquationRole::Numeric;
   std::string process;  // for the four process roles: L
   GiNaC::ex value;
+  // The lowered, unsimplified value: the reference a closed form is checked against, and
+  // what eval falls back to where the closed form's assumptions do not hold.
+  GiNaC::ex time_value;
   bool top_level = false;  // printed by default (T_ of top-level processes, top-level numerics)
   Loc loc;
 };

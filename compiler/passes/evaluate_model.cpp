@@ -33,10 +33,9 @@ bool compare_holds(const std::string& op, const GiNaC::numeric& a, const GiNaC::
   return a < b;
 }
 
-// A closed form may rely on facts the declarations did not give (docs/semantics.md): a
-// loop bound being an integer, a range being non-empty. Evaluating it where they fail
-// would give a number the model does not have, so that is an error.
-void check_assumptions(const CostModel& model, const GiNaC::exmap& env) {
+}  // namespace
+
+bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env) {
   auto value_at = [&](const GiNaC::ex& e, GiNaC::numeric& out) {
     try {
       sym::WorkBudget budget;
@@ -50,19 +49,14 @@ void check_assumptions(const CostModel& model, const GiNaC::exmap& env) {
   };
   for (const GiNaC::ex& e : model.assumptions.integer) {
     GiNaC::numeric v;
-    if (value_at(e, v) && !v.is_integer())
-      fail(DiagKind::EvaluationError, "loop bound " + sym::to_pamela(e) + " = " + format_number(v) +
-                                          " is not an integer (loop bounds must be integers; not rounding)");
+    if (value_at(e, v) && !v.is_integer()) return false;
   }
   for (const GiNaC::ex& e : model.assumptions.nonneg) {
     GiNaC::numeric v;
-    if (value_at(e, v) && v.is_negative())
-      fail(DiagKind::EvaluationError, "the cost model assumes " + sym::to_pamela(e) + " >= 0, but it is " +
-                                          format_number(v) + " here (e.g. a max over an empty range)");
+    if (value_at(e, v) && v.is_negative()) return false;
   }
+  return true;
 }
-
-}  // namespace
 
 bool parse_binding_value(const std::string& text, GiNaC::numeric& out) {
   if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
@@ -145,12 +139,14 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
          std::string(unbound.size() == 1 ? "parameter " : "parameters ") + list +
              (unbound.size() == 1 ? " has" : " have") + " no value: give -D NAME=VALUE or declare a default");
   }
-  check_assumptions(model, env);
+  // Outside the closed form's assumptions (an empty par range, a non-integer loop bound),
+  // the time-domain model gives the value, or the error, the model really has.
+  const bool closed_form_valid = assumptions_hold(model, env);
   EvalResult result;
   for (const CostEquation* e : targets) {
     sym::WorkBudget budget;
     try {
-      result.values.emplace_back(e->name, sym::evaluate(e->value, env, budget));
+      result.values.emplace_back(e->name, sym::evaluate(closed_form_valid ? e->value : e->time_value, env, budget));
     } catch (const sym::EvalError& err) {
       fail(DiagKind::EvaluationError, e->name + ": " + err.message, e->loc);
     }

@@ -26,6 +26,12 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request);
 // declared bounds. Unbound parameters are left out.
 GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string, GiNaC::numeric>& bindings);
 
+// True when every assumption the closed form recorded holds at this point (those that
+// mention unbound parameters are not checked). Where one fails, evaluate_model uses the
+// time-domain model instead (exact, by unrolling): the closed form is valid only under
+// its assumptions (docs/semantics.md).
+bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env);
+
 // "100000000", "10.1", "0.3333333333333333", "[4, 8, 12]": exact where the value is a
 // finite decimal, else the shortest double that reads back the same.
 std::string format_value(const sym::Value& v);

@@ -130,8 +130,10 @@ class ProcessLowering {
         if (n->kind == Kind::SeqLoop)
           return {sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.phi), delta,
                   sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.T)};
-        ex T = sym::make_max({sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.T), sym::vector_max(delta)});
-        return {sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.phi), delta, T};
+        // An empty par has no branches: no time (empty_is_zero), where a max over an empty
+        // range would have no value.
+        ex T = sym::make_max({sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.T, true), sym::vector_max(delta)});
+        return {sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.phi, true), delta, T};
       }
       case Kind::IfProc: {
         ex c = lower_numeric(n->kids[0], scope);
@@ -269,14 +271,16 @@ CostModel lower(const NormalModel& model) {
   ProcessLowering processes;
   for (const NormalEquation& e : model.equations) {
     if (e.type == ast::Type::Numeric) {
-      cost.equations.push_back({e.name, EquationRole::Numeric, "", lower_numeric(e.body, scope), e.top_level, e.loc});
+      ex value = lower_numeric(e.body, scope);
+      cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       continue;
     }
     Lowered l = processes.lower(e.body, scope);
-    cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, false, e.loc});
-    cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, false, e.loc});
-    cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, sym::vector_max(l.delta), false, e.loc});
-    cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, l.T, e.top_level, e.loc});
+    ex omega = sym::vector_max(l.delta);
+    cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, l.phi, false, e.loc});
+    cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});
+    cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, omega, omega, false, e.loc});
+    cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, l.T, l.T, e.top_level, e.loc});
   }
   return cost;
 }

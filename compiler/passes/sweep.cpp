@@ -196,6 +196,12 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
   // Checks that depend on the swept parameters.
   auto add_check = [&](const GiNaC::ex& raw, Check::Kind kind) {
     GiNaC::ex e = bind_except(model, raw, fixed_, swept);
+    if (GiNaC::is_a<GiNaC::numeric>(e) && (kind == Check::Integer || kind == Check::Nonneg)) {
+      // An assumption the fixed values already break: every point is outside it.
+      const GiNaC::numeric& v = GiNaC::ex_to<GiNaC::numeric>(e);
+      if (kind == Check::Integer ? !v.is_integer() : v.is_negative()) all_outside_assumptions_ = true;
+      return;
+    }
     if (!has_any_symbol(e) || !only_symbols_in(e, allowed)) return;
     if (auto f = FastExpr::compile(e, vars)) checks_.push_back({std::move(*f), kind});
   };
@@ -242,7 +248,7 @@ void Sweep::check_exactly_at(const std::vector<std::size_t>& idx) const {
   }
 }
 
-void Sweep::validate() const {
+void Sweep::validate() {
   if (checks_.empty()) return;
   constexpr std::size_t kB = FastExpr::kBatch;
   const std::size_t nv = ranges_.size();
@@ -266,10 +272,11 @@ void Sweep::validate() const {
           case Check::Integer: ok = std::fabs(v - std::round(v)) <= tol; break;
           case Check::Nonneg: ok = v >= -tol; break;
         }
-        if (!ok) {  // throws unless a double rounding misled us
+        if (!ok) {  // throws where the model itself has no value, or a bound fails
           std::vector<std::size_t> at;
           indices(b0 + j, at);
           check_exactly_at(at);
+          if (c.kind == Check::Integer || c.kind == Check::Nonneg) outside_assumptions_.insert(b0 + j);
         }
       }
     }
@@ -322,6 +329,11 @@ void Sweep::evaluate(std::size_t begin, std::size_t end, double* out) const {
       if (fast_[t]) {
         fast_[t]->eval_batch(vars.data(), n, ys.data());
         for (std::size_t j = 0; j < n; ++j) {
+          if (all_outside_assumptions_ || (!outside_assumptions_.empty() && outside_assumptions_.count(b0 + j))) {
+            std::vector<std::size_t> at;
+            indices(b0 + j, at);
+            ys[j] = exact_at(t, at);
+          }
           if (!std::isfinite(ys[j])) {
             std::vector<std::size_t> at;
             indices(b0 + j, at);

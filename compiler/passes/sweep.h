@@ -11,6 +11,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/passes/cost_model.h"
@@ -47,8 +48,10 @@ public:
 
   // Index of each swept parameter's value at grid point i.
   void indices(std::size_t i, std::vector<std::size_t>& idx) const;
-  // Runs the compiled checks over the whole grid; throws the exact diagnostic on failure.
-  void validate() const;
+  // Runs the compiled checks over the whole grid: a declared bound that fails throws the
+  // exact diagnostic; a point outside the closed form's assumptions is evaluated exactly
+  // later (eval's fallback to the time-domain model), or throws if the model has no value.
+  void validate();
   // Values of every target at points [begin, end): out[(i - begin) * targets + t].
   // Evaluates in batches of FastExpr::kBatch points.
   void evaluate(std::size_t begin, std::size_t end, double* out) const;
@@ -72,6 +75,8 @@ private:
     enum Kind { Ge, Gt, Le, Lt, Integer, Nonneg } kind;
   };
   std::vector<Check> checks_;
+  std::unordered_set<std::size_t> outside_assumptions_;  // grid points evaluated exactly
+  bool all_outside_assumptions_ = false;                 // the fixed values break one
 };
 
 // Substitutes -D values and declared defaults (repeatedly, defaults may mention other

@@ -207,7 +207,7 @@ struct Evaluator {
     long lb = integer_bound(need_scalar(ev(r.lb()), "loop bound"), "lower");
     long ub = integer_bound(need_scalar(ev(r.ub()), "loop bound"), "upper");
     if (lb > ub) {
-      if (r.kind() == ReduceKind::Sum) return scalar(0);
+      if (r.kind() == ReduceKind::Sum || r.empty_is_zero()) return scalar(0);
       fail(std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");
     }
     const ex key = r.index_ex();

@@ -14,8 +14,9 @@ GINAC_IMPLEMENT_REGISTERED_CLASS_OPT(reduction, basic,
 
 reduction::reduction() : index_(symbol("i")), lb_(0), ub_(0), body_(0) {}
 
-reduction::reduction(ReduceKind kind, const symbol& index, const ex& lb, const ex& ub, const ex& body)
-    : kind_(kind), index_(index), lb_(lb), ub_(ub), body_(body) {}
+reduction::reduction(ReduceKind kind, const symbol& index, const ex& lb, const ex& ub, const ex& body,
+                     bool empty_is_zero)
+    : kind_(kind), index_(index), lb_(lb), ub_(ub), body_(body), empty_is_zero_(empty_is_zero) {}
 
 ex reduction::op(size_t i) const {
   switch (i) {
@@ -57,7 +58,7 @@ ex reduction::subs(const exmap& m, unsigned options) const {
   if (!capture && are_ex_trivially_equal(nl, lb_) && are_ex_trivially_equal(nu, ub_) &&
       are_ex_trivially_equal(nb, body_))
     return subs_one_level(m, options);
-  const reduction& r = dynallocate<reduction>(kind_, ex_to<symbol>(idx), nl, nu, nb);
+  const reduction& r = dynallocate<reduction>(kind_, ex_to<symbol>(idx), nl, nu, nb, empty_is_zero_);
   return r.subs_one_level(m, options);
 }
 
@@ -80,6 +81,7 @@ const symbol& canon(int h) {
 int reduction::compare_same_type(const basic& other) const {
   const auto& o = static_cast<const reduction&>(other);
   if (kind_ != o.kind_) return kind_ < o.kind_ ? -1 : 1;
+  if (empty_is_zero_ != o.empty_is_zero_) return empty_is_zero_ ? 1 : -1;
   if (int c = lb_.compare(o.lb_)) return c;
   if (int c = ub_.compare(o.ub_)) return c;
   if (index_.is_equal(o.index_)) return body_.compare(o.body_);
@@ -92,6 +94,7 @@ int reduction::compare_same_type(const basic& other) const {
 unsigned reduction::calchash() const {
   // Independent of the index name (alpha-equivalent reductions must hash alike).
   unsigned v = static_cast<unsigned>(std::hash<std::string>{}("pamc::reduction")) ^ (static_cast<unsigned>(kind_) * 0x9e3779b9U);
+  v ^= empty_is_zero_ ? 0x5bd1e995U : 0U;
   v = ((v << 1) | (v >> 31)) ^ lb_.gethash();
   v = ((v << 1) | (v >> 31)) ^ ub_.gethash();
   if (flags & status_flags::evaluated) {
@@ -108,8 +111,13 @@ void reduction::do_print(const print_context& c, unsigned) const {
   c.s << " }";
 }
 
-ex make_reduction(ReduceKind kind, const symbol& index, const ex& lb, const ex& ub, const ex& body) {
-  return dynallocate<reduction>(kind, index, lb, ub, body);
+ex make_reduction(ReduceKind kind, const symbol& index, const ex& lb, const ex& ub, const ex& body,
+                  bool empty_is_zero) {
+  return dynallocate<reduction>(kind, index, lb, ub, body, empty_is_zero && kind != ReduceKind::Sum);
+}
+
+ex rebuild_reduction(const reduction& r, ReduceKind kind, const ex& lb, const ex& ub, const ex& body) {
+  return make_reduction(kind, r.index(), lb, ub, body, r.empty_is_zero());
 }
 
 bool is_reduction(const ex& e) { return is_a<reduction>(e); }

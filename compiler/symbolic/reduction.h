@@ -20,7 +20,8 @@ enum class ReduceKind { Sum, Max, Min };
 class reduction : public GiNaC::basic {
   GINAC_DECLARE_REGISTERED_CLASS(reduction, GiNaC::basic)
 public:
-  reduction(ReduceKind kind, const GiNaC::symbol& index, const ex& lb, const ex& ub, const ex& body);
+  reduction(ReduceKind kind, const GiNaC::symbol& index, const ex& lb, const ex& ub, const ex& body,
+            bool empty_is_zero = false);
 
   size_t nops() const override { return 3; }
   ex op(size_t i) const override;
@@ -35,6 +36,9 @@ public:
   const ex& lb() const { return lb_; }
   const ex& ub() const { return ub_; }
   const ex& body() const { return body_; }
+  // A max/min over the branches of a `par`: an empty range has none, takes no time and
+  // gives 0 (SPEC 2), where a user's `max (i = ...)` over an empty range has no value.
+  bool empty_is_zero() const { return empty_is_zero_; }
 
 protected:
   unsigned calchash() const override;
@@ -44,9 +48,13 @@ private:
   ReduceKind kind_ = ReduceKind::Sum;
   ex index_;  // always a GiNaC::symbol
   ex lb_, ub_, body_;
+  bool empty_is_zero_ = false;
 };
 
-ex make_reduction(ReduceKind kind, const GiNaC::symbol& index, const ex& lb, const ex& ub, const ex& body);
+ex make_reduction(ReduceKind kind, const GiNaC::symbol& index, const ex& lb, const ex& ub, const ex& body,
+                  bool empty_is_zero = false);
+// The same reduction with another kind, range or body; keeps empty_is_zero.
+ex rebuild_reduction(const reduction& r, ReduceKind kind, const ex& lb, const ex& ub, const ex& body);
 bool is_reduction(const ex& e);
 // The reduction inside e; e must satisfy is_reduction.
 const reduction& as_reduction(const ex& e);

@@ -84,7 +84,7 @@ exvector operands_of(const ex& e, bool is_add) {
 }
 
 ex rebuild(const reduction& r, ReduceKind k, const ex& body) {
-  return make_reduction(k, r.index(), r.lb(), r.ub(), body);
+  return rebuild_reduction(r, k, r.lb(), r.ub(), body);
 }
 
 ReduceKind flip(ReduceKind k) { return k == ReduceKind::Max ? ReduceKind::Min : ReduceKind::Max; }
@@ -237,8 +237,9 @@ std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a) {
   return r->body();
 }
 
-// max (i) { c + g(i) } = c + max (i) { g(i) } for c free of i (also min). Always.
-std::optional<ex> rule_ext_shift(const ex& e, const Facts&, Assumptions&) {
+// max (i) { c + g(i) } = c + max (i) { g(i) } for c free of i (also min). Always for a
+// user's max; for a par's max (0 when empty) only on a non-empty range, proved or assumed.
+std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || !is_a<add>(r->body())) return std::nullopt;
   ex c = 0, g = 0;
@@ -247,6 +248,8 @@ std::optional<ex> rule_ext_shift(const ex& e, const Facts&, Assumptions&) {
     (t.has(r->index_ex()) ? g : c) += t;
   }
   if (c.is_zero() || g.is_zero()) return std::nullopt;
+  // A par's max is 0 on an empty range, c + 0 is not: that needs a non-empty range.
+  if (r->empty_is_zero() && !require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
   return c + rebuild(*r, r->kind(), g);
 }
 
@@ -543,7 +546,8 @@ std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
   if (!lb.is_integer() || !ub.is_integer()) return std::nullopt;
   numeric n = ub - lb + 1;
   if (n > kUnrollLimit) return std::nullopt;
-  if (!n.is_positive()) return r.kind() == ReduceKind::Sum ? std::optional<ex>(ex(0)) : std::nullopt;
+  if (!n.is_positive())
+    return r.kind() == ReduceKind::Sum || r.empty_is_zero() ? std::optional<ex>(ex(0)) : std::nullopt;
   if (is_vector_valued(r.body()) && !all_positions_numeric(r.body().subs(exmap{{r.index_ex(), lb}})))
     return std::nullopt;
   exvector terms;

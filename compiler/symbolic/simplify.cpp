@@ -28,7 +28,7 @@ struct Driver {
       ex lb = run(r.lb(), f), ub = run(r.ub(), f);
       Facts inner = f;
       inner.declare_index(r.index(), lb, ub);
-      x = make_reduction(r.kind(), r.index(), lb, ub, run(r.body(), inner));
+      x = rebuild_reduction(r, r.kind(), lb, ub, run(r.body(), inner));
     } else if (e.nops() > 0) {
       struct Child : map_function {
         Driver& d;

@@ -126,8 +126,13 @@ def main():
     rc, out, err = pamc("sweep", MRM, "--sweep", "P=1:10", "--plot", bad)  # N unbound
     check("an error leaves no plot file", rc == 1 and not os.path.exists(bad) and not os.path.exists(bad + ".pamc-tmp"), err)
     badcsv = os.path.join(tmp, "bad.csv")
-    rc, out, err = pamc("sweep", MRM, "-D", "N=1", "--sweep", "P=0:3", "--csv", badcsv)  # P = 0 violates P >= 1
+    rc, out, err = pamc("sweep", MRM, "-D", "N=1.5", "--sweep", "P=0:3", "--csv", badcsv)  # non-integer loop bound
     check("an error leaves no CSV file", rc == 1 and not os.path.exists(badcsv) and not os.path.exists(badcsv + ".pamc-tmp"), err)
+    # P = 0 is outside the closed form's assumption P >= 1: the sweep takes the model's own
+    # value there (an empty par takes no time), not the formula's 10.1 N.
+    rc, out, err = pamc("sweep", MRM, "-D", "N=10", "--sweep", "P=0:2")
+    check("outside the closed form's assumptions the sweep gives the model's value",
+          rc == 0 and out.splitlines()[1:] == ["0,0", "1,101", "2,101"], out + err)
     rc, out, err = pamc("sweep", MRM, "-D", "N=1", "--sweep", "P=1:3", "--plot", os.path.join(tmp, "x.gif"))
     check("--plot with an unknown extension exits 2", rc == 2 and "png" in err, err)
 
