@@ -163,19 +163,13 @@ static std::string exact_text(const GiNaC::numeric& x) {
 std::string format_number(const GiNaC::numeric& x) {
   if (x.is_integer()) return exact_text(x);
   if (x.is_rational()) {
-    // A finite decimal when the denominator is 2^a 5^b: print it exactly.
+    // A finite decimal (the denominator is 2^a 5^b) prints exactly, as the cost model
+    // prints numbers: 10.1, 0.75, 4e-8.
     GiNaC::numeric den = x.denom();
     int twos = 0, fives = 0;
     while (GiNaC::irem(den, 2).is_zero()) { den = den / 2; ++twos; }
     while (GiNaC::irem(den, 5).is_zero()) { den = den / 5; ++fives; }
-    if (den == 1 && std::max(twos, fives) <= 30) {
-      int digits = std::max(twos, fives);
-      GiNaC::numeric scaled = x * GiNaC::numeric(10).power(digits);
-      std::string s = exact_text(GiNaC::abs(scaled));
-      if (static_cast<int>(s.size()) <= digits) s = std::string(digits - s.size() + 1, '0') + s;
-      s.insert(s.size() - digits, ".");
-      return (x < 0 ? "-" : "") + s;
-    }
+    if (den == 1 && std::max(twos, fives) <= 30) return (x < 0 ? "-" : "") + sym::number_to_pamela(GiNaC::abs(x));
   }
   double d = x.to_double();
   char buf[64];

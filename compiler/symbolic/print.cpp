@@ -54,6 +54,15 @@ std::string decimal_text(const numeric& r) {  // r >= 0, is_decimal(r)
   os << n;
   std::string s = os.str();
   if (digits == 0) return s;
+  // Four or more zeros after the point read better in scientific notation (machine
+  // constants such as 4e-8 seconds); still exact: 1.25e-7 is the same rational.
+  if (digits - static_cast<int>(s.size()) >= 4) {
+    std::string mantissa = s.substr(0, 1);
+    std::string rest = s.substr(1);
+    while (!rest.empty() && rest.back() == '0') rest.pop_back();
+    if (!rest.empty()) mantissa += "." + rest;
+    return mantissa + "e-" + std::to_string(digits - static_cast<int>(s.size()) + 1);
+  }
   if (static_cast<int>(s.size()) <= digits) s = std::string(digits - s.size() + 1, '0') + s;
   s.insert(s.size() - digits, ".");
   return s;

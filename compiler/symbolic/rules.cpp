@@ -53,11 +53,17 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
   }
   for (const Cond* c : unproved) {
     if (c->integer) {
-      a.items.insert(to_pamela(c->e) + " is an integer");
-      a.integer.push_back(c->e);
+      // "N - 1 is an integer" says no more than "N is an integer": drop integer constants.
+      ex base = c->e.expand();
+      if (is_a<add>(base)) {
+        ex stripped = 0;
+        for (size_t k = 0; k < base.nops(); ++k)
+          if (!(is_a<numeric>(base.op(k)) && ex_to<numeric>(base.op(k)).is_integer())) stripped += base.op(k);
+        base = stripped;
+      }
+      if (a.items.insert(to_pamela(base) + " is an integer").second) a.integer.push_back(base);
     } else {
-      a.items.insert(nonneg_text(c->e));
-      a.nonneg.push_back(c->e);
+      if (a.items.insert(nonneg_text(c->e)).second) a.nonneg.push_back(c->e);
     }
   }
   return true;

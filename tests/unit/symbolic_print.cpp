@@ -13,7 +13,9 @@ TEST_CASE("numbers print as exact decimals or fractions") {
   CHECK(to_pamela(numeric(100000000)) == "100000000");
   CHECK(to_pamela(numeric(1, 3)) == "1/3");
   CHECK(to_pamela(numeric(-1, 8)) == "-0.125");
-  CHECK(to_pamela(numeric(1, 100000)) == "0.00001");
+  CHECK(to_pamela(numeric(1, 100000)) == "1e-5");  // four or more leading zeros: scientific
+  CHECK(to_pamela(numeric(1, 1000)) == "0.001");
+  CHECK(to_pamela(numeric(125, 1000000000)) == "1.25e-7");
 }
 
 TEST_CASE("vectors: [1,2,3]*4 is [4, 8, 12] and 10*unitvec(3) is [0, 0, 0, 10]") {
