@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "compiler/driver/commands.h"
+#include "compiler/driver/driver_util.h"
 #include "compiler/driver/plot.h"
 #include "compiler/passes/analysis.h"
 #include "compiler/passes/evaluate_model.h"
@@ -18,27 +19,6 @@
 
 namespace pamc {
 namespace {
-
-constexpr int kOk = 0;
-constexpr int kModelError = 1;
-constexpr int kUsageError = 2;
-
-int report(const Diagnostics& diags) {
-  diags.render(std::cerr);
-  return diags.has_errors() ? kModelError : kOk;
-}
-
-bool numeric_bindings(const std::map<std::string, std::string>& raw, std::map<std::string, GiNaC::numeric>& out) {
-  for (const auto& [name, text] : raw) {
-    GiNaC::numeric v;
-    if (!parse_binding_value(text, v)) {
-      std::cerr << "pamc: -D " << name << "=" << text << ": not a number\n";
-      return false;
-    }
-    out[name] = v;
-  }
-  return true;
-}
 
 // Swept values: the shortest text that reads back as the same double (the values are
 // correctly rounded from exact decimals, so 0.3 prints as 0.3).
@@ -108,7 +88,7 @@ std::string fixed_text(const std::map<std::string, GiNaC::numeric>& fixed) {
 int cmd_sweep(const SweepCommand& c) {
   using clock = std::chrono::steady_clock;
   std::map<std::string, GiNaC::numeric> fixed;
-  if (!numeric_bindings(c.bindings, fixed)) return kUsageError;
+  if (!parse_bindings(c.bindings, fixed)) return kUsageError;
   std::vector<SweepRange> ranges;
   for (const std::string& s : c.sweeps) {
     SweepRange r;
@@ -314,7 +294,7 @@ namespace {
 template <typename Analyse, typename Format>
 int point_command(const PointCommand& c, Analyse analyse, Format format) {
   std::map<std::string, GiNaC::numeric> bindings;
-  if (!numeric_bindings(c.bindings, bindings)) return kUsageError;
+  if (!parse_bindings(c.bindings, bindings)) return kUsageError;
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
   if (!comp) return report(diags);

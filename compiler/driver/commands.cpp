@@ -1,4 +1,5 @@
 #include "compiler/driver/commands.h"
+#include "compiler/driver/driver_util.h"
 
 #include <cstdio>
 #include <fstream>
@@ -15,20 +16,6 @@
 
 namespace pamc {
 namespace {
-
-constexpr int kOk = 0;
-constexpr int kModelError = 1;
-constexpr int kUsageError = 2;
-
-int report(const Diagnostics& diags) {
-  diags.render(std::cerr);
-  return diags.has_errors() ? kModelError : kOk;
-}
-
-int report(const CompileError& e) {
-  render_diagnostic(std::cerr, e.diag);
-  return kModelError;
-}
 
 // Writes `text` to `path` through a temporary file renamed into place, so an error never
 // leaves a partial output file behind.
@@ -84,20 +71,6 @@ std::string print_stats(const CostModel& model) {
   return out.str();
 }
 
-std::map<std::string, GiNaC::numeric> parse_bindings(const std::map<std::string, std::string>& raw, bool& ok) {
-  std::map<std::string, GiNaC::numeric> out;
-  ok = true;
-  for (const auto& [name, text] : raw) {
-    GiNaC::numeric v;
-    if (!parse_binding_value(text, v)) {
-      std::cerr << "pamc: -D " << name << "=" << text << ": not a number\n";
-      ok = false;
-      continue;
-    }
-    out[name] = v;
-  }
-  return out;
-}
 
 std::string json_escape(const std::string& s) {
   std::string out;
@@ -171,10 +144,8 @@ int cmd_compile(const CompileCommand& c) {
 
 int cmd_eval(const EvalCommand& c) {
   Diagnostics diags;
-  bool ok = true;
   EvalRequest request;
-  request.bindings = parse_bindings(c.bindings, ok);
-  if (!ok) return kUsageError;
+  if (!parse_bindings(c.bindings, request.bindings)) return kUsageError;
   request.targets = c.targets;
   auto comp = compile_file(c.file, c.load, c.brute_force ? Stage::Time : Stage::Simplified, diags);
   if (!comp) return report(diags);
@@ -201,15 +172,10 @@ int cmd_eval(const EvalCommand& c) {
 }
 
 int cmd_simulate(const SimulateCommand& c) {
+  std::map<std::string, GiNaC::numeric> exact;
+  if (!parse_bindings(c.bindings, exact)) return kUsageError;
   std::map<std::string, double> params;
-  for (const auto& [name, text] : c.bindings) {
-    GiNaC::numeric v;
-    if (!parse_binding_value(text, v)) {
-      std::cerr << "pamc: -D " << name << "=" << text << ": not a number\n";
-      return kUsageError;
-    }
-    params[name] = v.to_double();
-  }
+  for (const auto& [name, v] : exact) params[name] = v.to_double();
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Normalized, diags);
   if (!comp) return report(diags);
