@@ -131,6 +131,8 @@ std::string CodePrinter::print_function(const ex& e) {
     case Fn::None: break;
   }
   std::string fname = GiNaC::ex_to<GiNaC::function>(e).get_name();
+  // Cost expressions are real: GiNaC writes abs(x)^2 as x * conjugate(x).
+  if ((fname == "conjugate" || fname == "real_part") && e.nops() == 1) return print(e.op(0));
   if ((fname == "abs" || fname == "log" || fname == "exp") && e.nops() == 1) return call(fname, {arg(0)});
   cannot_emit("the function '" + fname + "'");
 }

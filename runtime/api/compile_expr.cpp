@@ -176,6 +176,7 @@ class Compiler {
     }
     std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
     if (e.nops() == 1) {
+      if (name == "conjugate" || name == "real_part") return expr(e.op(0));  // cost expressions are real
       if (name == "abs") return one(Op::Abs);
       if (name == "log") return one(Op::Log);
       if (name == "exp") return one(Op::Exp);

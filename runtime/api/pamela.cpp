@@ -3,6 +3,8 @@
 // Model::from_*, so models and functions are safe to use from several threads.
 #include "pamela/pamela.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <mutex>
 #include <sstream>
@@ -32,6 +34,12 @@ struct ModelData {
   std::vector<std::optional<Program>> defaults;  // per parameter
   std::size_t required = 0;                      // parameters before the trailing defaulted run
   std::vector<std::string> assumptions;
+  struct Check {
+    std::string text;
+    bool integer;  // else: nonnegative
+    Program program;
+  };
+  std::vector<Check> checks;
   std::vector<EquationData> equations;
 };
 
@@ -111,6 +119,14 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
   }
   data->required = data->defaults.size();
   while (data->required > 0 && data->defaults[data->required - 1]) --data->required;
+  for (int integer = 0; integer < 2; ++integer)
+    for (const GiNaC::ex& a : integer ? model.assumptions.integer : model.assumptions.nonneg) {
+      try {
+        data->checks.push_back({pamc::sym::to_pamela(a) + (integer ? " is an integer" : " >= 0"), integer == 1,
+                                detail::compile_expression(a, params)});
+      } catch (const detail::CompileFailure&) {
+      }
+    }
   for (const pamc::CostEquation& e : model.equations) {
     detail::EquationData eq;
     eq.name = e.name;
@@ -203,6 +219,19 @@ CostFunction Model::function(const std::string& name) const {
 std::map<std::string, double> Model::evaluate(const std::map<std::string, double>& args) const {
   std::map<std::string, double> out;
   for (const std::string& n : top_level_equations()) out[n] = function(n)(args);
+  return out;
+}
+
+std::vector<std::string> Model::violated_assumptions(const std::vector<double>& args) const {
+  if (args.size() != data_->parameter_names.size())
+    throw std::invalid_argument("violated_assumptions: " + std::to_string(data_->parameter_names.size()) +
+                                " arguments expected (" + std::to_string(args.size()) + " given)");
+  std::vector<std::string> out;
+  for (const auto& c : data_->checks) {
+    double v = c.program.run(args.data());
+    bool holds = c.integer ? std::isfinite(v) && v == std::floor(v) : v >= 0;
+    if (!holds) out.push_back(c.text);
+  }
   return out;
 }
 

@@ -97,3 +97,10 @@ TEST_CASE("api: functions evaluate concurrently") {
   for (auto& th : threads) th.join();
   for (int k = 0; k < 4; ++k) CHECK(results[k] == doctest::Approx(100000 * std::max(10.1, 0.1 * (k + 1) * 100)));
 }
+
+TEST_CASE("api: assumptions of the closed form") {
+  pamela::Model m = pamela::Model::from_file(kSamples + "mrm.pam");
+  CHECK(!m.assumptions().empty());
+  CHECK(m.violated_assumptions({1000, 1e6}).empty());
+  CHECK(!m.violated_assumptions({1000, 0.5}).empty());  // N is an integer
+}
