@@ -11,6 +11,7 @@ packages=(
   libboost-program-options-dev
   doctest-dev
   octave
+  clang
   gnuplot-nox
   python3
 )

@@ -5,3 +5,4 @@
 add_executable(sim_bench EXCLUDE_FROM_ALL ${CMAKE_CURRENT_LIST_DIR}/sim_bench.cpp)
 target_link_libraries(sim_bench PRIVATE pamc_runtime)
 target_compile_options(sim_bench PRIVATE ${PAMC_WARNINGS})
+include(${CMAKE_CURRENT_LIST_DIR}/eval_bench.cmake)
