@@ -34,9 +34,10 @@ expectation and a small std (seen with nested `if (0.2) if (1/(P+1)) ...`: proba
 while the least probability of any path of draws stays >= MIN_REACH = 0.1: an outcome
 that can happen is then missing from all 200 runs with probability <= 0.9^200 < 1e-9.
 
-EMPTY_PAR_NOTE. `par` ranges are generated non-empty at every parameter point: the
-compiled bound of an empty `par` is an evaluation error instead of 0 (known bug, see
-run_empty_par_bug.py). `seq` ranges and reductions may be empty.
+EMPTY_PAR_NOTE. `par`, `seq` and reduction ranges may be empty at some parameter points.
+This test found that the bound of an empty `par` was an evaluation error instead of 0
+(fixed in 8294568; run_empty_par.py is its regression test). NONEMPTY_PAR = True
+restores the workaround (non-empty `par` ranges only) for binaries older than that fix.
 
 Usage: run_sim_property.py --pamc build/pamc [--seed S] [--files F] [--keep DIR]
 """
@@ -48,6 +49,7 @@ RUNS = 200
 Z = 4.5
 REL = 1e-9
 MIN_REACH = 0.1
+NONEMPTY_PAR = False  # True: generate only non-empty par ranges (EMPTY_PAR_NOTE)
 RADIX = 8  # par index values are in [0, RADIX - 1] at every parameter point below
 
 # Parameter points: integers so every loop bound is an integer; all values < RADIX.
@@ -205,7 +207,7 @@ class Gen:
             return f"seq ({j} = {lo}, {hi}) {{ {self.process(d, scope + [(j, 'seq')])} }}"
         if k <= 7 and not seq_only:
             j = self.fresh()
-            lo, hi = self.rng_bounds(scope, nonempty=True)
+            lo, hi = self.rng_bounds(scope, nonempty=NONEMPTY_PAR)
             return f"par ({j} = {lo}, {hi}) {{ {self.process(d, scope + [(j, 'par')])} }}"
         c, q = self.cond(scope)
         saved = self.reach

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
-"""KNOWN BUG (failing on purpose until fixed in compiler/passes/lower): an empty `par`
-range must take no time (SPEC section 2, fine points: "an empty range (lb > ub) gives ...
-0 time and no workload for seq/par"), and the simulator agrees (T = 0), but the compiled
-bound lowers `par (i = l, u) B` to `max(max_i T_B, omega)`, whose `max (i = 1, 0)` is an
-evaluation error ("max over an empty range"); with a symbolic bound the simplifier
-records `% assumes N >= 1` and `eval -D N=0` fails. Found by run_sim_property.py, whose
-generator keeps par ranges non-empty until this is fixed.
+"""Regression test: an empty `par` range takes no time (SPEC section 2, fine points: "an
+empty range (lb > ub) gives ... 0 time and no workload for seq/par"), in the compiled bound
+as in the simulator. Found by run_sim_property.py (and fixed independently): the bound lowered
+`par (i = l, u) B` to `max(max_i T_B, omega)`, whose `max (i = 1, 0)` was an evaluation
+error ("max over an empty range"), and with a symbolic bound the simplifier recorded
+`% assumes N >= 1` so that `eval -D N=0` failed; fixed in 8294568 ("An empty par takes no
+time").
 
 Expected: each model below evaluates to the simulated value."""
 import argparse, json, os, subprocess, sys, tempfile
