@@ -14,6 +14,7 @@
 #include "compiler/passes/lower.h"
 
 #include <cctype>
+#include <optional>
 #include <sstream>
 
 namespace pamc {
@@ -25,6 +26,30 @@ using ast::Op;
 using GiNaC::ex;
 using Scope = std::map<std::string, ex>;
 
+// Binds a loop index in the scope for the lifetime of this object and restores what it
+// hid: copying the scope (every parameter) at each loop made lowering O(parameters x loops).
+class BindIndex {
+ public:
+  BindIndex(Scope& scope, const std::string& name, const ex& value) : scope_(scope), name_(name) {
+    auto it = scope_.find(name_);
+    if (it != scope_.end()) hidden_ = it->second;
+    scope_[name_] = value;
+  }
+  ~BindIndex() {
+    if (hidden_) scope_[name_] = *hidden_;
+    else scope_.erase(name_);
+  }
+  BindIndex(const BindIndex&) = delete;
+  BindIndex& operator=(const BindIndex&) = delete;
+
+ private:
+  Scope& scope_;
+  std::string name_;
+  std::optional<ex> hidden_;
+};
+
+ex lower_num(const NodeP& n, Scope& scope);
+
 [[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message) {
   throw CompileError{Diagnostic{Severity::Error, kind, loc, message, {}}};
 }
@@ -33,9 +58,9 @@ sym::ReduceKind reduce_kind(Op op) {
   return op == Op::Sum ? sym::ReduceKind::Sum : op == Op::Max ? sym::ReduceKind::Max : sym::ReduceKind::Min;
 }
 
-ex lower_call(const NodeP& n, const Scope& scope) {
+ex lower_call(const NodeP& n, Scope& scope) {
   GiNaC::exvector args;
-  for (const NodeP& k : n->kids) args.push_back(lower_numeric(k, scope));
+  for (const NodeP& k : n->kids) args.push_back(lower_num(k, scope));
   const std::string& f = n->name;
   if (f == "max" || f == "min") {
     if (args.size() == 1) {  // max(v) of a vector; min(v) = -max(-v)
@@ -57,9 +82,9 @@ ex lower_call(const NodeP& n, const Scope& scope) {
   fail(n->loc, DiagKind::TypeMismatch, "'" + f + "' cannot be used as a numeric function here");
 }
 
-ex lower_binary(const NodeP& n, const Scope& scope) {
-  ex a = lower_numeric(n->kids[0], scope);
-  ex b = lower_numeric(n->kids[1], scope);
+ex lower_binary(const NodeP& n, Scope& scope) {
+  ex a = lower_num(n->kids[0], scope);
+  ex b = lower_num(n->kids[1], scope);
   switch (n->op) {
     case Op::Add: return a + b;
     case Op::Sub: return a - b;
@@ -90,23 +115,23 @@ struct Lowered {
 
 class ProcessLowering {
  public:
-  Lowered lower(const NodeP& n, const Scope& scope) {
+  Lowered lower(const NodeP& n, Scope& scope) {
     switch (n->kind) {
       case Kind::Group:
         return lower(n->kids[0], scope);
       case Kind::Delay: {
-        ex t = lower_numeric(n->kids[0], scope);
+        ex t = lower_num(n->kids[0], scope);
         return {t, 0, t};
       }
       case Kind::Use: {
         const NodeP& r = n->kids[0];
         if (r->kind != Kind::Call || r->name != "fcfs" || r->kids.size() != 2)
           fail(r->loc, DiagKind::TypeMismatch, "use needs a resource fcfs(index, multiplicity)");
-        ex index = lower_numeric(r->kids[0], scope);
-        ex multiplicity = lower_numeric(r->kids[1], scope);
+        ex index = lower_num(r->kids[0], scope);
+        ex multiplicity = lower_num(r->kids[1], scope);
         if (multiplicity.is_zero()) fail(r->loc, DiagKind::EvaluationError, "a resource with multiplicity 0");
         check_identity(index, multiplicity, r->loc);
-        ex t = lower_numeric(n->kids[1], scope);
+        ex t = lower_num(n->kids[1], scope);
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
       case Kind::Seq: {
@@ -120,12 +145,14 @@ class ProcessLowering {
       }
       case Kind::SeqLoop:
       case Kind::ParLoop: {
-        ex lb = lower_numeric(n->kids[0], scope);
-        ex ub = lower_numeric(n->kids[1], scope);
+        ex lb = lower_num(n->kids[0], scope);
+        ex ub = lower_num(n->kids[1], scope);
         GiNaC::symbol index(n->name);
-        Scope inner = scope;
-        inner[n->name] = index;
-        Lowered b = lower(n->kids[2], inner);
+        Lowered b;
+        {
+          BindIndex bind(scope, n->name, index);
+          b = lower(n->kids[2], scope);
+        }
         ex delta = sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.delta);
         if (n->kind == Kind::SeqLoop)
           return {sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.phi), delta,
@@ -136,7 +163,7 @@ class ProcessLowering {
         return {sym::make_reduction(sym::ReduceKind::Max, index, lb, ub, b.phi, true), delta, T};
       }
       case Kind::IfProc: {
-        ex c = lower_numeric(n->kids[0], scope);
+        ex c = lower_num(n->kids[0], scope);
         Lowered a = lower(n->kids[1], scope);
         Lowered b = n->kids.size() > 2 ? lower(n->kids[2], scope) : Lowered{0, 0, 0};
         auto mix = [&](const ex& x, const ex& y) { return c * x + (1 - c) * y; };
@@ -201,7 +228,14 @@ bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
   return true;
 }
 
-ex lower_numeric(const NodeP& n, const Scope& scope) {
+ex lower_numeric(const NodeP& e, const std::map<std::string, GiNaC::ex>& scope) {
+  Scope copy = scope;
+  return lower_num(e, copy);
+}
+
+namespace {
+
+ex lower_num(const NodeP& n, Scope& scope) {
   switch (n->kind) {
     case Kind::Number: {
       GiNaC::numeric value;
@@ -215,9 +249,9 @@ ex lower_numeric(const NodeP& n, const Scope& scope) {
       return it->second;
     }
     case Kind::Group:
-      return lower_numeric(n->kids[0], scope);
+      return lower_num(n->kids[0], scope);
     case Kind::Unary: {
-      ex x = lower_numeric(n->kids[0], scope);
+      ex x = lower_num(n->kids[0], scope);
       return n->op == Op::Not ? 1 - x : -x;
     }
     case Kind::Binary:
@@ -225,26 +259,27 @@ ex lower_numeric(const NodeP& n, const Scope& scope) {
     case Kind::Call:
       return lower_call(n, scope);
     case Kind::Reduce: {
-      ex lb = lower_numeric(n->kids[0], scope);
-      ex ub = lower_numeric(n->kids[1], scope);
+      ex lb = lower_num(n->kids[0], scope);
+      ex ub = lower_num(n->kids[1], scope);
       GiNaC::symbol index(n->name);
-      Scope inner = scope;
-      inner[n->name] = index;
-      return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_numeric(n->kids[2], inner));
+      BindIndex bind(scope, n->name, index);
+      return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
     }
     case Kind::IfExpr: {
-      ex c = lower_numeric(n->kids[0], scope);
-      return c * lower_numeric(n->kids[1], scope) + (1 - c) * lower_numeric(n->kids[2], scope);
+      ex c = lower_num(n->kids[0], scope);
+      return c * lower_num(n->kids[1], scope) + (1 - c) * lower_num(n->kids[2], scope);
     }
     case Kind::Vector: {
       GiNaC::exvector elems;
-      for (const NodeP& k : n->kids) elems.push_back(lower_numeric(k, scope));
+      for (const NodeP& k : n->kids) elems.push_back(lower_num(k, scope));
       return sym::vector_literal(elems);
     }
     default:
       fail(n->loc, DiagKind::TypeMismatch, "expected a numeric expression, found a process");
   }
 }
+
+}  // namespace
 
 CostModel lower(const NormalModel& model) {
   CostModel cost;
@@ -260,9 +295,9 @@ CostModel lower(const NormalModel& model) {
   for (std::size_t i = 0; i < model.parameters.size(); ++i) {
     const NormalParameter& p = model.parameters[i];
     CostParameter& param = cost.parameters[i];
-    if (p.default_value) param.default_value = lower_numeric(p.default_value, scope);
+    if (p.default_value) param.default_value = lower_num(p.default_value, scope);
     for (const ast::Bound& b : p.bounds) {
-      ex value = lower_numeric(b.value, scope);
+      ex value = lower_num(b.value, scope);
       param.bounds.push_back({ast::op_spelling(b.op), value});
       if (b.op == Op::Ge || b.op == Op::Gt) cost.facts.add_lower(param.symbol, value, b.op == Op::Gt);
       else cost.facts.add_upper(param.symbol, value, b.op == Op::Lt);
@@ -271,7 +306,7 @@ CostModel lower(const NormalModel& model) {
   ProcessLowering processes;
   for (const NormalEquation& e : model.equations) {
     if (e.type == ast::Type::Numeric) {
-      ex value = lower_numeric(e.body, scope);
+      ex value = lower_num(e.body, scope);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       continue;
     }
