@@ -85,7 +85,7 @@ std::string CodePrinter::print_reduction(const ex& e) {
   if (saved) bound_[index] = *saved;
   else bound_.erase(index);
   names_.release(i);
-  return reduction(static_cast<int>(r.kind()), i, lb, ub, body);
+  return reduction(static_cast<int>(r.kind()), r.empty_is_zero(), i, lb, ub, body);
 }
 
 std::string CodePrinter::print_add(const ex& e) {

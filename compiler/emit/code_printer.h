@@ -56,8 +56,9 @@ class CodePrinter {
   virtual std::string compare(const std::string& op, const std::string& a, const std::string& b) = 0;
   virtual std::string extremum(bool is_max, const std::vector<std::string>& args) = 0;
   // A reduction that stayed in the closed form: printed as a loop.
-  virtual std::string reduction(int kind, const std::string& index, const std::string& lb, const std::string& ub,
-                                const std::string& body) = 0;
+  // empty_is_zero: a par's max, 0 when the range is empty (docs/semantics.md).
+  virtual std::string reduction(int kind, bool empty_is_zero, const std::string& index, const std::string& lb,
+                                const std::string& ub, const std::string& body) = 0;
 
   std::string print_mul(const GiNaC::ex& e);
   std::string print_add(const GiNaC::ex& e);

@@ -98,13 +98,17 @@ class CppPrinter : public CodePrinter {
     for (std::size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i];
     return out + "})";
   }
-  std::string reduction(int kind, const std::string& i, const std::string& lb, const std::string& ub,
-                        const std::string& body) override {
-    // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min gives -inf/+inf.
+  std::string reduction(int kind, bool empty_is_zero, const std::string& i, const std::string& lb,
+                        const std::string& ub, const std::string& body) override {
+    // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min gives -inf/+inf, or 0
+    // for a par's max (empty_is_zero).
     std::string init = kind == 0 ? "0.0" : kind == 1 ? "-HUGE_VAL" : "HUGE_VAL";
     std::string step = kind == 0 ? "acc += v;" : kind == 1 ? "acc = (std::max)(acc, v);" : "acc = (std::min)(acc, v);";
-    return "[&]() { double acc = " + init + "; for (double " + i + " = " + lb + "; " + i + " <= " + ub + "; " + i +
-           " += 1.0) { const double v = " + body + "; " + step + " } return acc; }()";
+    std::string result = empty_is_zero ? "(" + i + "_any ? acc : 0.0)" : "acc";
+    std::string mark = empty_is_zero ? " " + i + "_any = true;" : "";
+    std::string any = empty_is_zero ? " bool " + i + "_any = false;" : "";
+    return "[&]() { double acc = " + init + ";" + any + " for (double " + i + " = " + lb + "; " + i + " <= " + ub +
+           "; " + i + " += 1.0) { const double v = " + body + "; " + step + mark + " } return " + result + "; }()";
   }
 };
 

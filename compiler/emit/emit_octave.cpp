@@ -75,12 +75,15 @@ class OctavePrinter : public CodePrinter {
     for (std::size_t i = args.size() - 1; i-- > 0;) out = std::string(is_max ? "max(" : "min(") + args[i] + ", " + out + ")";
     return out;
   }
-  std::string reduction(int kind, const std::string& i, const std::string& lb, const std::string& ub,
-                        const std::string& body) override {
+  std::string reduction(int kind, bool empty_is_zero, const std::string& i, const std::string& lb,
+                        const std::string& ub, const std::string& body) override {
     saw_reduction = true;
     std::string values = "arrayfun(@(" + i + ") " + body + ", " + lb + ":" + ub + ")";
     if (kind == 0) return "sum(" + values + ")";
-    return std::string(kind == 1 ? "max([-Inf, " : "min([Inf, ") + values + "])";
+    std::string m = std::string(kind == 1 ? "max([-Inf, " : "min([Inf, ") + values + "])";
+    // A par's max is 0 on an empty range: pick it by indexing (Octave indexes a literal).
+    if (empty_is_zero) return "[0, " + m + "](1 + (" + lb + " <= " + ub + "))";
+    return m;
   }
 };
 

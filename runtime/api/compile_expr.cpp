@@ -190,7 +190,7 @@ class Compiler {
     expr(r.ub());
     std::uint32_t slot = p_.locals;
     p_.locals += 2;
-    std::uint8_t kind = static_cast<std::uint8_t>(r.kind());
+    std::uint8_t kind = static_cast<std::uint8_t>(r.kind()) | (r.empty_is_zero() ? kEmptyIsZero : 0);
     std::size_t init = p_.code.size();
     p_.code.push_back(Instr{Op::LoopInit, kind, slot, 0});
     grow(-1);  // lb ub -> acc

@@ -76,14 +76,16 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         sp -= 2;
         locals[in.a] = sp[0];
         locals[in.a + 1] = sp[1];
-        *sp++ = loop_init_value(in.kind);
-        if (!(locals[in.a] <= locals[in.a + 1])) pc = in.b - 1;  // empty range
+        const bool empty = !(locals[in.a] <= locals[in.a + 1]);
+        *sp++ = empty && (in.kind & kEmptyIsZero) ? 0.0 : loop_init_value(in.kind & 0x0f);
+        if (empty) pc = in.b - 1;
         break;
       }
       case Op::LoopNext: {
         const double v = *--sp;
         double& acc = sp[-1];
-        acc = in.kind == 0 ? acc + v : in.kind == 1 ? std::max(acc, v) : std::min(acc, v);
+        const std::uint8_t kind = in.kind & 0x0f;
+        acc = kind == 0 ? acc + v : kind == 1 ? std::max(acc, v) : std::min(acc, v);
         locals[in.a] += 1.0;
         if (locals[in.a] <= locals[in.a + 1]) pc = in.b - 1;
         break;

@@ -45,9 +45,11 @@ enum class Op : std::uint8_t {
   LoopNext,
 };
 
+constexpr std::uint8_t kEmptyIsZero = 0x10;
+
 struct Instr {
   Op op;
-  std::uint8_t kind = 0;  // loops: 0 sum, 1 max, 2 min
+  std::uint8_t kind = 0;  // loops: 0 sum, 1 max, 2 min; | kEmptyIsZero: a par's max (0 when empty)
   std::uint32_t a = 0;
   std::uint32_t b = 0;
 };
