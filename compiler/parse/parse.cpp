@@ -1,14 +1,18 @@
 // The parse stage. Order of work for one file:
 //   1. check_encoding: UTF-8, no NUL (before anything looks at the text);
 //   2. check_brackets: bracket nesting <= kMaxBracketNesting (a byte scan, no recursion);
-//   3. on a thread with a big stack: ANTLR lexes and parses; a listener turns ANTLR's
+//   3. FastParser (hand-written, same grammar, same AST) tries the file; it gives up on
+//      anything it is not sure of (any syntax error, deep nesting, a rejected literal);
+//   4. only then, on a thread with a big stack: ANTLR lexes and parses; a listener turns ANTLR's
 //      syntax errors into SyntaxError diagnostics; Builder walks the parse tree and makes
 //      the AST, tracking each node's height so no AST is deeper than kMaxAstDepth.
 #include "compiler/parse/parse.h"
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -439,6 +443,7 @@ class Builder {
     throw BuildError{loc(ctx->getStart()), DiagKind::SyntaxError, "malformed expression"};
   }
 
+ public:
   // The value is read exactly by a later stage; here only its size is bounded.
   static void check_number(const std::string& text, Loc at) {
     std::size_t digits = 0, i = 0;
@@ -457,7 +462,515 @@ class Builder {
                            "' is out of range (at most 10000 in magnitude)"};
   }
 
+ private:
   const Positions& pos_;
+};
+
+// The fast path: a hand-written lexer and recursive-descent parser for the same grammar
+// (grammar/Pamela.g4) that builds the same AST as Builder (same nodes, names, locations and
+// height limit) without ANTLR's token objects, parse tree and adaptive prediction, which
+// cost ~250,000 instructions per line. It accepts only what it is sure of: on any lexical
+// or syntax error, a too-deep nesting, or a literal Builder would reject it gives up
+// (returns false) and parse_module runs the ANTLR path, which produces the diagnostics. So
+// for valid input the AST is the one ANTLR would give, and for invalid input the output
+// is ANTLR's, unchanged. Precedence follows ANTLR's rewriting of the left-recursive rules:
+// expr alternatives Mul 8, Add 7, Cmp 6, Not (prefix) 5, And 4, Or 3, Seq 2, Par 1, all
+// left-associative (operand of `not` parsed at 5, right operands at prec + 1); arith: Mul 2,
+// Add 1.
+class FastParser {
+ public:
+  FastParser(const SourceFile& f) : file_(f), text_(f.text) {}
+
+  bool parse(ast::Module& out, SourceFileP file) {
+    if (!lex()) return false;
+    try {
+      out.file = file;
+      while (peek() != T::Eof) {
+        if (peek() == T::Import) {
+          Loc at = loc(pos_);
+          ++pos_;
+          if (peek() != T::String) return false;
+          std::string s = tok_text(pos_++);
+          out.imports.push_back({s.substr(1, s.size() - 2), at});
+          continue;
+        }
+        if (peek() != T::Numeric && peek() != T::Process && peek() != T::Resource) return false;
+        ast::Decl d;
+        d.type = peek() == T::Numeric ? ast::Type::Numeric : peek() == T::Process ? ast::Type::Process : ast::Type::Resource;
+        d.loc = loc(pos_);
+        ++pos_;
+        bool param = false;
+        if (peek() == T::Parameter) {
+          param = true;
+          ++pos_;
+        }
+        if (peek() != T::Id) return false;
+        d.name = tok_text(pos_);
+        d.name_loc = loc(pos_);
+        ++pos_;
+        if (peek() == T::LParen) {  // formals : '(' (ID (',' ID)*)? ')'
+          ++pos_;
+          if (peek() != T::RParen) {
+            for (;;) {
+              if (peek() != T::Id) return false;
+              d.formals.push_back(tok_text(pos_));
+              d.formal_locs.push_back(loc(pos_));
+              ++pos_;
+              if (peek() == T::Comma) {
+                ++pos_;
+                continue;
+              }
+              break;
+            }
+          }
+          if (!eat(T::RParen)) return false;
+        }
+        if (param) {
+          d.is_parameter = true;
+          if (peek() == T::Assign) {
+            ++pos_;
+            d.body = arith(0).node;
+          }
+          while (peek() == T::Ge || peek() == T::Gt || peek() == T::Le || peek() == T::Lt) {
+            ast::Bound b;
+            T t = peek();
+            b.op = t == T::Ge ? Op::Ge : t == T::Gt ? Op::Gt : t == T::Le ? Op::Le : Op::Lt;
+            ++pos_;
+            b.value = arith(0).node;
+            d.bounds.push_back(std::move(b));
+          }
+        } else {
+          if (!eat(T::Assign)) return false;
+          d.body = expr(0).node;
+        }
+        out.decls.push_back(std::move(d));
+      }
+    } catch (GiveUp&) {
+      return false;
+    } catch (BuildError&) {
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  enum class T : unsigned char {
+    Eof, Id, Number, String,
+    Import, Numeric, Process, Resource, Parameter, Seq, Par, If, Else, Delay, Use, Sum, Max, Min,
+    Mod, Div, And, Or, Not,
+    LParen, RParen, LBrace, RBrace, LBrack, RBrack, Comma, Assign,
+    Plus, Minus, Star, Slash, Caret, Semi, ParOp, Eq, Ne, Lt, Le, Gt, Ge,
+  };
+  struct Tok {
+    T type;
+    std::uint32_t start, len;
+  };
+  struct GiveUp {};
+  // Deeper than this (calls of expr/arith/term, as ANTLR's guard counts frames) is left
+  // to ANTLR, whose limit is 5000.
+  static constexpr int kMaxDepth = 2000;
+
+  static bool id_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+  static bool id_char(unsigned char c) { return id_start(c) || (c >= '0' && c <= '9'); }
+  static bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+  static T keyword(const char* p, std::size_t n) {
+    switch (n) {
+      case 2:
+        if (!std::memcmp(p, "if", 2)) return T::If;
+        if (!std::memcmp(p, "or", 2)) return T::Or;
+        break;
+      case 3:
+        if (!std::memcmp(p, "seq", 3)) return T::Seq;
+        if (!std::memcmp(p, "par", 3)) return T::Par;
+        if (!std::memcmp(p, "use", 3)) return T::Use;
+        if (!std::memcmp(p, "sum", 3)) return T::Sum;
+        if (!std::memcmp(p, "max", 3)) return T::Max;
+        if (!std::memcmp(p, "min", 3)) return T::Min;
+        if (!std::memcmp(p, "mod", 3)) return T::Mod;
+        if (!std::memcmp(p, "div", 3)) return T::Div;
+        if (!std::memcmp(p, "and", 3)) return T::And;
+        if (!std::memcmp(p, "not", 3)) return T::Not;
+        break;
+      case 4:
+        if (!std::memcmp(p, "else", 4)) return T::Else;
+        break;
+      case 5:
+        if (!std::memcmp(p, "delay", 5)) return T::Delay;
+        break;
+      case 6:
+        if (!std::memcmp(p, "import", 6)) return T::Import;
+        break;
+      case 7:
+        if (!std::memcmp(p, "numeric", 7)) return T::Numeric;
+        if (!std::memcmp(p, "process", 7)) return T::Process;
+        break;
+      case 8:
+        if (!std::memcmp(p, "resource", 8)) return T::Resource;
+        break;
+      case 9:
+        if (!std::memcmp(p, "parameter", 9)) return T::Parameter;
+        break;
+    }
+    return T::Id;
+  }
+
+  // The lexer rules of Pamela.g4 (longest match, keywords before ID). Anything that would
+  // be an ERRCHAR token (including every non-ASCII character outside comments and strings)
+  // gives up.
+  bool lex() {
+    const char* s = text_.data();
+    std::size_t n = text_.size(), i = 0;
+    if (n >= 0xFFFFFFFFu) return false;
+    toks_.reserve(n / 4 + 16);
+    while (i < n) {
+      unsigned char c = s[i];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f') {
+        ++i;
+        continue;
+      }
+      if (c == '%') {
+        while (i < n && s[i] != '\r' && s[i] != '\n') ++i;
+        continue;
+      }
+      std::size_t b = i;
+      T t;
+      if (id_start(c)) {
+        while (i < n && id_char(s[i])) ++i;
+        t = keyword(s + b, i - b);
+      } else if (digit(c) || (c == '.' && i + 1 < n && digit(s[i + 1]))) {
+        // NUMBER : DIGITS ('.' DIGITS?)? EXPONENT? | '.' DIGITS EXPONENT?
+        if (c == '.') {
+          ++i;
+          while (i < n && digit(s[i])) ++i;
+        } else {
+          while (i < n && digit(s[i])) ++i;
+          if (i < n && s[i] == '.') {
+            ++i;
+            while (i < n && digit(s[i])) ++i;
+          }
+        }
+        if (i < n && (s[i] == 'e' || s[i] == 'E')) {  // EXPONENT only if digits follow
+          std::size_t j = i + 1;
+          if (j < n && (s[j] == '+' || s[j] == '-')) ++j;
+          if (j < n && digit(s[j])) {
+            while (j < n && digit(s[j])) ++j;
+            i = j;
+          }
+        }
+        t = T::Number;
+      } else if (c == '"') {
+        std::size_t j = i + 1;
+        while (j < n && s[j] != '"' && s[j] != '\r' && s[j] != '\n') ++j;
+        if (j >= n || s[j] != '"') return false;
+        i = j + 1;
+        t = T::String;
+      } else {
+        char d = i + 1 < n ? s[i + 1] : 0;
+        ++i;
+        switch (c) {
+          case '(': t = T::LParen; break;
+          case ')': t = T::RParen; break;
+          case '{': t = T::LBrace; break;
+          case '}': t = T::RBrace; break;
+          case '[': t = T::LBrack; break;
+          case ']': t = T::RBrack; break;
+          case ',': t = T::Comma; break;
+          case '+': t = T::Plus; break;
+          case '-': t = T::Minus; break;
+          case '*': t = T::Star; break;
+          case '/': t = T::Slash; break;
+          case '^': t = T::Caret; break;
+          case ';': t = T::Semi; break;
+          case '=':
+            if (d == '=') ++i, t = T::Eq;
+            else t = T::Assign;
+            break;
+          case '!':
+            if (d != '=') return false;
+            ++i, t = T::Ne;
+            break;
+          case '|':
+            if (d != '|') return false;
+            ++i, t = T::ParOp;
+            break;
+          case '<':
+            if (d == '=') ++i, t = T::Le;
+            else t = T::Lt;
+            break;
+          case '>':
+            if (d == '=') ++i, t = T::Ge;
+            else t = T::Gt;
+            break;
+          default:
+            return false;
+        }
+      }
+      toks_.push_back({t, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(i - b)});
+    }
+    toks_.push_back({T::Eof, static_cast<std::uint32_t>(n), 0});
+    // Line starts for locations (one forward pass: tokens come in order).
+    return true;
+  }
+
+  T peek() const { return toks_[pos_].type; }
+  T peek2() const { return pos_ + 1 < toks_.size() ? toks_[pos_ + 1].type : T::Eof; }
+  bool eat(T t) {
+    if (peek() != t) return false;
+    ++pos_;
+    return true;
+  }
+  void need(T t) {
+    if (!eat(t)) throw GiveUp{};
+  }
+  std::string tok_text(std::size_t k) const { return text_.substr(toks_[k].start, toks_[k].len); }
+
+  // Tokens are visited in order, so the line is found by walking forward.
+  Loc loc(std::size_t k) {
+    std::size_t off = toks_[k].start;
+    const auto& ls = file_.line_starts;
+    if (line_ == 0 || off < ls[line_ - 1]) {
+      auto it = std::upper_bound(ls.begin(), ls.end(), off);
+      line_ = static_cast<std::size_t>(it - ls.begin());
+    } else {
+      while (line_ < ls.size() && ls[line_] <= off) ++line_;
+    }
+    return Loc{&file_, static_cast<std::uint32_t>(line_), static_cast<std::uint32_t>(off - ls[line_ - 1] + 1)};
+  }
+
+  struct Depth {
+    int& d;
+    explicit Depth(int& d_) : d(d_) {
+      if (++d > kMaxDepth) throw GiveUp{};
+    }
+    ~Depth() { --d; }
+  };
+
+  static Built make(Kind kind, Loc at, std::vector<Built> kids, Op op = Op::None, std::string name = {}) {
+    int h = 0;
+    std::vector<NodeP> nodes;
+    nodes.reserve(kids.size());
+    for (auto& k : kids) {
+      h = std::max(h, k.height);
+      nodes.push_back(std::move(k.node));
+    }
+    if (h + 1 > kMaxAstDepth) throw GiveUp{};
+    return {ast::make(kind, at, std::move(nodes), op, std::move(name)), h + 1};
+  }
+  static Built make2(Kind kind, Loc at, Built a, Built b, Op op = Op::None) {
+    std::vector<Built> kids;
+    kids.reserve(2);
+    kids.push_back(std::move(a));
+    kids.push_back(std::move(b));
+    return make(kind, at, std::move(kids), op);
+  }
+
+  static int expr_prec(T t, Kind& kind, Op& op) {
+    kind = Kind::Binary;
+    switch (t) {
+      case T::Star: op = Op::Mul; return 8;
+      case T::Slash: op = Op::Div; return 8;
+      case T::Mod: op = Op::Mod; return 8;
+      case T::Div: op = Op::IDiv; return 8;
+      case T::Plus: op = Op::Add; return 7;
+      case T::Minus: op = Op::Sub; return 7;
+      case T::Eq: op = Op::Eq; return 6;
+      case T::Ne: op = Op::Ne; return 6;
+      case T::Lt: op = Op::Lt; return 6;
+      case T::Le: op = Op::Le; return 6;
+      case T::Gt: op = Op::Gt; return 6;
+      case T::Ge: op = Op::Ge; return 6;
+      case T::And: op = Op::And; return 4;
+      case T::Or: op = Op::Or; return 3;
+      case T::Semi: op = Op::None; kind = Kind::Seq; return 2;
+      case T::ParOp: op = Op::None; kind = Kind::Par; return 1;
+      default: return 0;
+    }
+  }
+
+  Built expr(int minp) {
+    Depth guard(depth_);
+    Built acc;
+    if (peek() == T::Not) {
+      Loc at = loc(pos_);
+      ++pos_;
+      std::vector<Built> kids;
+      kids.push_back(expr(5));
+      acc = make(Kind::Unary, at, std::move(kids), Op::Not);
+    } else {
+      acc = term();
+    }
+    for (;;) {
+      Kind kind;
+      Op op;
+      int p = expr_prec(peek(), kind, op);
+      if (p == 0 || p < minp) break;
+      Loc at = loc(pos_);
+      ++pos_;
+      Built rhs = expr(p + 1);
+      acc = make2(kind, at, std::move(acc), std::move(rhs), op);
+    }
+    return acc;
+  }
+
+  Built arith(int minp) {
+    Depth guard(depth_);
+    Built acc = term();
+    for (;;) {
+      T t = peek();
+      int p;
+      Op op;
+      switch (t) {
+        case T::Star: op = Op::Mul; p = 2; break;
+        case T::Slash: op = Op::Div; p = 2; break;
+        case T::Mod: op = Op::Mod; p = 2; break;
+        case T::Div: op = Op::IDiv; p = 2; break;
+        case T::Plus: op = Op::Add; p = 1; break;
+        case T::Minus: op = Op::Sub; p = 1; break;
+        default: p = 0; break;
+      }
+      if (p == 0 || p < minp) break;
+      Loc at = loc(pos_);
+      ++pos_;
+      Built rhs = arith(p + 1);
+      acc = make2(Kind::Binary, at, std::move(acc), std::move(rhs), op);
+    }
+    return acc;
+  }
+
+  // `kw (index = lb, ub)`: returns the index name; the caller has consumed kw.
+  std::string binder_head(Built& lb, Built& ub) {
+    need(T::LParen);
+    if (peek() != T::Id) throw GiveUp{};
+    std::string index = tok_text(pos_++);
+    need(T::Assign);
+    lb = expr(0);
+    need(T::Comma);
+    ub = expr(0);
+    need(T::RParen);
+    return index;
+  }
+
+  Built term() {
+    Depth guard(depth_);
+    T t = peek();
+    if (t == T::Minus) {
+      Loc at = loc(pos_);
+      ++pos_;
+      std::vector<Built> kids;
+      kids.push_back(term());
+      return make(Kind::Unary, at, std::move(kids), Op::Neg);
+    }
+    bool reduce = (t == T::Sum) || ((t == T::Max || t == T::Min) && peek2() == T::LParen &&
+                                    pos_ + 3 < toks_.size() && toks_[pos_ + 2].type == T::Id &&
+                                    toks_[pos_ + 3].type == T::Assign);
+    if (t == T::Seq || t == T::Par || reduce) {
+      Loc at = loc(pos_);
+      ++pos_;
+      Built lb, ub;
+      std::string index = binder_head(lb, ub);
+      Built body = term();
+      std::vector<Built> kids;
+      kids.reserve(3);
+      kids.push_back(std::move(lb));
+      kids.push_back(std::move(ub));
+      if (reduce) {
+        if (body.node->kind == Kind::Group) body = {body.node->kids[0], body.height - 1};
+        kids.push_back(std::move(body));
+        Op op = t == T::Sum ? Op::Sum : t == T::Max ? Op::Max : Op::Min;
+        return make(Kind::Reduce, at, std::move(kids), op, std::move(index));
+      }
+      kids.push_back(std::move(body));
+      return make(t == T::Seq ? Kind::SeqLoop : Kind::ParLoop, at, std::move(kids), Op::None, std::move(index));
+    }
+    if (t == T::If) {
+      Loc at = loc(pos_);
+      ++pos_;
+      need(T::LParen);
+      Built cond = expr(0);
+      need(T::RParen);
+      Built then = term();
+      std::vector<Built> kids;
+      kids.push_back(std::move(cond));
+      kids.push_back(std::move(then));
+      if (eat(T::Else)) {
+        kids.push_back(term());
+        return make(Kind::IfExpr, at, std::move(kids));
+      }
+      return make(Kind::IfProc, at, std::move(kids));
+    }
+    Built base = primary();
+    if (peek() != T::Caret) return base;
+    Loc at = loc(pos_);
+    ++pos_;
+    Built exp = term();
+    return make2(Kind::Binary, at, std::move(base), std::move(exp), Op::Pow);
+  }
+
+  // args? followed by `close`.
+  std::vector<Built> args(T close) {
+    std::vector<Built> out;
+    if (eat(close)) return out;
+    for (;;) {
+      out.push_back(expr(0));
+      if (eat(T::Comma)) continue;
+      need(close);
+      return out;
+    }
+  }
+
+  Built primary() {
+    T t = peek();
+    Loc at = loc(pos_);
+    switch (t) {
+      case T::Number: {
+        std::string text = tok_text(pos_++);
+        Builder::check_number(text, at);
+        return {ast::make_number(at, std::move(text)), 1};
+      }
+      case T::Id:
+      case T::Max:
+      case T::Min: {
+        std::string name = tok_text(pos_++);
+        if (peek() == T::LParen) {
+          ++pos_;
+          return make(Kind::Call, at, args(T::RParen), Op::None, std::move(name));
+        }
+        if (t != T::Id) throw GiveUp{};
+        return make(Kind::Name, at, {}, Op::None, std::move(name));
+      }
+      case T::Delay:
+      case T::Use:
+        ++pos_;
+        need(T::LParen);
+        return make(t == T::Delay ? Kind::Delay : Kind::Use, at, args(T::RParen));
+      case T::LParen: {
+        ++pos_;
+        Built e = expr(0);
+        need(T::RParen);
+        return e;
+      }
+      case T::LBrace: {
+        ++pos_;
+        std::vector<Built> kids;
+        kids.push_back(expr(0));
+        need(T::RBrace);
+        return make(Kind::Group, at, std::move(kids));
+      }
+      case T::LBrack:
+        ++pos_;
+        return make(Kind::Vector, at, args(T::RBrack));
+      default:
+        throw GiveUp{};
+    }
+  }
+
+  const SourceFile& file_;
+  const std::string& text_;
+  std::vector<Tok> toks_;
+  std::size_t pos_ = 0;
+  std::size_t line_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -478,6 +991,11 @@ ast::Module parse_module(SourceFileP file, Diagnostics& diags) {
     diags.error(loc_at_offset(*file, deep), DiagKind::NestingTooDeep,
                 "brackets nested more than " + std::to_string(kMaxBracketNesting) + " deep");
     return empty;
+  }
+
+  {
+    ast::Module fast;
+    if (FastParser(*file).parse(fast, file)) return fast;
   }
 
   ast::Module result = empty;
