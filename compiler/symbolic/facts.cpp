@@ -268,6 +268,9 @@ Interval Facts::range_rec(const ex& e, int depth) const {
       Interval r = Interval::all();
       if (!x.lo.inf) r.lo = End{0, fl ? floor_n(x.lo.v) : -floor_n(-x.lo.v), false};
       if (!x.hi.inf) r.hi = End{0, fl ? floor_n(x.hi.v) : -floor_n(-x.hi.v), false};
+      // An open integer end moves by one: x > 0 gives ceil(x) >= 1, x < 3 gives floor(x) <= 2.
+      if (!fl && !x.lo.inf && x.lo.open && x.lo.v.is_integer()) r.lo.v = x.lo.v + 1;
+      if (fl && !x.hi.inf && x.hi.open && x.hi.v.is_integer()) r.hi.v = x.hi.v - 1;
       return r;
     }
     case Fn::Mod: {
@@ -307,6 +310,15 @@ Interval Facts::range_rec(const ex& e, int depth) const {
   }
   return Interval::all();
 }
+
+namespace {
+bool has_negative_power(const ex& e) {
+  if (is_a<power>(e) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_negative()) return true;
+  for (size_t i = 0; i < e.nops(); ++i)
+    if (has_negative_power(e.op(i))) return true;
+  return false;
+}
+}  // namespace
 
 bool Facts::prove(const ex& e, bool strict) const {
   auto ok = [&](const Facts& f, const ex& x) {
@@ -349,6 +361,13 @@ bool Facts::prove(const ex& e, bool strict) const {
   for (const auto& [m, f] : tries) {
     ex y = x.subs(m).expand();
     if (ok(f, y)) return true;
+  }
+  // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
+  // from N - P >= 0 and P > 0). Only tried when x divides by something.
+  if (has_negative_power(x)) {
+    ex nd = x.normal().numer_denom();
+    if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove(nd.op(1), true))
+      return prove(nd.op(0), strict);
   }
   return false;
 }

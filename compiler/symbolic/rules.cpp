@@ -325,33 +325,55 @@ std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions&) {
 }
 
 // Identity mapping: max(s * sum (p = lb, ub) { c(p) * unitvec(p + d) }) with s and d free of p
-// and c, s scalars: the positions are distinct, so the result is max (p = lb, ub) { s * c(p) },
+// and c, s scalars (also a sum of such terms over the same range and d: their weights are
+// collected, s c = s_1 c_1 + ... + s_m c_m): the positions are distinct, so the result is max (p = lb, ub) { s * c(p) },
 // joined with 0 (the elements below position lb + d) unless s * c(p) >= 0 is provable or
 // lb + d = 0. Side condition: non-empty range, proved (else the vector is 0 and the max
 // reduction an error); integer lb, proved or assumed.
 std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  ex v = e.op(0), s = 1;
+  // v = s_1 * sum_1 + ... + s_m * sum_m, the sums over one range (lb, ub) with one position
+  // p + d each (same d): one sum over p of the collected weights (several operations
+  // charged to processor p, e.g. an ownership test and the owned work).
+  ex v = e.op(0);
+  exvector terms = operands_of(v, true);
+  if (terms.size() > 1) terms = operands_of(v.expand(), true);
   const reduction* r = nullptr;
-  for (const ex& t : operands_of(v, false)) {
-    if (const reduction* rr = as_red(t, ReduceKind::Sum); rr && !r) {
-      r = rr;
-    } else if (is_vector_valued(t)) {
-      return std::nullopt;
-    } else {
-      s *= t;
+  ex body = 0, d;
+  for (const ex& term : terms) {
+    ex s = 1;
+    const reduction* rt = nullptr;
+    for (const ex& t : operands_of(term, false)) {
+      if (const reduction* rr = as_red(t, ReduceKind::Sum); rr && !rt) {
+        rt = rr;
+      } else if (is_vector_valued(t)) {
+        return std::nullopt;
+      } else {
+        s *= t;
+      }
     }
+    if (!rt) return std::nullopt;
+    if (r && (!(rt->lb() - r->lb()).expand().is_zero() || !(rt->ub() - r->ub()).expand().is_zero()))
+      return std::nullopt;
+    auto vt = split_vector(rt->body());
+    if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+    const ex& pt = rt->index_ex();
+    ex dt = (vt->terms[0].first - pt).expand();
+    if (dt.has(pt) || s.has(pt)) return std::nullopt;
+    if (r && !(dt - d).expand().is_zero()) return std::nullopt;
+    ex c = vt->terms[0].second;
+    if (r) c = c.subs(exmap{{pt, r->index_ex()}});
+    if (!r) {
+      r = rt;
+      d = dt;
+    }
+    body += s * c;
   }
   if (!r) return std::nullopt;
-  auto vt = split_vector(r->body());
-  if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
-  const auto& [pos, c] = vt->terms[0];
   const ex& p = r->index_ex();
-  ex d = (pos - p).expand();
-  if (d.has(p) || s.has(p)) return std::nullopt;
+  if (d.has(p)) return std::nullopt;
   Facts fi = f;
   fi.declare_index(r->index(), r->lb(), r->ub());
-  ex body = s * c;
   bool need_zero = !fi.provably_nonneg(body) && !(r->lb() + d).expand().is_zero();
   // Non-emptiness must be proved, never assumed: on an empty range the vector is 0 and has
   // a max (0), while the max reduction would have none.
@@ -812,6 +834,174 @@ std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions&) {
   return e.op(0);
 }
 
+namespace {
+
+// sum_{j = lo..hi} h(j) as S(hi) - S(lo - 1), S a polynomial antiderivative of the
+// polynomial h (S(m) - S(m - 1) = h(m) for every integer m). Exact when hi >= lo - 1.
+ex antiderivative(const ex& h, const ex& j, const ex& m) {
+  ex x = h.expand(), out = 0;
+  for (int k = 0; k <= x.degree(j); ++k) {
+    ex c = x.coeff(j, k);
+    if (!c.is_zero()) out += c * faulhaber(static_cast<unsigned>(k), m);
+  }
+  return out;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { g(i) * F(x) } for F = floor or ceil, x = (s i + e) / Q with s = +-1,
+// Q free of i, and g a polynomial in i with i-free coefficients. With j = s i + e (ceil:
+// ceil(j / Q) = floor((j + Q - 1) / Q), shift j by Q - 1) and h(j) = g(i), the sum is
+// F(J1) - F(J0 - 1) over the j range, where F(n) = T(A - 1) + A (G(n) - G(A Q - 1)),
+// A = floor((n + 1) / Q), G an antiderivative of h and T one of t (G(t Q + Q - 1) - G(t Q - 1))
+// (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the partial
+// block): F(n) - F(n - 1) = h(n) floor(n / Q) holds for every integer n, negative too.
+// Side conditions: Q a positive integer (proved: with a real Q the blocks are uneven);
+// e an integer (proved, or proved to differ from lb or ub by an integer); lb, ub integers
+// (proved or assumed); guarded for a possibly empty range.
+std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex fl, g = 1;
+  for (const ex& t : operands_of(r->body(), false)) {
+    Fn fn = pamela_function(t);
+    if ((fn == Fn::Floor || fn == Fn::Ceil) && t.has(i) && fl.is_zero()) {
+      fl = t;
+    } else {
+      g *= t;
+    }
+  }
+  if (fl.is_zero()) return std::nullopt;
+  ex gx = g.expand();
+  if (!gx.is_polynomial(i) || gx.ldegree(i) < 0 || gx.degree(i) > 8) return std::nullopt;
+  // The coefficients of g must not hide another index-dependent function.
+  for (int k = 0; k <= gx.degree(i); ++k)
+    if (gx.coeff(i, k).has(i)) return std::nullopt;
+  ex x = fl.op(0).expand();
+  if (!x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
+  ex c = x.coeff(i, 1), x0 = x.coeff(i, 0);
+  if (c.has(i) || x0.has(i)) return std::nullopt;
+  ex Q = normal(1 / c);
+  int s = 1;
+  if (!f.provably_positive(Q)) {
+    Q = -Q;
+    s = -1;
+  }
+  if (!f.provably_positive(Q) || !f.provably_integer(Q)) return std::nullopt;
+  ex e0 = normal(x0 * Q).expand();
+  if (!f.provably_integer(e0) && !f.provably_integer((e0 - r->ub()).expand()) &&
+      !f.provably_integer((e0 - r->lb()).expand()))
+    return std::nullopt;
+  if (may_fail(fl, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  symbol j("_j"), t("_t");
+  // i = s (j - e0); the j range and h(j).
+  ex J0 = s > 0 ? r->lb() + e0 : e0 - r->ub(), J1 = s > 0 ? r->ub() + e0 : e0 - r->lb();
+  ex h = gx.subs(exmap{{i, s * (j - e0)}});
+  if (pamela_function(fl) == Fn::Ceil) {  // ceil(j / Q) = floor((j + Q - 1) / Q), j -> j + Q - 1
+    h = h.subs(exmap{{j, j - Q + 1}});
+    J0 += Q - 1;
+    J1 += Q - 1;
+  }
+  h = h.expand();
+  auto G = [&](const ex& m) { return antiderivative(h, j, m); };
+  ex T = antiderivative((t * (G(t * Q + Q - 1) - G(t * Q - 1))).expand(), t, t);
+  auto F = [&](const ex& n) {
+    ex A = floor_of((n + 1) / Q);
+    return T.subs(exmap{{t, A - 1}}) + A * (G(n) - G(A * Q - 1));
+  };
+  ex count = r->ub() - r->lb() + 1;
+  return nonempty_guard(count, f) * (F(J1.expand()) - F((J0 - 1).expand())).expand();
+}
+
+// sum (i = lb, ub) { (i + u) div k != (i + u - 1) div k }: is the owner of i + u under a
+// block map with block size k not that of its predecessor (a block starts at i + u)? For
+// k >= 1 the two floors differ by 0 or 1, so the predicate is their difference and the sum
+// telescopes: (ub + u) div k - (lb + u - 1) div k; == counts the rest, (ub - lb + 1) minus
+// that. Exact for a real k (no integer block size needed) and any u free of i.
+// Side conditions: k >= 1 (proved); lb, ub integers (proved or assumed); guarded for a
+// possibly empty range (an over-empty one would telescope to a negative count).
+std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  Fn fn = pamela_function(r->body());
+  if (fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex d0 = r->body().op(0), d1 = r->body().op(1);
+  if (pamela_function(d0) != Fn::Div || pamela_function(d1) != Fn::Div) return std::nullopt;
+  const ex& k = d0.op(1);
+  if (!k.is_equal(d1.op(1)) || k.has(i)) return std::nullopt;
+  auto l0 = linear_in(d0.op(0), i), l1 = linear_in(d1.op(0), i);
+  if (!l0 || !l1 || l0->first != 1 || l1->first != 1) return std::nullopt;
+  ex gap = (l0->second - l1->second).expand();
+  ex u;
+  if (gap.is_equal(1))
+    u = l0->second;
+  else if (gap.is_equal(-1))
+    u = l1->second;
+  else
+    return std::nullopt;
+  if (!f.provably_nonneg(k - 1)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1;
+  auto dv = [&](const ex& x) { return x.expand().is_zero() ? ex(0) : idiv_of(x.expand(), k); };
+  ex starts = dv(r->ub() + u) - dv(r->lb() + u - 1);
+  return nonempty_guard(count, f) * (fn == Fn::Ne ? starts : count - starts);
+}
+
+// max (p = lo, hi) { sum (j = lb, ub) { (j + e) div k == p + d } }: the most items any block
+// p + d of size k receives from the n = ub - lb + 1 consecutive j + e starting at 0
+// (lb + e = 0). Every block [q k, (q + 1) k) holds at most ceil(k) integers and at most
+// the n items, and block 0 holds min(n, ceil(k)) of them; it is among the p + d when
+// lo + d <= 0 <= hi + d. So the max is min(n, ceil(k)) (k for a proved integer), 0 for an
+// empty j range. Exact for a real k > 0. Side conditions: k > 0, lb + e = 0,
+// lo + d <= 0 <= hi + d (all proved); lb, ub integers (proved or assumed); guarded for a
+// possibly empty j range.
+std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* m = as_red(e, ReduceKind::Max);
+  if (!m) return std::nullopt;
+  const reduction* r = as_red(m->body(), ReduceKind::Sum);
+  if (!r || pamela_function(r->body()) != Fn::Eq) return std::nullopt;
+  const ex &p = m->index_ex(), &j = r->index_ex();
+  ex dv = r->body().op(0), q = r->body().op(1);
+  if (pamela_function(dv) != Fn::Div) std::swap(dv, q);
+  if (pamela_function(dv) != Fn::Div || q.has(j)) return std::nullopt;
+  const ex& k = dv.op(1);
+  auto lj = linear_in(dv.op(0), j);
+  auto lp = linear_in(q, p);
+  if (!lj || !lp || lj->first != 1 || lp->first != 1 || k.has(j) || k.has(p)) return std::nullopt;
+  ex e0 = lj->second, d = lp->second;
+  if (r->lb().has(p) || r->ub().has(p) || e0.has(p)) return std::nullopt;
+  if (!(r->lb() + e0).expand().is_zero() || !f.provably_positive(k)) return std::nullopt;
+  if (!f.provably_nonpos(m->lb() + d) || !f.provably_nonneg(m->ub() + d)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex n = r->ub() - r->lb() + 1;
+  ex K = f.provably_integer(k) ? k : ceil_of(k);
+  return nonempty_guard(n, f) * make_min({n, K});
+}
+
+// max/min (i) { c_1 g(i) + ... + c_m g(i) } = max/min (i) { (c_1 + ... + c_m) g(i) } for
+// c_j free of i and one common factor g(i) (then ext_scale takes c_1 + ... + c_m out).
+// Always: the body's value is unchanged.
+std::optional<ex> rule_ext_collect(const ex& e, const Facts&, Assumptions&) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !is_a<add>(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex g, c = 0;
+  for (const ex& t : operands_of(r->body(), true)) {
+    ex ct = 1, gt = 1;
+    for (const ex& x : operands_of(t, false)) (x.has(i) ? gt : ct) *= x;
+    if (gt.is_equal(1)) return std::nullopt;
+    if (g.is_zero())
+      g = gt;
+    else if (!gt.is_equal(g))
+      return std::nullopt;
+    c += ct;
+  }
+  return rebuild(*r, r->kind(), c * g);
+}
+
 const std::vector<NamedRule>& all_rules() {
   static const std::vector<NamedRule> rules = {
       {"sum_zero", rule_sum_zero},
@@ -821,11 +1011,15 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_poly", rule_sum_poly},
       {"sum_mod_count", rule_sum_mod_count},
       {"sum_cmp_count", rule_sum_cmp_count},
+      {"sum_floor_poly", rule_sum_floor_poly},
+      {"sum_div_step", rule_sum_div_step},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},
+      {"ext_collect", rule_ext_collect},
       {"ext_monotone", rule_ext_monotone},
       {"ext_convex", rule_ext_convex},
+      {"ext_block_count", rule_ext_block_count},
       {"unroll", rule_unroll},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},

@@ -43,6 +43,10 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_unroll(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);

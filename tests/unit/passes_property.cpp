@@ -81,7 +81,9 @@ class ModelGenerator {
 
   // A predicate on a loop index, as summed over the index (counts) or used in `if`.
   std::string predicate(const std::string& i) {
-    switch (uniform(0, 8)) {
+    switch (uniform(0, 10)) {
+      case 9: return "((" + i + " - 1) div " + pick({"B", "2", "(N / P)"}) + " != " + i + " div " + pick({"B", "2"}) + ")";
+      case 10: return "(" + i + " * ceil((N - " + i + ") / " + pick({"2", "3", "ceil(P)"}) + "))";
       case 0: return "(" + i + " mod " + pick({"2", "3", "P", "Q"}) + " == " + pick({"0", "1", "2"}) + ")";
       case 1: return "(" + i + " mod " + pick({"2", "3"}) + " != " + pick({"0", "1"}) + ")";
       case 2: return "(" + i + " <= " + pick({"N", "P", "3", "K", "c"}) + ")";

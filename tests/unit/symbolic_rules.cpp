@@ -429,3 +429,132 @@ TEST_CASE_FIXTURE(Fixture, "floor/ceil of an integer, may_fail, factored output"
   ex tri = simp(Sum(k, 1, N, Sum(j, k, N, k)));
   CHECK(to_pamela(tri) == "N * (N + 1) * (N + 2) / 6");
 }
+
+TEST_CASE_FIXTURE(Fixture, "ceil of a positive value is >= 1, floor below an open integer end") {
+  symbol R("R");
+  Facts g;
+  g.declare(R, "R");
+  g.add_lower(R, 1, false);
+  g.declare(N, "N");
+  g.add_lower(N, 1, false);
+  CHECK(g.provably_nonneg(ceil_of(N / R) - 1));
+  CHECK(!g.provably_nonneg(floor_of(N / R) - 1));  // N = 1, R = 2: floor is 0
+  CHECK(g.provably_nonneg(ceil_of(R) - 1));
+}
+
+TEST_CASE_FIXTURE(Fixture, "sum of a polynomial times floor/ceil of (+-i + e) / Q, Q a positive integer") {
+  symbol R("R"), k("k");
+  Facts g = F;
+  g.declare(R, "R");
+  g.add_lower(R, 1, false);  // R real >= 1: ceil(R) is a positive integer, R itself is not
+  struct Case {
+    ex e;
+    bool fires;
+  };
+  std::vector<Case> cases = {
+      {Sum(i, 1, N, i * floor_of(i / P)), false},             // P >= 0 only: P = 0 possible
+      {Sum(i, 1, N, i * floor_of(i / ceil_of(R))), true},     // ceil(R) >= 1, an integer
+      {Sum(k, 0, N - 2, (N - k - 1) * ceil_of((N - k - 1) / ceil_of(R))), true},  // GAUSS cyclic
+      {Sum(i, 0, N, (i * i + x) * floor_of((i + 2) / 3)), true},
+      {Sum(i, 2, N, ceil_of((M - i) / 2)), true},
+      {Sum(i, 1, N, i * floor_of(i / R)), false},             // R real: uneven blocks
+      {Sum(i, 1, N, floor_of((i + x) / 2)), false},           // x may be a non-integer
+      {Sum(i, 1, N, floor_of(i * i / 2)), false},             // not linear in i
+  };
+  for (const Case& c : cases) {
+    CAPTURE(to_pamela(c.e));
+    Assumptions b;
+    auto r = rule_sum_floor_poly(c.e, g, b);
+    CHECK(bool(r) == c.fires);
+    if (!r) continue;
+    CHECK(count_reductions(*r) == 0);
+    for (int n : {0, 1, 2, 5, 11})
+      for (int m : {0, 3, 7})
+        for (const numeric& rv : {numeric(1), numeric(3, 2), numeric(4), numeric(7, 3)}) {
+          GiNaC::exmap env{{N, n}, {M, m}, {R, rv}, {P, 2}, {x, numeric(1, 3)}};
+          CHECK(ev(*r, env) == ev(c.e, env));
+        }
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture, "sum of a block-start predicate telescopes, for a real block size >= 1") {
+  symbol R("R"), S("S");
+  Facts g;
+  g.declare(S, "S");
+  g.add_lower(S, 2, false);
+  g.declare(R, "R");
+  g.add_lower(R, 1, false);
+  g.add_upper(R, S, false);
+  CHECK(g.provably_nonneg(S / R - 1));
+  ex k = S / R;
+  std::vector<std::pair<ex, bool>> cases = {
+      {Sum(i, 1, S - 1, compare(Cmp::Ne, idiv_of(i - 1, k), idiv_of(i, k))), true},   // ADI forward
+      {Sum(i, 0, S - 2, compare(Cmp::Ne, idiv_of(i + 1, k), idiv_of(i, k))), true},   // ADI backward
+      {Sum(i, 0, S, compare(Cmp::Eq, idiv_of(i + x, k), idiv_of(i + x - 1, k))), true},
+      {Sum(i, 3, S - 4, compare(Cmp::Ne, idiv_of(i - 1, k), idiv_of(i, k))), true},      // may be over-empty
+      {Sum(i, 1, S, compare(Cmp::Ne, idiv_of(i - 2, k), idiv_of(i, k))), false},        // gap 2
+      {Sum(i, 1, S, compare(Cmp::Ne, idiv_of(i - 1, R / 2), idiv_of(i, R / 2))), false},  // k may be < 1
+  };
+  for (const auto& [e, fires] : cases) {
+    CAPTURE(to_pamela(e));
+    Assumptions b;
+    auto r = rule_sum_div_step(e, g, b);
+    CHECK(bool(r) == fires);
+    if (!r) continue;
+    CHECK(count_reductions(*r) == 0);
+    for (int s : {2, 3, 5, 8, 13})
+      for (const numeric& rv : {numeric(1), numeric(3, 2), numeric(2), numeric(5, 2), numeric(4), numeric(8)}) {
+        if (rv > s) continue;
+        GiNaC::exmap env{{S, s}, {R, rv}, {x, numeric(1, 3)}};
+        CHECK(ev(*r, env) == ev(e, env));
+      }
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture, "busiest block of an aligned range, for a real block size; collecting weights") {
+  symbol R("R"), S("S"), q("q");
+  Facts g;
+  g.declare(S, "S");
+  g.add_lower(S, 2, false);
+  g.declare(R, "R");
+  g.add_lower(R, 1, false);
+  g.add_upper(R, S, false);
+  g.declare_unbounded(x, "x");
+  ex k = S / R;
+  std::vector<std::pair<ex, bool>> cases = {
+      {Max(p, 0, R - 1, Sum(j, 0, S - 1, compare(Cmp::Eq, idiv_of(j, k), p))), true},  // ADI j-axis
+      {Max(p, 1, R, Sum(j, 2, S, compare(Cmp::Eq, p - 1, idiv_of(j - 2, k)))), true},
+      {Max(p, 0, R - 1, Sum(j, 0, x, compare(Cmp::Eq, idiv_of(j, 2), p))), true},  // j range may be empty
+      {Max(p, 1, R, Sum(j, 0, S - 1, compare(Cmp::Eq, idiv_of(j, k), p))), false},  // block 0 not among p
+      {Max(p, 0, R - 1, Sum(j, 1, S - 1, compare(Cmp::Eq, idiv_of(j, k), p))), false},  // not aligned
+  };
+  for (const auto& [e, fires] : cases) {
+    CAPTURE(to_pamela(e));
+    Assumptions b;
+    auto r = rule_ext_block_count(e, g, b);
+    CHECK(bool(r) == fires);
+    if (!r) continue;
+    for (int s : {2, 3, 5, 8, 13})
+      for (const numeric& rv : {numeric(1), numeric(3, 2), numeric(2), numeric(5, 2), numeric(4), numeric(8)})
+        for (int xv : {-3, 0, 4}) {
+          if (rv > s || !(rv * 2).is_integer()) continue;
+          GiNaC::exmap env{{S, s}, {R, rv}, {x, xv}};
+          if (!(rv.is_integer())) continue;  // the max's bounds R - 1, R must be integers
+          CHECK(ev(*r, env) == ev(e, env));
+        }
+  }
+  // collecting c_1 g + c_2 g under a max, then several sums over one range in a vector max
+  ex body = Sum(j, 0, S - 1, compare(Cmp::Eq, idiv_of(j, k), p));
+  auto c = rule_ext_collect(Max(p, 0, R - 1, 3 * x * body + 2 * body), g, a);
+  REQUIRE(c);
+  CHECK(c->is_equal(Max(p, 0, R - 1, (3 * x + 2) * body)));
+  CHECK(!rule_ext_collect(Max(p, 0, R - 1, body + p), g, a));
+  ex v = vector_max(2 * Sum(p, 0, N - 1, p * unitvec(p)) + x * x * Sum(q, 0, N - 1, unitvec(q)));
+  Facts h = F;
+  h.add_lower(N, 1, false);
+  auto m = rule_vmax_identity(v, h, a);
+  REQUIRE(m);
+  for (int n : {1, 2, 6})
+    for (int xv : {0, 3}) CHECK(ev(*m, {{N, n}, {x, xv}}) == ev(v, {{N, n}, {x, xv}}));
+  CHECK(!rule_vmax_identity(vector_max(Sum(p, 0, N - 1, unitvec(p)) + Sum(q, 1, N, unitvec(q))), h, a));
+}
