@@ -15,6 +15,7 @@
 
 #include <cctype>
 #include <optional>
+#include <unordered_map>
 #include <sstream>
 
 namespace pamc {
@@ -26,16 +27,55 @@ using ast::Op;
 using GiNaC::ex;
 using Scope = std::map<std::string, ex>;
 
+// Normalization shares each equation's body among all its uses (a DAG), and lowering would
+// walk every use again: a chain of equations t_k = 0.5 * t_j + ... is lowered once per use
+// of each link. Within one lower(), a subtree whose free names are all parameters and that
+// holds no reduction (whose index gets a fresh symbol per lowering) lowers to the same
+// expression wherever it is used, so it is lowered once, keyed by node. Disabled while a
+// loop index hides a parameter (normalize renames such indices, so that does not happen).
+struct LowerMemo {
+  const Scope* params = nullptr;       // the scope as it held only parameters
+  std::unordered_map<const ast::Node*, bool> closed;
+  std::unordered_map<const ast::Node*, ex> value;
+  int hiding = 0;                      // BindIndex objects currently hiding a name
+
+  bool is_closed(const NodeP& n) {
+    auto it = closed.find(n.get());
+    if (it != closed.end()) return it->second;
+    bool c;
+    switch (n->kind) {
+      case Kind::Name: c = params->count(n->name) > 0; break;
+      case Kind::Reduce:
+      case Kind::SeqLoop:
+      case Kind::ParLoop: c = false; break;
+      default:
+        c = true;
+        for (const NodeP& k : n->kids)
+          if (!is_closed(k)) {
+            c = false;
+            break;
+          }
+    }
+    closed.emplace(n.get(), c);
+    return c;
+  }
+};
+thread_local LowerMemo* t_memo = nullptr;
+
 // Binds a loop index in the scope for the lifetime of this object and restores what it
 // hid: copying the scope (every parameter) at each loop made lowering O(parameters x loops).
 class BindIndex {
  public:
   BindIndex(Scope& scope, const std::string& name, const ex& value) : scope_(scope), name_(name) {
     auto it = scope_.find(name_);
-    if (it != scope_.end()) hidden_ = it->second;
+    if (it != scope_.end()) {
+      hidden_ = it->second;
+      if (t_memo) ++t_memo->hiding;
+    }
     scope_[name_] = value;
   }
   ~BindIndex() {
+    if (hidden_ && t_memo) --t_memo->hiding;
     if (hidden_) scope_[name_] = *hidden_;
     else scope_.erase(name_);
   }
@@ -230,12 +270,30 @@ bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
 
 ex lower_numeric(const NodeP& e, const std::map<std::string, GiNaC::ex>& scope) {
   Scope copy = scope;
+  LowerMemo* saved = t_memo;  // the memo belongs to lower()'s scope
+  t_memo = nullptr;
+  struct Restore {
+    LowerMemo* s;
+    ~Restore() { t_memo = s; }
+  } restore{saved};
   return lower_num(e, copy);
 }
 
 namespace {
 
+ex lower_num_uncached(const NodeP& n, Scope& scope);
+
 ex lower_num(const NodeP& n, Scope& scope) {
+  LowerMemo* m = t_memo;
+  if (!m || m->hiding > 0 || n->kind == Kind::Name || !m->is_closed(n)) return lower_num_uncached(n, scope);
+  auto it = m->value.find(n.get());
+  if (it != m->value.end()) return it->second;
+  ex v = lower_num_uncached(n, scope);
+  m->value.emplace(n.get(), v);
+  return v;
+}
+
+ex lower_num_uncached(const NodeP& n, Scope& scope) {
   switch (n->kind) {
     case Kind::Number: {
       GiNaC::numeric value;
@@ -303,6 +361,14 @@ CostModel lower(const NormalModel& model) {
       else cost.facts.add_upper(param.symbol, value, b.op == Op::Lt);
     }
   }
+  Scope params_only = scope;
+  LowerMemo memo;
+  memo.params = &params_only;
+  struct Install {
+    LowerMemo* saved;
+    explicit Install(LowerMemo* m) : saved(t_memo) { t_memo = m; }
+    ~Install() { t_memo = saved; }
+  } install(&memo);
   ProcessLowering processes;
   for (const NormalEquation& e : model.equations) {
     if (e.type == ast::Type::Numeric) {
