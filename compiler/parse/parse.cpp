@@ -975,29 +975,47 @@ class FastParser {
 
 }  // namespace
 
+namespace {
+
+// The cheap scans that keep hostile input away from both parsers.
+bool text_is_parseable(const SourceFile& file, Diagnostics& diags) {
+  std::string why;
+  std::size_t bad = first_bad_byte(file.text, why);
+  if (bad != std::string::npos) {
+    diags.error(loc_at_offset(file, bad), DiagKind::InvalidEncoding, "not UTF-8 text: " + why);
+    return false;
+  }
+  std::size_t deep = first_too_deep(file.text);
+  if (deep != std::string::npos) {
+    diags.error(loc_at_offset(file, deep), DiagKind::NestingTooDeep,
+                "brackets nested more than " + std::to_string(kMaxBracketNesting) + " deep");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 ast::Module parse_module(SourceFileP file, Diagnostics& diags) {
   ast::Module empty;
   empty.file = file;
+  if (!text_is_parseable(*file, diags)) return empty;
+  ast::Module fast;
+  if (FastParser(*file).parse(fast, file)) return fast;
+  return parse_module_antlr(file, diags);
+}
+
+bool parse_module_fast(SourceFileP file, ast::Module& out) {
+  Diagnostics ignored;
+  if (!text_is_parseable(*file, ignored)) return false;
+  return FastParser(*file).parse(out, file);
+}
+
+ast::Module parse_module_antlr(SourceFileP file, Diagnostics& diags) {
+  ast::Module empty;
+  empty.file = file;
+  if (!text_is_parseable(*file, diags)) return empty;
   const std::string& text = file->text;
-
-  std::string why;
-  std::size_t bad = first_bad_byte(text, why);
-  if (bad != std::string::npos) {
-    diags.error(loc_at_offset(*file, bad), DiagKind::InvalidEncoding, "not UTF-8 text: " + why);
-    return empty;
-  }
-  std::size_t deep = first_too_deep(text);
-  if (deep != std::string::npos) {
-    diags.error(loc_at_offset(*file, deep), DiagKind::NestingTooDeep,
-                "brackets nested more than " + std::to_string(kMaxBracketNesting) + " deep");
-    return empty;
-  }
-
-  {
-    ast::Module fast;
-    if (FastParser(*file).parse(fast, file)) return fast;
-  }
-
   ast::Module result = empty;
   Positions pos(*file);
   run_with_stack(256u << 20, [&] {

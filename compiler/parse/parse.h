@@ -1,7 +1,7 @@
 // The parse stage: model text -> AST (compiler/ast/ast.h). This is the only code that
 // includes ANTLR's headers; the parse tree never leaves parse.cpp.
 //
-// Before ANTLR runs, two cheap scans keep hostile input harmless:
+// Before either parser runs, two cheap scans keep hostile input harmless:
 //   - the text must be UTF-8 without NUL bytes (InvalidEncoding at the first bad byte);
 //   - brackets ( [ { may nest at most kMaxBracketNesting deep (NestingTooDeep at the
 //     bracket that goes past it), so the recursive-descent parser never meets 20,000 braces.
@@ -24,6 +24,15 @@ constexpr int kMaxAstDepth = 3000;
 
 // Parses one file. Reports SyntaxError, InvalidEncoding, NestingTooDeep or NumberTooLarge
 // into `diags`; after an error the returned module holds no declarations (but keeps `file`).
+// Valid input goes through a hand-written recursive-descent parser of the same grammar
+// (fast: ANTLR's C++ runtime costs ~250,000 instructions a line); on anything it is not
+// sure of it gives up and ANTLR, the reference, parses and reports.
 ast::Module parse_module(SourceFileP file, Diagnostics& diags);
+
+// The two parsers behind parse_module, for the test that keeps them in agreement
+// (tests/unit/front_fastparse.cpp): ANTLR always; the fast parser alone, false when it
+// gives up.
+ast::Module parse_module_antlr(SourceFileP file, Diagnostics& diags);
+bool parse_module_fast(SourceFileP file, ast::Module& out);
 
 }  // namespace pamc
