@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "runtime/sim_expr.h"
+#include "compiler/emit/json_text.h"
 #include "runtime/simulate.h"
 
 namespace pamc {
@@ -14,22 +15,7 @@ std::string json_num(double v) {
   return sim::fmt_num(v);
 }
 
-std::string json_str(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string json_str(const std::string& s) { return json_quote(s); }
 
 std::string json_stat(const SimStat& s) {
   return "{\"mean\": " + json_num(s.mean) + ", \"min\": " + json_num(s.min) + ", \"max\": " + json_num(s.max) +

@@ -10,6 +10,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/emit/emit.h"
+#include "compiler/emit/json_text.h"
 #include "compiler/passes/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
 #include "runtime/simulate.h"
@@ -72,14 +73,6 @@ std::string print_stats(const CostModel& model) {
 }
 
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 // --emit cpp|json: one text; --emit octave: a folder of function files. Everything is
 // generated in memory first, so an emission error writes nothing.
@@ -160,7 +153,7 @@ int cmd_eval(const EvalCommand& c) {
     out << "{";
     bool first = true;
     for (const auto& [name, value] : result.values) {
-      out << (first ? "" : ", ") << "\"" << json_escape(name) << "\": " << format_value(value);
+      out << (first ? "" : ", ") << json_quote(name) << ": " << format_value(value);
       first = false;
     }
     out << "}\n";

@@ -1,12 +1,27 @@
 #include "compiler/emit/code_printer.h"
 
 #include <cctype>
+#include <cstdlib>
+#include <sstream>
 #include <optional>
 
 #include "compiler/diag/diag.h"
 #include "compiler/symbolic/symbolic.h"
 
 namespace pamc::emit {
+
+std::string shortest(double d) {
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::ostringstream s;
+    s.precision(precision);
+    s << d;
+    if (std::strtod(s.str().c_str(), nullptr) == d) return s.str();
+  }
+  std::ostringstream s;
+  s.precision(17);
+  s << d;
+  return s.str();
+}
 
 using GiNaC::ex;
 

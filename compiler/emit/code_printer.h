@@ -32,6 +32,9 @@ class NameTable {
   std::set<std::string> used_;
 };
 
+// The shortest decimal that reads back as the same double (0.1, not 0.10000000000000001).
+std::string shortest(double d);
+
 class CodePrinter {
  public:
   explicit CodePrinter(NameTable& names) : names_(names) {}

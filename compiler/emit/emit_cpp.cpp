@@ -56,20 +56,6 @@ bool cpp_macro_like(const std::string& n) {
 }
 
 
-// The shortest decimal that reads back as the same double (0.1, not 0.10000000000000001).
-std::string shortest(double d) {
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::ostringstream s;
-    s.precision(precision);
-    s << d;
-    if (std::strtod(s.str().c_str(), nullptr) == d) return s.str();
-  }
-  std::ostringstream s;
-  s.precision(17);
-  s << d;
-  return s.str();
-}
-
 class CppPrinter : public CodePrinter {
  public:
   using CodePrinter::CodePrinter;

@@ -6,32 +6,14 @@
 #include <sstream>
 
 #include "compiler/emit/emit.h"
+#include "compiler/emit/json_text.h"
 #include "compiler/passes/evaluate_model.h"
 #include "compiler/symbolic/symbolic.h"
 
 namespace pamc::emit {
 namespace {
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string quote(const std::string& s) { return json_quote(s); }
 
 std::string tree(const GiNaC::ex& e);
 

@@ -31,15 +31,6 @@ const std::set<std::string>& octave_reserved() {
 }
 
 
-std::string shortest(double d) {
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::ostringstream s;
-    s.precision(precision);
-    s << d;
-    if (std::strtod(s.str().c_str(), nullptr) == d) return s.str();
-  }
-  return std::to_string(d);
-}
 
 std::string one_line(std::string s) {
   for (char& c : s)
