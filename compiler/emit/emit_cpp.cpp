@@ -24,7 +24,7 @@ const std::set<std::string>& cpp_reserved() {
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // names the header itself uses, and lower-case macros of common C/C++ platforms
-      "std", "Results", "evaluate", "detail", "acc", "v", "r", "main", "linux", "unix", "i386", "errno", "assert",
+      "std", "Results", "evaluate", "assumptions_hold", "detail", "acc", "v", "r", "main", "linux", "unix", "i386", "errno", "assert",
       "alloca", "stdin", "stdout", "stderr", "offsetof", "setjmp", "va_arg", "va_start", "va_end", "va_copy",
       "math_errhandling", "issubnormal", "signbit", "isnan", "isinf", "isfinite", "isnormal", "fpclassify"};
   return words;
@@ -132,6 +132,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
       << "namespace detail {\n"
       << "// Pamela's mod: floor semantics, also for negative operands.\n"
       << "inline double mod(double a, double b) { return a - b * std::floor(a / b); }\n"
+      << "inline bool is_integer(double x) { return std::floor(x) == x; }\n"
       << "}  // namespace detail\n\n";
 
   // Defaults become default arguments for the trailing run of parameters whose default is
@@ -152,6 +153,14 @@ std::string emit_cpp(const CostModel& model, bool all) {
     out << "inline double " << eq_names[k] << "(" << params << ") {\n"
         << "  return " << body << ";\n}\n\n";
   }
+  // The closed forms hold where the assumptions recorded above do; elsewhere `pamc eval`
+  // uses the unsimplified model (docs/semantics.md), so a caller can ask.
+  out << "// True where the assumptions listed at the top hold; elsewhere the functions above may\n"
+      << "// differ from the model (pamc eval then evaluates the unsimplified model).\n"
+      << "inline bool assumptions_hold(" << params << ") {\n  return true";
+  for (const GiNaC::ex& e : model.assumptions.nonneg) out << "\n      && " << printer.print(e) << " >= 0.0";
+  for (const GiNaC::ex& e : model.assumptions.integer) out << "\n      && detail::is_integer(" << printer.print(e) << ")";
+  out << ";\n}\n\n";
   out << "struct Results {\n";
   for (const std::string& n : eq_names) out << "  double " << n << " = 0.0;\n";
   out << "};\n\n";

@@ -99,6 +99,19 @@ def main():
     runs = {pamc("compile", MRM, "--all")[1] for _ in range(3)}
     check("compile output is the same bytes every run", len(runs) == 1)
 
+    # The emitted header says where its closed forms hold: P >= 1, N and P integers.
+    hdr = os.path.join(tmp, "mrm.hpp")
+    rc, out, err = pamc("compile", MRM, "--emit", "cpp", "-o", hdr)
+    drv = write(tmp, "assume.cpp", '#include "mrm.hpp"\n#include <cstdio>\nint main() { std::printf("%d %d %d %.17g\\n", '
+                'mrm::assumptions_hold(1000, 1e6), mrm::assumptions_hold(0, 1e6), mrm::assumptions_hold(10, 2.5), '
+                'mrm::T_main(1000, 1e6)); }\n')
+    exe = os.path.join(tmp, "assume")
+    c = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I", tmp, drv, "-o", exe],
+                       capture_output=True, text=True)
+    got = subprocess.run([exe], capture_output=True, text=True).stdout.strip() if c.returncode == 0 else c.stderr
+    check("emitted assumptions_hold(P, N) is true at the seed's point, false at P = 0 and N = 2.5",
+          rc == 0 and got == "1 0 0 100000000", got)
+
     print(f"{count - len(failures)} of {count} CLI checks passed")
     return 1 if failures else 0
 
