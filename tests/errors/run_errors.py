@@ -14,20 +14,23 @@ import argparse, os, random, re, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECT = re.compile(r"^%\s*expect:\s*(?:(\S+?):)?(\d+):(\d+)\s+(\w+)\s*$")
+# `% command: compile` runs that subcommand instead of `check` (for errors found only once
+# equations are substituted, such as ResourceConflict).
+COMMAND = re.compile(r"^%\s*command:\s*(\w+)\s*$")
 TIMEOUT = 10
 
 
-def run(pamc, path):
+def run(pamc, path, command="check"):
     try:
-        p = subprocess.run([pamc, "check", path], capture_output=True, timeout=TIMEOUT)
+        p = subprocess.run([pamc, command, path], capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, "", "timeout"
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def check_case(pamc, path, expects, source_lines=None):
+def check_case(pamc, path, expects, source_lines=None, command="check"):
     """expects: list of (file or None, line, col or None, kind). Returns a failure text or None."""
-    rc, out, err = run(pamc, path)
+    rc, out, err = run(pamc, path, command)
     if rc is None:
         return "timed out after %d s" % TIMEOUT
     if rc < 0:
@@ -118,8 +121,13 @@ def main():
         with open(path, encoding="utf-8") as f:
             lines = f.read().split("\n")
         expects = []
+        command = "check"
         for l in lines:
             m = EXPECT.match(l)
+            c = COMMAND.match(l)
+            if c:
+                command = c.group(1)
+                continue
             if not m:
                 break
             expects.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)))
@@ -127,7 +135,7 @@ def main():
         if not expects:
             failures.append((name, "no '% expect: LINE:COL Kind' line at the top"))
             continue
-        why = check_case(args.pamc, path, expects, lines)
+        why = check_case(args.pamc, path, expects, lines, command)
         if why:
             failures.append((name, why))
         elif args.v:
