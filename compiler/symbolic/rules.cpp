@@ -443,6 +443,62 @@ std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
   return std::nullopt;
 }
 
+// max(c_1 y_1 r_1, ..., c_n y_n r_n) = x * max(c_1 r_1, ..., c_n r_n) where x is one of the
+// arguments, a sum (add) provably >= 0, and every argument is x itself or has a factor y_j
+// that is a numeric multiple of it, y_j = c_j x (c_j a number; e.g. the same cost written
+// 0.25 (12 t_hit + 4 t_add) and 3 t_hit + t_add); same for min. Side condition: x >= 0
+// (proved); scalar arguments. The value is unchanged: x max(q_j) = max(x q_j) for x >= 0.
+std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_a<extremum>(e) || is_vector_valued(e)) return std::nullopt;
+  const auto& m = ex_to<extremum>(e);
+  // c with y = c x, when y - c x expands to 0 (c from a symbol's coefficient).
+  auto multiple = [](const ex& y, const ex& x) -> std::optional<ex> {
+    if (!is_a<add>(y)) return std::nullopt;
+    ex xe = x.expand(), ye = y.expand();
+    for (auto it = xe.preorder_begin(); it != xe.preorder_end(); ++it) {
+      if (!is_a<symbol>(*it)) continue;
+      ex cx = xe.coeff(*it, 1), cy = ye.coeff(*it, 1);
+      if (!is_a<numeric>(cx) || cx.is_zero() || !is_a<numeric>(cy)) return std::nullopt;
+      ex c = cy / cx;
+      ex d = (ye - c * xe).expand();
+      if (!(d.is_zero() || (is_a<numeric>(d) && ex_to<numeric>(d).is_zero()))) return std::nullopt;
+      return c;
+    }
+    return std::nullopt;
+  };
+  for (const ex& x : sorted_by_text(m.args())) {
+    if (!is_a<add>(x) || !f.provably_nonneg(x)) continue;
+    exvector rest;
+    bool ok = true, other = false;
+    for (const ex& arg : m.args()) {
+      if (arg.is_equal(x)) {
+        rest.push_back(1);
+        continue;
+      }
+      std::optional<ex> c;
+      ex q = 1;
+      for (const ex& t : operands_of(arg, false)) {
+        if (!c) {
+          if (auto cc = multiple(t, x)) {
+            c = cc;
+            continue;
+          }
+        }
+        q *= t;
+      }
+      if (!c) {
+        ok = false;
+        break;
+      }
+      rest.push_back(*c * q);
+      other = true;
+    }
+    if (!ok || !other) continue;
+    return x * (m.is_max() ? make_max(rest) : make_min(rest));
+  }
+  return std::nullopt;
+}
+
 // max(t + a_1, ..., t + a_n) = t + max(a_1, ..., a_n) for a term t common to all arguments.
 // Always.
 std::optional<ex> rule_max_common_term(const ex& e, const Facts&, Assumptions&) {
@@ -529,11 +585,13 @@ std::optional<MapSum> single_map(const ex& v) {
   return m;
 }
 
-// pos = F(i + e0, k) + d for F = mod or div, with e0, k, d free of i. Returns (e0, k, d).
+// pos = F(s i + e0, k) + d for F = mod or div, with e0, k, d free of i and s = 1 (or -1
+// when allow_neg). Returns (e0, k, d, s).
 struct ModDivPos {
   ex e0, k, d;
+  int s = 1;
 };
-std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which) {
+std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, bool allow_neg = false) {
   ex fn, d = 0;
   bool found = false;
   for (const ex& t : operands_of(pos.expand(), true)) {
@@ -546,8 +604,8 @@ std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which) 
   }
   if (!found || d.has(i) || fn.op(1).has(i)) return std::nullopt;
   auto lin = linear_in(fn.op(0), i);
-  if (!lin || lin->first != 1) return std::nullopt;
-  return ModDivPos{lin->second, fn.op(1), d};
+  if (!lin || (lin->first != 1 && !(allow_neg && lin->first == -1))) return std::nullopt;
+  return ModDivPos{lin->second, fn.op(1), d, lin->first == 1 ? 1 : -1};
 }
 
 // The busiest-position factor is applied to w * c; it must be index-free, >= 0, and (unless
@@ -707,24 +765,30 @@ std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) 
   return nonempty_guard(n, f) * ceil_of(n / k) * *wc;
 }
 
-// Block map: max(w * sum (i = lb, ub) { c * unitvec((i + e) div k + d) }), w c free of i and
-// >= 0. Blocks hold the j = i + e with q k <= j < (q + 1) k. With j starting at 0 (lb + e = 0)
+// Block map: max(w * sum (i = lb, ub) { c * unitvec((s i + e) div k + d) }), s = +-1, w c free
+// of i and >= 0. Blocks hold the j = s i + e with q k <= j < (q + 1) k; the j form the
+// consecutive run from lb + e (s = 1), e - ub (s = -1: blocks numbered from the top, the
+// same set of j read backwards), n of them. With j starting at 0 (lb + e = 0, resp. e = ub)
 // the first block is the busiest: min(n, ceil(k)) items (min(n, k) for an integer k; a
 // half-open interval of length k holds at most ceil(k) integers). Otherwise, for k a proved
 // integer and o = (lb + e) mod k, the first block holds min(n, k - o) and the second
 // min(k, n - k + o), and every later one at most as many as the second: the busiest is
-// max(min(n, k - o), min(k, n - k + o)). Side conditions: k > 0, e an integer (proved);
+// max(min(n, k - o), min(k, n - k + o)). Side conditions: k > 0, e an integer (proved,
+// or implied by start 0 and the integer bounds);
 // lb, ub integers (proved or assumed); w c >= 0; guarded for a possibly empty range.
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
   if (!m) return std::nullopt;
   const reduction& r = ex_to<reduction>(m->red);
-  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Div);
-  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
+  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Div, true);
+  if (!p || !f.provably_positive(p->k)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1, busiest;
+  ex start = (p->s > 0 ? r.lb() + p->e0 : p->e0 - r.ub()).expand();
+  // start = 0 makes e = -lb (resp. ub) an integer with the bounds (required below).
+  if (!start.is_zero() && !f.provably_integer(p->e0)) return std::nullopt;
   auto wc = map_weight(*m, f);
   if (!wc) return std::nullopt;
-  ex n = r.ub() - r.lb() + 1, start = (r.lb() + p->e0).expand(), busiest;
   bool int_k = f.provably_integer(p->k);
   if (start.is_zero()) {
     busiest = make_min({n, int_k ? p->k : ceil_of(p->k)});
@@ -915,6 +979,72 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   return nonempty_guard(count, f) * (F(J1.expand()) - F((J0 - 1).expand())).expand();
 }
 
+// sum (i = lb, ub) { f(i) * min(g(i), C) } with g(i) = a i + b linear (a a nonzero number,
+// b free of i) and C free of i: g(i) <= C exactly for i <= U = floor((C - b) / a) (a > 0),
+// resp. i >= L = ceil((C - b) / a) (a < 0), so the range splits there into a part where
+// the min is g and one where it is C, each clamped to the original range:
+//   a > 0: sum (i = lb, min(ub, U)) { f g } + sum (i = max(lb, U + 1), ub) { f C },
+//   a < 0: sum (i = lb, min(ub, L - 1)) { f C } + sum (i = max(lb, L), ub) { f g }.
+// Each part covers a subset of the range (empty where the split lies outside it), together
+// every i exactly once, so the value is unchanged for any f; the parts are closed by the
+// other rules (sum_poly guards a part that may be empty). Side conditions: lb, ub integers
+// (proved or assumed; the split bounds are then integers); C and b do not fail (may_fail)
+// unless the range is provably non-empty (the bounds evaluate them, brute force would not).
+std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex mn, rest = 1;
+  for (const ex& t : operands_of(r->body(), false)) {
+    if (mn.is_zero() && is_a<extremum>(t) && !ex_to<extremum>(t).is_max() &&
+        ex_to<extremum>(t).args().size() == 2 && t.has(i))
+      mn = t;
+    else
+      rest *= t;
+  }
+  if (mn.is_zero()) return std::nullopt;
+  ex g = ex_to<extremum>(mn).args()[0], C = ex_to<extremum>(mn).args()[1];
+  if (g.has(i) == C.has(i)) return std::nullopt;
+  if (C.has(i)) std::swap(g, C);
+  auto lin = linear_in(g, i);
+  if (!lin) return std::nullopt;
+  bool nonempty = f.provably_nonneg(r->ub() - r->lb());
+  if ((may_fail(C, f) || may_fail(lin->second, f)) && !nonempty) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  const numeric& ca = lin->first;
+  ex t = ((C - lin->second) / ex(ca)).expand();
+  // With a = +-1 and b - ub an integer (proved), t = (C - b) / a is an integer (ub is) plus
+  // C / a: take the integer part out of floor/ceil so the bounds stay readable.
+  ex int_part = 0, frac = t;
+  if ((ca == 1 || ca == -1) && f.provably_integer((lin->second - r->ub()).expand())) {
+    int_part = (-lin->second / ex(ca)).expand();
+    frac = (C / ex(ca)).expand();
+  }
+  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
+  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
+  // A part: closed here when its body is a polynomial in i with i-free coefficients (its
+  // bounds are integers with lb and ub, so nothing more is required or assumed), else a sum.
+  auto part = [&](const ex& lo, const ex& hi, const ex& body) -> ex {
+    ex b = body.expand();
+    bool poly = b.is_polynomial(i) && b.ldegree(i) >= 0 && b.degree(i) <= 40;
+    for (int k = 0; poly && k <= b.degree(i); ++k) poly = !b.coeff(i, k).has(i);
+    if (!poly || (may_fail(b, f) && !nonempty)) return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, body);
+    ex out = 0;
+    for (int k = 0; k <= b.degree(i); ++k) {
+      ex c = b.coeff(i, k);
+      if (!c.is_zero()) out += c * (faulhaber(static_cast<unsigned>(k), hi) - faulhaber(static_cast<unsigned>(k), lo - 1));
+    }
+    return nonempty_guard(hi - lo + 1, f) * out.expand();
+  };
+  ex fg = rest * g, fC = rest * C;
+  if (ca.is_positive()) {
+    ex U = int_part + fl(frac);
+    return part(r->lb(), make_min({r->ub(), U}), fg) + part(make_max({r->lb(), U + 1}), r->ub(), fC);
+  }
+  ex L = int_part + cl(frac);
+  return part(r->lb(), make_min({r->ub(), L - 1}), fC) + part(make_max({r->lb(), L}), r->ub(), fg);
+}
+
 // sum (i = lb, ub) { (i + u) div k != (i + u - 1) div k }: is the owner of i + u under a
 // block map with block size k not that of its predecessor (a block starts at i + u)? For
 // k >= 1 the two floors differ by 0 or 1, so the predicate is their difference and the sum
@@ -1013,6 +1143,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_cmp_count", rule_sum_cmp_count},
       {"sum_floor_poly", rule_sum_floor_poly},
       {"sum_div_step", rule_sum_div_step},
+      {"sum_min_split", rule_sum_min_split},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},
@@ -1032,6 +1163,7 @@ const std::vector<NamedRule>& all_rules() {
       {"max_dominated", rule_max_dominated},
       {"max_common_term", rule_max_common_term},
       {"max_factor", rule_max_factor},
+      {"max_ratio", rule_max_ratio},
   };
   return rules;
 }

@@ -45,6 +45,7 @@ std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
@@ -55,6 +56,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions& a);
 
 // Could evaluating e fail at a point the facts allow (empty max/min range, division by a

@@ -558,3 +558,87 @@ TEST_CASE_FIXTURE(Fixture, "busiest block of an aligned range, for a real block 
     for (int xv : {0, 3}) CHECK(ev(*m, {{N, n}, {x, xv}}) == ev(v, {{N, n}, {x, xv}}));
   CHECK(!rule_vmax_identity(vector_max(Sum(p, 0, N - 1, unitvec(p)) + Sum(q, 1, N, unitvec(q))), h, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "block map numbered from the top: an update range k+1..S-1 starts a block, real B") {
+  symbol R("R"), S("S"), y("y");
+  Facts g;
+  g.declare(S, "S");
+  g.add_lower(S, 2, false);
+  g.declare(R, "R");
+  g.add_lower(R, 1, false);
+  g.add_upper(R, S, false);
+  g.declare_index(y, 0, S - 2);
+  ex k = S / R;
+  ex v = vector_max(3 * Sum(j, y + 1, S - 1, unitvec(idiv_of(S - 1 - j, k))));
+  Assumptions b;
+  auto r = rule_vmax_block(v, g, b);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  int n = 0;
+  for (int s : {2, 3, 5, 8, 13})
+    for (const numeric& rv : {numeric(1), numeric(3, 2), numeric(2), numeric(5, 2), numeric(4), numeric(7, 3), numeric(8)}) {
+      if (rv > s) continue;
+      for (int yy = 0; yy <= s - 2; ++yy) {
+        GiNaC::exmap env{{S, s}, {R, rv}, {y, yy}};
+        CHECK(ev(*r, env) == ev(v, env));
+        ++n;
+      }
+    }
+  CHECK(n > 100);
+  // reversed, but the run does not start at 0 (ub = S - 2): left alone for a real block size
+  CHECK(!rule_vmax_block(vector_max(Sum(j, y + 1, S - 2, unitvec(idiv_of(S - 1 - j, k)))), g, b));
+}
+
+TEST_CASE_FIXTURE(Fixture, "sum of f(i) min(g(i), C), g linear: split where g = C") {
+  symbol y("y");
+  Facts g = F;
+  g.declare_index(y, -3, 9);
+  std::vector<std::pair<ex, bool>> cases = {
+      {Sum(i, 0, N - 2, (N - 1 - i) * make_min({N - 1 - i, M})), true},  // GAUSS block
+      {Sum(i, 1, N, i * make_min({2 * i + 1, x})), true},                 // a = 2, real C
+      {Sum(i, M, N, make_min({x, 3 - i / 2})), true},                     // a = -1/2, over-empty ranges
+      {Sum(i, y, N, i * i * make_min({i - y + 1, M + x})), true},          // b has an index
+      {Sum(i, 0, N, mod_of(i, 3) * make_min({i, M})), true},              // f not a polynomial
+      {Sum(i, 0, N, make_min({i * i, M})), false},                        // g not linear
+      {Sum(i, 0, N, make_min({i, N * i})), false},                        // C depends on i
+      {Sum(i, 0, N, make_min({i, M, x})), false},                         // three arguments
+      {Sum(i, 0, N, make_max({i, M})), false},
+  };
+  for (const auto& [e, fires] : cases) {
+    CAPTURE(to_pamela(e));
+    Assumptions b;
+    auto r = rule_sum_min_split(e, g, b);
+    CHECK(bool(r) == fires);
+    if (!r) continue;
+    CAPTURE(to_pamela(*r));
+    CHECK(b.items.empty());
+    if (!e.has(mod_of(i, 3))) CHECK(count_reductions(*r) == 0);
+    for (int nn = -2; nn <= 9; ++nn)
+      for (int mm = 0; mm <= 6; mm += 2)
+        for (const numeric& xv : {numeric(-2), numeric(1, 3), numeric(5, 2), numeric(7)})
+          for (int yy : {-3, 0, 4}) {
+            GiNaC::exmap env{{N, nn}, {M, mm}, {x, xv}, {y, yy}};
+            CHECK(ev(*r, env) == ev(e, env));
+          }
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture, "max of numeric multiples of one nonnegative sum: factored out") {
+  ex W = 3 * N + M;
+  ex e = make_max({numeric(1, 4) * (12 * N + 4 * M) * make_min({P, N}), W});
+  auto r = rule_max_ratio(e, F, a);
+  REQUIRE(r);
+  ex ef = make_max({ex(0.25) * (12 * N + 3 * M) * P, ex(0.75) * M + 3 * N});  // floats, as lowered
+  auto rf = rule_max_ratio(ef, F, a);
+  REQUIRE(rf);
+  for (int nn = 0; nn <= 6; ++nn)
+    for (int mm = 0; mm <= 4; ++mm)
+      for (int pp = 0; pp <= 5; ++pp) {
+        GiNaC::exmap env{{N, nn}, {M, mm}, {P, pp}};
+        CHECK(ev(*r, env) == ev(e, env));
+        CHECK(ev(*rf, env) == ev(ef, env));
+      }
+  CHECK(!rule_max_ratio(make_max({2 * (N + M) * P, N + 2 * M}), F, a));  // not a multiple
+  CHECK(!rule_max_ratio(make_max({2 * (N + x) * P, N + x}), F, a));      // N + x may be < 0
+  CHECK(!rule_max_ratio(make_max({N * P, M}), F, a));                     // no sum to factor
+}
