@@ -81,7 +81,13 @@ class ModelGenerator {
 
   // A predicate on a loop index, as summed over the index (counts) or used in `if`.
   std::string predicate(const std::string& i) {
-    switch (uniform(0, 10)) {
+    switch (uniform(0, 11)) {
+      case 11:  // a linear function of the index capped by an index-free one (GAUSS block)
+      {
+        const std::string f[] = {"1", i, "(N - " + i + ")"};
+        const std::string g[] = {"N - " + i, i + " + 1", "2 * " + i, "3 - " + i + " / 2"};
+        return "(" + f[uniform(0, 2)] + " * min(" + g[uniform(0, 3)] + ", " + pick({"ceil(N / P)", "B", "c", "M / 2"}) + "))";
+      }
       case 9: return "((" + i + " - 1) div " + pick({"B", "2", "(N / P)"}) + " != " + i + " div " + pick({"B", "2"}) + ")";
       case 10: return "(" + i + " * ceil((N - " + i + ") / " + pick({"2", "3", "ceil(P)"}) + "))";
       case 0: return "(" + i + " mod " + pick({"2", "3", "P", "Q"}) + " == " + pick({"0", "1", "2"}) + ")";
