@@ -17,7 +17,7 @@ EXPECT = re.compile(r"^%\s*expect:\s*(?:(\S+?):)?(\d+):(\d+)\s+(\w+)\s*$")
 # `% command: compile` runs that subcommand instead of `check` (for errors found only once
 # equations are substituted, such as ResourceConflict).
 COMMAND = re.compile(r"^%\s*command:\s*(\w+)\s*$")
-TIMEOUT = 10
+TIMEOUT = 30  # generous: CI machines are loaded; a hang still fails
 
 
 def run(pamc, path, command="check"):
