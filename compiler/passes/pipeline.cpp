@@ -11,8 +11,9 @@ void simplify_model(CostModel& model) {
   // the intermediate phi_/delta_/omega_ equations are counted separately (a delta_ is a
   // symbolic vector such as sum (p = 0, P - 1) { unitvec(p) }, which has no closed form).
   long top = 0, all = 0;
+  sym::SimplifyCache cache;  // shared work across the equations; output unchanged
   for (CostEquation& e : model.equations) {
-    e.value = sym::simplify(e.value, model.facts, model.assumptions, model.stats);
+    e.value = sym::simplify(e.value, model.facts, model.assumptions, model.stats, cache);
     long n = sym::count_reductions(e.value);
     all += n;
     if (e.top_level) top += n;

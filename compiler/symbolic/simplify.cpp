@@ -4,11 +4,35 @@
 // extended with the index's range) are simplified first; then the rules are tried at the
 // node in all_rules() order; when one fires, its result is simplified again (its new nodes
 // may enable more rules). A firing limit guards against a rule pair that undoes each other.
+//
+// Memo (SimplifyCache): the result of simplifying a node depends only on the node, the facts
+// it is simplified under and (through the firing limit) the firings left, so it is cached
+// per (facts context, node). A context is the model's facts (context 0) or a parent context
+// extended with one reduction index and its range; contexts are interned, so the same
+// reduction seen again (in a T_ equation that repeats its phi_ and omega_, in another
+// equation, or after a rule rebuilt its parent) finds its body's results. Keys compare with
+// is_equal plus equal index names in reductions (is_equal identifies alpha-equivalent
+// reductions, which print differently), and hash structurally (reduction::calchash ignores
+// the body). Assumptions are not recorded per entry: the cache lives with one Assumptions
+// object, which only grows, so whatever the cached computation assumed is already there
+// and recomputing would add nothing.
+//
+// --stats: a hit counts the rule firings of the computation it replaces, so the counts are
+// exactly those of the uncached driver ("how often each rule fired" while simplifying the
+// model's equations as written, shared subexpressions counted every time they occur).
+// Every firing is appended to a log of rule indices; an entry remembers its slice of the
+// log and a hit appends that slice again. Tidy counts tidy_factor the same way.
 #include "compiler/symbolic/simplify.h"
 
+#include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
+
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
 
 namespace pamc::sym {
 
@@ -16,36 +40,170 @@ using namespace GiNaC;
 
 namespace {
 
-struct Driver {
-  Assumptions& assumed;
-  RuleStats& stats;
-  long firings_left = 100000;
+inline size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
-  ex run(const ex& e, const Facts& f) {
+// Structural hash: like gethash(), but a reduction's body and index name count.
+size_t deep_hash(const ex& e) {
+  if (is_a<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    size_t h = e.gethash();
+    h = mix(h, std::hash<std::string>{}(r.index().get_name()));
+    return mix(h, deep_hash(r.body()));
+  }
+  size_t h = e.gethash();
+  for (size_t i = 0; i < e.nops(); ++i) h = mix(h, deep_hash(e.op(i)));
+  return h;
+}
+
+// Same reduction index names in the same places (for two is_equal expressions).
+bool same_names(const ex& a, const ex& b) {
+  if (are_ex_trivially_equal(a, b)) return true;
+  if (is_a<reduction>(a) != is_a<reduction>(b)) return false;
+  if (is_a<reduction>(a)) {
+    const auto& ra = ex_to<reduction>(a);
+    const auto& rb = ex_to<reduction>(b);
+    return ra.index().get_name() == rb.index().get_name() && same_names(ra.lb(), rb.lb()) &&
+           same_names(ra.ub(), rb.ub()) && same_names(ra.body(), rb.body());
+  }
+  if (a.nops() != b.nops()) return false;
+  for (size_t i = 0; i < a.nops(); ++i)
+    if (!same_names(a.op(i), b.op(i))) return false;
+  return true;
+}
+
+struct DeepHash {
+  size_t operator()(const ex& e) const { return deep_hash(e); }
+};
+struct DeepEq {
+  bool operator()(const ex& a, const ex& b) const { return a.is_equal(b) && same_names(a, b); }
+};
+
+}  // namespace
+
+struct SimplifyCache::Impl {
+  const Facts* facts = nullptr;
+  const Assumptions* assumed = nullptr;
+  struct Entry {
+    ex result;
+    size_t log_begin, log_end;  // the firings of the computation, in `log`
+  };
+  struct Context {
+    std::unique_ptr<Facts> own;  // null for context 0 (the model's facts)
+    const Facts* facts;
+    std::unordered_map<ex, Entry, DeepHash, DeepEq> memo;
+    // Children, by hash of (index, lb, ub): (index, lb, ub, context id).
+    std::unordered_multimap<size_t, std::tuple<ex, ex, ex, size_t>> children;
+  };
+  std::vector<std::unique_ptr<Context>> ctx;
+  std::vector<unsigned char> log;  // rule index of every firing, in order
+  struct TidyEntry {
+    ex result;
+    long fired;
+  };
+  std::unordered_map<ex, TidyEntry, DeepHash, DeepEq> tidy;
+
+  void reset(const Facts& f, const Assumptions& a) {
+    facts = &f;
+    assumed = &a;
+    ctx.clear();
+    auto c = std::make_unique<Context>();
+    c->facts = &f;
+    ctx.push_back(std::move(c));
+    log.clear();
+    tidy.clear();
+  }
+
+  size_t child(size_t parent, const reduction& r, const ex& lb, const ex& ub) {
+    size_t h = mix(mix(r.index().gethash(), deep_hash(lb)), deep_hash(ub));
+    auto range = ctx[parent]->children.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it) {
+      const auto& [i, l, u, id] = it->second;
+      if (i.is_equal(r.index()) && DeepEq{}(l, lb) && DeepEq{}(u, ub)) return id;
+    }
+    auto c = std::make_unique<Context>();
+    c->own = std::make_unique<Facts>(*ctx[parent]->facts);
+    c->own->declare_index(r.index(), lb, ub);
+    c->facts = c->own.get();
+    size_t id = ctx.size();
+    ctx[parent]->children.emplace(h, std::make_tuple(ex(r.index()), lb, ub, id));
+    ctx.push_back(std::move(c));
+    return id;
+  }
+};
+
+SimplifyCache::SimplifyCache() : impl_(std::make_unique<Impl>()) {}
+SimplifyCache::~SimplifyCache() = default;
+
+namespace {
+
+// Nodes no rule rewrites: every rule of all_rules() starts by requiring a reduction, an
+// extremum or a Pamela function (vector max, floor, ceil) at the node, so sums, products and
+// powers skip the rule loop (28 failed is_a<> tests each, a strcmp per failed test). A rule
+// that rewrites one of these node types must be let through here.
+bool no_rule_applies(const ex& e) {
+  const registered_class_info* ci = &ex_to<basic>(e).get_class_info();
+  return ci == &add::get_class_info_static() || ci == &mul::get_class_info_static() ||
+         ci == &power::get_class_info_static();
+}
+
+struct Driver {
+  SimplifyCache::Impl& c;
+  Assumptions& assumed;
+  long firings_left = 100000;
+  long exhausted = 0;  // times the limit stopped the rules (results then not cached)
+
+  ex run(const ex& e, size_t cx) {
+    if (e.nops() == 0) return e;
+    auto& memo = c.ctx[cx]->memo;
+    auto it = memo.find(e);
+    if (it != memo.end()) {
+      size_t n = it->second.log_end - it->second.log_begin;
+      if (static_cast<long>(n) <= firings_left) {  // else recompute: the limit cuts it short
+        firings_left -= static_cast<long>(n);
+        size_t b = it->second.log_begin;
+        c.log.reserve(c.log.size() + n);
+        for (size_t k = 0; k < n; ++k) c.log.push_back(c.log[b + k]);
+        return it->second.result;
+      }
+    }
+    size_t begin = c.log.size();
+    long ex0 = exhausted;
+    ex x = compute(e, cx);
+    if (exhausted == ex0) {
+      // The log slice of this computation was appended contiguously (hits inside copy theirs).
+      c.ctx[cx]->memo.insert_or_assign(e, SimplifyCache::Impl::Entry{x, begin, c.log.size()});
+    }
+    return x;
+  }
+
+  ex compute(const ex& e, size_t cx) {
+    const Facts& f = *c.ctx[cx]->facts;
     ex x;
     if (is_a<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
-      ex lb = run(r.lb(), f), ub = run(r.ub(), f);
-      Facts inner = f;
-      inner.declare_index(r.index(), lb, ub);
+      ex lb = run(r.lb(), cx), ub = run(r.ub(), cx);
+      size_t inner = c.child(cx, r, lb, ub);
       x = rebuild_reduction(r, r.kind(), lb, ub, run(r.body(), inner));
-    } else if (e.nops() > 0) {
+    } else {
       struct Child : map_function {
         Driver& d;
-        const Facts& f;
-        Child(Driver& d_, const Facts& f_) : d(d_), f(f_) {}
-        ex operator()(const ex& c) override { return d.run(c, f); }
-      } child(*this, f);
+        size_t cx;
+        Child(Driver& d_, size_t cx_) : d(d_), cx(cx_) {}
+        ex operator()(const ex& ch) override { return d.run(ch, cx); }
+      } child(*this, cx);
       x = e.map(child);
-    } else {
-      return e;
     }
-    if (firings_left <= 0) return x;
-    for (const auto& rule : all_rules()) {
-      if (auto y = rule.fn(x, f, assumed)) {
-        ++stats.fired[rule.name];
+    if (no_rule_applies(x)) return x;
+    if (firings_left <= 0) {
+      ++exhausted;
+      return x;
+    }
+    const auto& rules = all_rules();
+    for (size_t k = 0; k < rules.size(); ++k) {
+      if (auto y = rules[k].fn(x, f, assumed)) {
+        c.log.push_back(static_cast<unsigned char>(k));
         --firings_left;
-        return run(*y, f);
+        return run(*y, cx);
       }
     }
     return x;
@@ -69,30 +227,55 @@ bool plain_polynomial(const ex& e) {
 // Readable output: a polynomial sum is replaced by its factored form when that prints
 // shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
 // value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
+// Memoized per node (no facts involved); `fired` counts tidy_factor as the uncached walk would.
 struct Tidy : map_function {
-  RuleStats& stats;
-  explicit Tidy(RuleStats& s) : stats(s) {}
+  SimplifyCache::Impl& c;
+  long fired = 0;
+  explicit Tidy(SimplifyCache::Impl& c_) : c(c_) {}
   ex operator()(const ex& e) override {
-    ex x = e.nops() > 0 ? e.map(*this) : e;
-    if (!is_a<add>(x) || !plain_polynomial(x)) return x;
-    ex fx = factor(x);
-    if (to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
-      ++stats.fired["tidy_factor"];
-      return fx;
+    if (e.nops() == 0) return e;
+    auto it = c.tidy.find(e);
+    if (it != c.tidy.end()) {
+      fired += it->second.fired;
+      return it->second.result;
     }
+    long f0 = fired;
+    ex x = e.map(*this);
+    if (is_a<add>(x) && plain_polynomial(x)) {
+      ex fx = factor(x);
+      if (to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
+        ++fired;
+        x = fx;
+      }
+    }
+    c.tidy.emplace(e, SimplifyCache::Impl::TidyEntry{x, fired - f0});
     return x;
   }
 };
 
 }  // namespace
 
-ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats) {
-  Driver d{assumed, stats};
-  ex out = d.run(e, facts);
-  Tidy tidy(stats);
+ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats, SimplifyCache& cache) {
+  SimplifyCache::Impl& c = *cache.impl_;
+  if (c.facts != &facts || c.assumed != &assumed) c.reset(facts, assumed);
+  size_t log0 = c.log.size();
+  Driver d{c, assumed};
+  ex out = d.run(e, 0);
+  const auto& rules = all_rules();
+  std::vector<long> n(rules.size(), 0);
+  for (size_t k = log0; k < c.log.size(); ++k) ++n[c.log[k]];
+  for (size_t k = 0; k < rules.size(); ++k)
+    if (n[k]) stats.fired[rules[k].name] += n[k];
+  Tidy tidy(c);
   out = tidy(out);
+  if (tidy.fired) stats.fired["tidy_factor"] += tidy.fired;
   stats.residual_reductions = count_reductions(out);
   return out;
+}
+
+ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats) {
+  SimplifyCache cache;
+  return simplify(e, facts, assumed, stats, cache);
 }
 
 long count_reductions(const ex& e) {

@@ -6,6 +6,7 @@
 #include <ginac/ginac.h>
 
 #include <map>
+#include <memory>
 #include <string>
 
 namespace pamc::sym {
@@ -20,6 +21,24 @@ struct RuleStats {
 // the facts cannot prove record them in `assumed`. Counts rule firings and the reductions
 // left in the result in `stats`.
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats);
+
+// Results of simplify() kept across calls, so the equations of one model share the work on
+// common subexpressions (a T_ equation repeats its phi_ and omega_). Valid while the calls
+// pass the same Facts and Assumptions objects and the facts do not change; a call with
+// other objects starts it afresh. Output and stats are those of the uncached simplify().
+class SimplifyCache {
+public:
+  SimplifyCache();
+  ~SimplifyCache();
+  SimplifyCache(const SimplifyCache&) = delete;
+  SimplifyCache& operator=(const SimplifyCache&) = delete;
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+  friend ex simplify(const ex&, const Facts&, Assumptions&, RuleStats&, SimplifyCache&);
+};
+ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats, SimplifyCache& cache);
 long count_reductions(const ex& e);
 
 }  // namespace pamc::sym
