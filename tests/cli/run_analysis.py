@@ -2,25 +2,9 @@
 """pamc sweep, explain and sensitivity (docs/cli.md): sweep values equal `pamc eval`,
 ranges and grids, plots are real images and errors leave no file, the MRM's crossover
 and elasticities, exit codes."""
+import harness
+from harness import MRM, ROOT, check, pamc, write
 import argparse, csv, io, json, os, subprocess, sys, tempfile
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MRM = os.path.join(ROOT, "samples", "mrm.pam")
-failures = []
-count = 0
-
-
-def pamc(*args):
-    p = subprocess.run([PAMC, *args], capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, ok, detail=""):
-    global count
-    count += 1
-    if not ok:
-        failures.append(name)
-        print(f"FAIL {name}: {detail}")
 
 
 def close(a, b, rel=1e-12):
@@ -39,18 +23,10 @@ def eval_at(model, bindings, target=None):
     return json.loads(out) if rc == 0 else None
 
 
-def write(tmp, name, text):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
 def main():
-    global PAMC
     ap = argparse.ArgumentParser()
     ap.add_argument("--pamc", default="build/pamc")
-    PAMC = ap.parse_args().pamc
+    harness.PAMC = ap.parse_args().pamc
     tmp = tempfile.mkdtemp(prefix="pamc-analysis-")
 
     # --- sweep: values equal pamc eval ---
@@ -212,8 +188,7 @@ def main():
         rc, out, err = pamc(sub, "--help")
         check(f"{sub} --help", rc == 0 and f"pamc {sub}" in out, err)
 
-    print(f"{count - len(failures)}/{count} analysis checks passed")
-    return 1 if failures else 0
+    return harness.summary("analysis checks")
 
 
 if __name__ == "__main__":

@@ -1,39 +1,15 @@
 #!/usr/bin/env python3
 """Command-line contract tests (SPEC section 4): spellings, exit codes, JSON shapes,
 diagnostics, and that errors never leave an output file behind."""
+import harness
+from harness import MRM, ROOT, check, pamc, write
 import argparse, json, os, re, subprocess, sys, tempfile
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MRM = os.path.join(ROOT, "samples", "mrm.pam")
-failures = []
-count = 0
-
-
-def pamc(*args, stdin=None):
-    p = subprocess.run([PAMC, *args], capture_output=True, text=True, timeout=60, input=stdin)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, ok, detail=""):
-    global count
-    count += 1
-    if not ok:
-        failures.append(name)
-        print(f"FAIL {name}: {detail}")
-
-
-def write(tmp, name, text):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 def main():
-    global PAMC
     ap = argparse.ArgumentParser()
     ap.add_argument("--pamc", default="build/pamc")
-    PAMC = ap.parse_args().pamc
+    harness.PAMC = ap.parse_args().pamc
     tmp = tempfile.mkdtemp(prefix="pamc-cli-")
 
     rc, out, err = pamc("--version")
@@ -118,8 +94,7 @@ def main():
     check("emitted assumptions_hold(P, N) is true at the seed's point, false at P = 0 and N = 2.5",
           rc == 0 and got == "1 0 0 100000000", got)
 
-    print(f"{count - len(failures)} of {count} CLI checks passed")
-    return 1 if failures else 0
+    return harness.summary("CLI checks")
 
 
 if __name__ == "__main__":
