@@ -107,6 +107,16 @@ std::map<std::string, std::string> bindings(const po::variables_map& vm) {
   return out;
 }
 
+// What every command that evaluates a model reads the same way: the file, the import
+// options, -D bindings and --target names.
+template <class Command>
+void read_model_options(Command& c, const Parsed& p) {
+  c.file = p.file;
+  c.load = load_options(p.vm);
+  c.bindings = bindings(p.vm);
+  c.targets = strings(p.vm, "target");
+}
+
 int run(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << kTopHelp;
@@ -161,10 +171,7 @@ int run(int argc, char** argv) {
         ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)");
     Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force]");
     EvalCommand c;
-    c.file = p.file;
-    c.load = load_options(p.vm);
-    c.bindings = bindings(p.vm);
-    c.targets = strings(p.vm, "target");
+    read_model_options(c, p);
     c.json = p.vm.count("json") > 0;
     c.brute_force = p.vm.count("brute-force") > 0;
     return cmd_eval(c);
@@ -180,16 +187,13 @@ int run(int argc, char** argv) {
         ("json", "print JSON");
     Parsed p = parse_command(command, args, options, "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--json]");
     SimulateCommand c;
-    c.file = p.file;
-    c.load = load_options(p.vm);
-    c.bindings = bindings(p.vm);
+    read_model_options(c, p);
     c.dist = p.vm["dist"].as<std::string>();
     if (c.dist != "det" && c.dist != "exp") throw UsageError{"simulate: --dist must be det or exp"};
     c.seed = p.vm["seed"].as<unsigned long long>();
     c.runs = p.vm["runs"].as<int>();
     if (c.runs < 1) throw UsageError{"simulate: --runs must be at least 1"};
     c.max_events = p.vm["max-events"].as<unsigned long long>();
-    c.targets = strings(p.vm, "target");
     c.json = p.vm.count("json") > 0;
     return cmd_simulate(c);
   }
@@ -208,12 +212,9 @@ int run(int argc, char** argv) {
                              "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
                              "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup]");
     SweepCommand c;
-    c.file = p.file;
-    c.load = load_options(p.vm);
-    c.bindings = bindings(p.vm);
+    read_model_options(c, p);
     c.sweeps = strings(p.vm, "sweep");
     if (c.sweeps.empty()) throw UsageError{"sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]"};
-    c.targets = strings(p.vm, "target");
     if (p.vm.count("csv")) c.csv = p.vm["csv"].as<std::string>();
     if (p.vm.count("plot")) c.plot = p.vm["plot"].as<std::string>();
     c.speedup = p.vm.count("speedup") > 0;
@@ -227,10 +228,7 @@ int run(int argc, char** argv) {
         ("json", "print JSON");
     Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json]");
     PointCommand c;
-    c.file = p.file;
-    c.load = load_options(p.vm);
-    c.bindings = bindings(p.vm);
-    c.targets = strings(p.vm, "target");
+    read_model_options(c, p);
     c.json = p.vm.count("json") > 0;
     return command == "explain" ? cmd_explain(c) : cmd_sensitivity(c);
   }
