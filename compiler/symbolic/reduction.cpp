@@ -1,6 +1,9 @@
 // The reduction class: see reduction.h.
 #include "compiler/symbolic/reduction.h"
 
+#include "compiler/symbolic/extremum.h"
+
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -91,12 +94,62 @@ int reduction::compare_same_type(const basic& other) const {
   return body_.subs(exmap{{index_, k}}).compare(o.body_.subs(exmap{{o.index_, k}}));
 }
 
+namespace {
+
+inline unsigned rotl(unsigned v) { return (v << 1) | (v >> 31); }
+
+// A structural hash that gives every index bound by a reduction inside e (listed in
+// `bound`, outermost first) the value of its nesting level instead of its own, so
+// alpha-equivalent expressions hash alike while bodies that differ anywhere (a constant deep
+// inside) hash apart. Sums, products and max/min combine their operands commutatively: their
+// operand order follows GiNaC's ordering, which depends on the very index symbols renamed
+// here. Leaves (numbers, free symbols) use GiNaC's own hash; a node's class enters through
+// its class-info address, as GiNaC's seeds do.
+unsigned alpha_hash(const ex& e, std::vector<ex>& bound);
+
+unsigned reduction_hash(const reduction& r, std::vector<ex>& bound) {
+  unsigned v = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&r.get_class_info()) >> 3) * 0x9e3779b9U;
+  v ^= static_cast<unsigned>(r.kind()) * 0x85ebca6bU ^ (r.empty_is_zero() ? 0x5bd1e995U : 0U);
+  v = rotl(v) ^ alpha_hash(r.lb(), bound);
+  v = rotl(v) ^ alpha_hash(r.ub(), bound);
+  bound.push_back(r.index_ex());
+  v = rotl(v) ^ alpha_hash(r.body(), bound);
+  bound.pop_back();
+  return v;
+}
+
+unsigned alpha_hash(const ex& e, std::vector<ex>& bound) {
+  if (e.nops() == 0) {
+    if (is_exactly_a<symbol>(e))
+      for (size_t k = bound.size(); k-- > 0;)
+        if (are_ex_trivially_equal(e, bound[k]) || e.is_equal(bound[k])) return 0x27d4eb2fU * static_cast<unsigned>(k + 1);
+    return e.gethash();
+  }
+  if (is_exactly_a<reduction>(e)) return reduction_hash(ex_to<reduction>(e), bound);
+  const basic& b = ex_to<basic>(e);
+  unsigned v = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&b.get_class_info()) >> 3) * 0x9e3779b9U;
+  if (is_a<function>(e)) v ^= ex_to<function>(e).get_serial() * 0xc2b2ae35U;
+  bool commutative = is_exactly_a<add>(e) || is_exactly_a<mul>(e) || is_a<extremum>(e);
+  unsigned acc = 0;
+  for (size_t i = 0; i < e.nops(); ++i) {
+    unsigned h = alpha_hash(e.op(i), bound);
+    if (commutative)
+      acc += h * 0x01000193U ^ (h >> 15);
+    else
+      v = rotl(v) ^ h;
+  }
+  return v ^ acc;
+}
+
+}  // namespace
+
 unsigned reduction::calchash() const {
-  // Independent of the index name (alpha-equivalent reductions must hash alike).
-  unsigned v = static_cast<unsigned>(std::hash<std::string>{}("pamc::reduction")) ^ (static_cast<unsigned>(kind_) * 0x9e3779b9U);
-  v ^= empty_is_zero_ ? 0x5bd1e995U : 0U;
-  v = ((v << 1) | (v >> 31)) ^ lb_.gethash();
-  v = ((v << 1) | (v >> 31)) ^ ub_.gethash();
+  // The whole reduction, body included, with its index (and any inner one) renamed to its
+  // nesting level: alpha-equivalent reductions hash alike, reductions whose bodies differ
+  // hash apart (hash tables keyed by expressions would otherwise chain every reduction with
+  // the same range into one bucket).
+  std::vector<ex> bound;
+  unsigned v = reduction_hash(*this, bound);
   if (flags & status_flags::evaluated) {
     setflag(status_flags::hash_calculated);
     hashvalue = v;

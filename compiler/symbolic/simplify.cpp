@@ -12,8 +12,7 @@
 // reduction seen again (in a T_ equation that repeats its phi_ and omega_, in another
 // equation, or after a rule rebuilt its parent) finds its body's results. Keys compare with
 // is_equal plus equal index names in reductions (is_equal identifies alpha-equivalent
-// reductions, which print differently), and hash structurally (reduction::calchash ignores
-// the body). Assumptions are not recorded per entry: the cache lives with one Assumptions
+// reductions, which print differently), and hash with gethash(). Assumptions are not recorded per entry: the cache lives with one Assumptions
 // object, which only grows, so whatever the cached computation assumed is already there
 // and recomputing would add nothing.
 //
@@ -42,22 +41,6 @@ namespace {
 
 inline size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
-// Structural hash: like gethash(), but a reduction's body and index name count. Only the
-// top few levels are looked at: gethash() already covers the rest of the structure except
-// inside reductions, equality (DeepEq) decides, and hashing whole trees at every level of
-// a deep expression was a third of compile time (quadratic in depth).
-size_t deep_hash(const ex& e, int depth = 3) {
-  size_t h = e.gethash();
-  if (depth == 0) return h;
-  if (is_a<reduction>(e)) {
-    const auto& r = ex_to<reduction>(e);
-    h = mix(h, std::hash<std::string>{}(r.index().get_name()));
-    return mix(h, deep_hash(r.body(), depth - 1));
-  }
-  for (size_t i = 0; i < e.nops(); ++i) h = mix(h, deep_hash(e.op(i), depth - 1));
-  return h;
-}
-
 // Same reduction index names in the same places (for two is_equal expressions).
 bool same_names(const ex& a, const ex& b) {
   if (are_ex_trivially_equal(a, b)) return true;
@@ -74,8 +57,10 @@ bool same_names(const ex& a, const ex& b) {
   return true;
 }
 
+// gethash() covers the whole structure, reduction bodies included (reduction::calchash),
+// and is the same for alpha-equivalent reductions, so it is a valid hash for DeepEq.
 struct DeepHash {
-  size_t operator()(const ex& e) const { return deep_hash(e); }
+  size_t operator()(const ex& e) const { return e.gethash(); }
 };
 struct DeepEq {
   bool operator()(const ex& a, const ex& b) const { return a.is_equal(b) && same_names(a, b); }
@@ -117,7 +102,7 @@ struct SimplifyCache::Impl {
   }
 
   size_t child(size_t parent, const reduction& r, const ex& lb, const ex& ub) {
-    size_t h = mix(mix(r.index().gethash(), deep_hash(lb)), deep_hash(ub));
+    size_t h = mix(mix(r.index().gethash(), lb.gethash()), ub.gethash());
     auto range = ctx[parent]->children.equal_range(h);
     for (auto it = range.first; it != range.second; ++it) {
       const auto& [i, l, u, id] = it->second;

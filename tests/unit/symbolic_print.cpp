@@ -86,6 +86,26 @@ TEST_CASE("reductions: substitution spares the bound index; equality up to renam
   CHECK(count_reductions(s + make_reduction(ReduceKind::Max, j, 1, N, s)) == 3);
 }
 
+TEST_CASE("reduction hash: alike for renamed indices, apart for different bodies") {
+  symbol i("i"), j("j"), a("a"), b("b"), N("N"), P("P");
+  auto sum = [](const symbol& x, const ex& ub, const ex& body) { return make_reduction(ReduceKind::Sum, x, 1, ub, body); };
+  // Alpha-equivalent (also nested, also inside a sum) hash alike: equal keys, equal hashes.
+  ex n1 = sum(i, N, sum(j, i, i * j + 3));
+  ex n2 = sum(a, N, sum(b, a, a * b + 3));
+  REQUIRE(n1.is_equal(n2));
+  CHECK(n1.gethash() == n2.gethash());
+  CHECK((P * n1 + 1).gethash() == (P * n2 + 1).gethash());
+  // Bodies that differ only deep inside, or in which index they use, hash apart: the
+  // simplifier's memo would otherwise chain all of them in one bucket.
+  CHECK(sum(i, N, 6.75 * unitvec(i + 1)).gethash() != sum(i, N, 7.25 * unitvec(i + 1)).gethash());
+  ex inner_uses_outer = sum(i, N, sum(j, i, i));
+  ex inner_uses_inner = sum(i, N, sum(j, i, j));
+  CHECK(!inner_uses_outer.is_equal(inner_uses_inner));
+  CHECK(inner_uses_outer.gethash() != inner_uses_inner.gethash());
+  // A free symbol is not renamed: sum over i of N differs from sum over i of P.
+  CHECK(sum(i, N, N).gethash() != sum(i, N, P).gethash());
+}
+
 TEST_CASE("printing does not depend on symbol creation order") {
   auto build = [](bool reversed) {
     symbol *x, *y, *z;
