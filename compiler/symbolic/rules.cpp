@@ -96,6 +96,22 @@ ex rebuild(const reduction& r, ReduceKind k, const ex& body) {
 ReduceKind flip(ReduceKind k) { return k == ReduceKind::Max ? ReduceKind::Min : ReduceKind::Max; }
 
 // Sort by printed text, so a rule's choices do not depend on symbol creation order.
+// For max over the entries c_0..c_{n-1} of a vector: may entries that evaluate to 0 at the
+// end (they are then not elements: a vector ends at its highest nonzero entry h) be counted
+// as zeros without changing the max? Only a max below 0 changes, so it suffices that an
+// entry c_j >= 0 lies at or below h: take j the lowest provably nonnegative entry; h >= j
+// holds when j = 0 (h < 0 is the zero vector, whose max is 0 either way), or when some entry
+// at or above j is provably nonzero. Also fine: c_{n-1} provably nonzero (h = n - 1).
+bool trailing_zeros_harmless(const exvector& c, const Facts& f) {
+  long n = static_cast<long>(c.size()), top = -1;  // top: highest provably nonzero entry
+  for (long k = n - 1; k >= 0 && top < 0; --k)
+    if (f.provably_positive(c[k]) || f.provably_positive(-c[k])) top = k;
+  if (top == n - 1) return true;
+  for (long j = 0; j < n; ++j)
+    if (f.provably_nonneg(c[j])) return j == 0 || top >= j;
+  return false;
+}
+
 exvector sorted_by_text(const exvector& v) {
   std::vector<std::pair<std::string, ex>> p;
   for (const ex& x : v) p.emplace_back(to_pamela(x), x);
@@ -294,8 +310,11 @@ std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a)
 }
 
 // max(v) for v = sum_k c_k unitvec(k) with numeric positions: max(c_0, ..., c_{n-1}) with 0
-// for the positions not present. Always.
-std::optional<ex> rule_vmax_numeric(const ex& e, const Facts&, Assumptions&) {
+// for the positions not present. A vector's elements end at its highest nonzero one (see
+// evaluate.cpp), so when the last entries evaluate to 0 they are not elements; the closed
+// form still counts them as zeros. Side condition: trailing_zeros_harmless. Else left alone
+// (max([-3, 2 * (N mod 2 == 0)]) is -3 for odd N, where max(-3, 0) would be 0).
+std::optional<ex> rule_vmax_numeric(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto vt = split_vector(e.op(0));
   if (!vt || !vt->scalar.is_zero() || vt->terms.empty()) return std::nullopt;
@@ -307,6 +326,7 @@ std::optional<ex> rule_vmax_numeric(const ex& e, const Facts&, Assumptions&) {
   }
   exvector elems(n, ex(0));
   for (const auto& [pos, c] : vt->terms) elems[ex_to<numeric>(pos).to_long()] += c;
+  if (!trailing_zeros_harmless(elems, f)) return std::nullopt;
   return make_max(elems);
 }
 

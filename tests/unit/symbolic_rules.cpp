@@ -155,6 +155,12 @@ TEST_CASE_FIXTURE(Fixture, "vector max rules") {
   CHECK(rule_vmax_numeric(v, F, a)->is_equal(make_max({N, P, x})));
   CHECK(rule_vmax_numeric(vector_max(N * unitvec(2)), F, a)->is_equal(make_max({N, 0})));
   CHECK(!rule_vmax_numeric(vector_max(N * unitvec(p)), F, a));
+  // A vector ends at its highest nonzero entry: max([-3, 2 * x]) is -3 where x = 0, so it is
+  // not max(-3, 2 * x) unless 2 * x != 0 or an entry >= 0 lies below a nonzero one.
+  CHECK(!rule_vmax_numeric(vector_max(vector_literal({-3, 2 * N})), F, a));
+  CHECK(rule_vmax_numeric(vector_max(vector_literal({-3, 2 * N + 1})), F, a)->is_equal(make_max({-3, 2 * N + 1})));
+  CHECK(rule_vmax_numeric(vector_max(vector_literal({N, -3, 2 * N})), F, a));
+  CHECK(rule_vmax_numeric(vector_max(vector_literal({-N - 1, 0, -3})), F, a));  // ends nonzero
   // one symbolic position
   CHECK(rule_vmax_single(vector_max(N * unitvec(P)), F, a)->is_equal(N));
   CHECK(!rule_vmax_single(vector_max(x * unitvec(P)), F, a));
