@@ -38,6 +38,13 @@ struct LowerMemo {
   std::unordered_map<const ast::Node*, bool> closed;
   std::unordered_map<const ast::Node*, ex> value;
   int hiding = 0;                      // BindIndex objects currently hiding a name
+  // Loop indices: one symbol per (name, nesting depth). The same loop lowered again (a
+  // process used by several equations, phi_ and T_ of one equation) then gives the same
+  // expression, not an alpha-equivalent copy, and comparing copies (renaming bodies) was the
+  // simplifier memo's largest cost. A nested index is one level deeper, so an index never
+  // shares its symbol with one it hides or one its range mentions.
+  int depth = 0;                       // BindIndex objects alive
+  std::map<std::pair<std::string, int>, GiNaC::symbol> indices;
 
   bool is_closed(const NodeP& n) {
     auto it = closed.find(n.get());
@@ -73,8 +80,10 @@ class BindIndex {
       if (t_memo) ++t_memo->hiding;
     }
     scope_[name_] = value;
+    if (t_memo) ++t_memo->depth;
   }
   ~BindIndex() {
+    if (t_memo) --t_memo->depth;
     if (hidden_ && t_memo) --t_memo->hiding;
     if (hidden_) scope_[name_] = *hidden_;
     else scope_.erase(name_);
@@ -89,6 +98,13 @@ class BindIndex {
 };
 
 ex lower_num(const NodeP& n, Scope& scope);
+
+// The symbol of a loop index bound here (see LowerMemo::indices).
+GiNaC::symbol index_symbol(const std::string& name) {
+  if (!t_memo) return GiNaC::symbol(name);
+  auto [it, fresh] = t_memo->indices.try_emplace({name, t_memo->depth}, name);
+  return it->second;
+}
 
 [[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message) {
   throw CompileError{Diagnostic{Severity::Error, kind, loc, message, {}}};
@@ -187,7 +203,7 @@ class ProcessLowering {
       case Kind::ParLoop: {
         ex lb = lower_num(n->kids[0], scope);
         ex ub = lower_num(n->kids[1], scope);
-        GiNaC::symbol index(n->name);
+        GiNaC::symbol index = index_symbol(n->name);
         Lowered b;
         {
           BindIndex bind(scope, n->name, index);
@@ -319,7 +335,7 @@ ex lower_num_uncached(const NodeP& n, Scope& scope) {
     case Kind::Reduce: {
       ex lb = lower_num(n->kids[0], scope);
       ex ub = lower_num(n->kids[1], scope);
-      GiNaC::symbol index(n->name);
+      GiNaC::symbol index = index_symbol(n->name);
       BindIndex bind(scope, n->name, index);
       return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
     }

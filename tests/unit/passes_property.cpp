@@ -55,7 +55,12 @@ class ModelGenerator {
     if (!scope.empty() && uniform(0, 2) > 0) return scope[uniform(0, static_cast<int>(scope.size()) - 1)];
     return pick({"N", "P", "K", "c", "B", "M", "Q"});
   }
-  std::string fresh() { return "i" + std::to_string(next_index_++); }
+  // A loop index: usually a new name, sometimes one already used, so an inner loop may hide
+  // an outer index of the same name (lowering shares index symbols by name and depth).
+  std::string fresh() {
+    if (next_index_ > 0 && uniform(0, 4) == 0) return "i" + std::to_string(uniform(0, next_index_ - 1));
+    return "i" + std::to_string(next_index_++);
+  }
 
   // Integer-valued loop ranges: constant, parameter, triangular (depends on an outer index).
   std::pair<std::string, std::string> range(const std::vector<std::string>& scope) {
