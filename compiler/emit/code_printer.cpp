@@ -1,4 +1,5 @@
 #include "compiler/emit/code_printer.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -7,6 +8,8 @@
 
 #include "compiler/diag/diag.h"
 #include "compiler/symbolic/symbolic.h"
+
+using pamc::sym::is_class;
 
 namespace pamc::emit {
 
@@ -59,19 +62,19 @@ std::string NameTable::make(const std::string& raw) {
 
 std::string CodePrinter::print(const ex& e) {
   using namespace GiNaC;
-  if (is_a<numeric>(e)) {
+  if (is_class<numeric>(e)) {
     const numeric& x = ex_to<numeric>(e);
     if (!x.is_real()) cannot_emit("a complex number");
     return number(x);
   }
-  if (is_a<symbol>(e)) {
+  if (is_class<symbol>(e)) {
     auto it = bound_.find(e);
     if (it == bound_.end()) cannot_emit("the unbound name '" + ex_to<symbol>(e).get_name() + "'");
     return it->second;
   }
-  if (is_a<add>(e)) return print_add(e);
-  if (is_a<mul>(e)) return print_mul(e);
-  if (is_a<GiNaC::power>(e)) {
+  if (is_class<add>(e)) return print_add(e);
+  if (is_class<mul>(e)) return print_mul(e);
+  if (is_class<GiNaC::power>(e)) {
     ex exponent = e.op(1);
     if (exponent == GiNaC::numeric(1, 2)) return sqrt(print(e.op(0)));
     if (exponent == GiNaC::numeric(-1)) return "(" + number(1) + div_op() + print(e.op(0)) + ")";
@@ -83,7 +86,7 @@ std::string CodePrinter::print(const ex& e) {
     return extremum(sym::is_max(e), args);
   }
   if (sym::is_reduction(e)) return print_reduction(e);
-  if (is_a<function>(e)) return print_function(e);
+  if (is_class<function>(e)) return print_function(e);
   cannot_emit("an expression of an unsupported kind");
 }
 
@@ -115,7 +118,7 @@ std::string CodePrinter::print_mul(const ex& e) {
   std::string num, den;
   for (std::size_t i = 0; i < e.nops(); ++i) {
     ex f = e.op(i);
-    if (is_a<GiNaC::power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
+    if (is_class<GiNaC::power>(f) && is_class<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
         ex_to<numeric>(f.op(1)).is_negative()) {
       ex positive = GiNaC::pow(f.op(0), -f.op(1));
       den += (den.empty() ? "" : mul_op()) + print(positive);

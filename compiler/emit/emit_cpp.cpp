@@ -6,8 +6,11 @@
 #include <sstream>
 
 #include "compiler/emit/code_printer.h"
+#include "compiler/symbolic/class_test.h"
 #include "compiler/emit/emit.h"
 #include "compiler/symbolic/symbolic.h"
+
+using pamc::sym::is_class;
 
 namespace pamc::emit {
 namespace {
@@ -140,7 +143,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
   std::vector<std::string> defaults(model.parameters.size());
   for (std::size_t i = model.parameters.size(); i-- > 0;) {
     const CostParameter& p = model.parameters[i];
-    if (!p.default_value || !GiNaC::is_a<GiNaC::numeric>(*p.default_value)) break;
+    if (!p.default_value || !is_class<GiNaC::numeric>(*p.default_value)) break;
     defaults[i] = " = " + printer.print(*p.default_value);
   }
   std::string params, args;

@@ -6,9 +6,12 @@
 #include <sstream>
 
 #include "compiler/emit/emit.h"
+#include "compiler/symbolic/class_test.h"
 #include "compiler/emit/json_text.h"
 #include "compiler/passes/evaluate_model.h"
 #include "compiler/symbolic/symbolic.h"
+
+using pamc::sym::is_class;
 
 namespace pamc::emit {
 namespace {
@@ -25,16 +28,16 @@ std::string node(const std::string& op, const GiNaC::ex& e) {
 
 std::string tree(const GiNaC::ex& e) {
   using namespace GiNaC;
-  if (is_a<numeric>(e)) {
+  if (is_class<numeric>(e)) {
     const numeric& x = ex_to<numeric>(e);
     std::ostringstream exact;
     exact << x;
     return "{\"num\": " + quote(exact.str()) + ", \"value\": " + format_number(x) + "}";
   }
-  if (is_a<symbol>(e)) return "{\"sym\": " + quote(ex_to<symbol>(e).get_name()) + "}";
-  if (is_a<add>(e)) return node("+", e);
-  if (is_a<mul>(e)) return node("*", e);
-  if (is_a<GiNaC::power>(e)) return node("^", e);
+  if (is_class<symbol>(e)) return "{\"sym\": " + quote(ex_to<symbol>(e).get_name()) + "}";
+  if (is_class<add>(e)) return node("+", e);
+  if (is_class<mul>(e)) return node("*", e);
+  if (is_class<GiNaC::power>(e)) return node("^", e);
   if (sym::is_extremum(e)) return node(sym::is_max(e) ? "max" : "min", e);
   if (sym::is_reduction(e)) {
     const sym::reduction& r = sym::as_reduction(e);
@@ -42,7 +45,7 @@ std::string tree(const GiNaC::ex& e) {
     return std::string("{\"op\": \"") + op + "\", \"index\": " + quote(r.index().get_name()) + ", \"lb\": " +
            tree(r.lb()) + ", \"ub\": " + tree(r.ub()) + ", \"body\": " + tree(r.body()) + "}";
   }
-  if (is_a<function>(e)) {
+  if (is_class<function>(e)) {
     using sym::Fn;
     switch (sym::pamela_function(e)) {
       case Fn::Unitvec: return node("unitvec", e);

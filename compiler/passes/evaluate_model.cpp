@@ -1,10 +1,13 @@
 #include "compiler/passes/evaluate_model.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <charconv>
 #include <sstream>
 #include <set>
 
 #include "compiler/passes/lower.h"
+
+using pamc::sym::is_class;
 
 namespace pamc {
 namespace {
@@ -14,7 +17,7 @@ namespace {
 }
 
 void collect_symbols(const GiNaC::ex& e, std::set<std::string>& out) {
-  if (GiNaC::is_a<GiNaC::symbol>(e)) {
+  if (is_class<GiNaC::symbol>(e)) {
     out.insert(GiNaC::ex_to<GiNaC::symbol>(e).get_name());
     return;
   }

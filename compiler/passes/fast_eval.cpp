@@ -1,10 +1,13 @@
 #include "compiler/passes/fast_eval.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "compiler/symbolic/symbolic.h"
+
+using pamc::sym::is_class;
 
 namespace pamc {
 namespace {
@@ -44,26 +47,26 @@ struct Compiler {
 
   std::uint32_t go(const ex& e) {
     using namespace GiNaC;
-    if (is_a<numeric>(e)) {
+    if (is_class<numeric>(e)) {
       const numeric& n = ex_to<numeric>(e);
       if (!n.is_real()) throw NotCompilable{"a complex number"};
       return constant(n.to_double());
     }
-    if (is_a<symbol>(e)) {
+    if (is_class<symbol>(e)) {
       auto it = var_slot.find(ex_to<symbol>(e));
       if (it == var_slot.end()) throw NotCompilable{"unbound symbol " + ex_to<symbol>(e).get_name()};
       return it->second;
     }
-    if (is_a<GiNaC::constant>(e)) {
+    if (is_class<GiNaC::constant>(e)) {
       ex v = e.evalf();
-      if (!is_a<numeric>(v)) throw NotCompilable{"a constant without a value"};
+      if (!is_class<numeric>(v)) throw NotCompilable{"a constant without a value"};
       return constant(ex_to<numeric>(v).to_double());
     }
-    if (is_a<add>(e)) return fold(Op::Add, e);
-    if (is_a<mul>(e)) return fold(Op::Mul, e);
-    if (is_a<power>(e)) {
+    if (is_class<add>(e)) return fold(Op::Add, e);
+    if (is_class<mul>(e)) return fold(Op::Mul, e);
+    if (is_class<power>(e)) {
       std::uint32_t base = go(e.op(0));
-      if (is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer()) {
+      if (is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer()) {
         const numeric& n = ex_to<numeric>(e.op(1));
         if (n == -1) return emit(Op::Recip, base);
         if (n == 2) return emit(Op::Square, base);
@@ -88,7 +91,7 @@ struct Compiler {
       case sym::Fn::VectorMax: throw NotCompilable{"a vector"};
       case sym::Fn::None: break;
     }
-    if (is_a<function>(e) && e.nops() == 1) {
+    if (is_class<function>(e) && e.nops() == 1) {
       static const std::map<std::string, Op> known{{"log", Op::Log}, {"exp", Op::Exp}, {"abs", Op::Abs},
                                                    {"sin", Op::Sin}, {"cos", Op::Cos}, {"tan", Op::Tan},
                                                    {"atan", Op::Atan}};

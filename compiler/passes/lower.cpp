@@ -12,11 +12,14 @@
 // `use` takes t (not t / b as the seed's text prints): one request on a multi-server
 // resource still takes t; b divides only the aggregate workload (docs/semantics.md).
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <cctype>
 #include <optional>
 #include <unordered_map>
 #include <sstream>
+
+using pamc::sym::is_class;
 
 namespace pamc {
 namespace {
@@ -234,7 +237,7 @@ class ProcessLowering {
   // A resource's identity is its index (SPEC 2): the same index with two multiplicities is
   // an error wherever both are numbers.
   void check_identity(const ex& index, const ex& multiplicity, const Loc& loc) {
-    if (!GiNaC::is_a<GiNaC::numeric>(index) || !GiNaC::is_a<GiNaC::numeric>(multiplicity)) return;
+    if (!is_class<GiNaC::numeric>(index) || !is_class<GiNaC::numeric>(multiplicity)) return;
     std::ostringstream key;
     key << index;
     auto [it, fresh] = seen_.emplace(key.str(), std::make_pair(multiplicity, loc));

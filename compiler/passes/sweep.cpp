@@ -1,4 +1,5 @@
 #include "compiler/passes/sweep.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +7,8 @@
 
 #include "compiler/diag/diag.h"
 #include "compiler/passes/evaluate_model.h"
+
+using pamc::sym::is_class;
 
 namespace pamc {
 namespace {
@@ -15,14 +18,14 @@ namespace {
 }
 
 bool only_symbols_in(const GiNaC::ex& e, const std::set<std::string>& allowed) {
-  if (GiNaC::is_a<GiNaC::symbol>(e)) return allowed.count(GiNaC::ex_to<GiNaC::symbol>(e).get_name()) > 0;
+  if (is_class<GiNaC::symbol>(e)) return allowed.count(GiNaC::ex_to<GiNaC::symbol>(e).get_name()) > 0;
   for (std::size_t i = 0; i < e.nops(); ++i)
     if (!only_symbols_in(e.op(i), allowed)) return false;
   return true;
 }
 
 bool has_any_symbol(const GiNaC::ex& e) {
-  if (GiNaC::is_a<GiNaC::symbol>(e)) return true;
+  if (is_class<GiNaC::symbol>(e)) return true;
   for (std::size_t i = 0; i < e.nops(); ++i)
     if (has_any_symbol(e.op(i))) return true;
   return false;
@@ -196,7 +199,7 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
   // Checks that depend on the swept parameters.
   auto add_check = [&](const GiNaC::ex& raw, Check::Kind kind) {
     GiNaC::ex e = bind_except(model, raw, fixed_, swept);
-    if (GiNaC::is_a<GiNaC::numeric>(e) && (kind == Check::Integer || kind == Check::Nonneg)) {
+    if (is_class<GiNaC::numeric>(e) && (kind == Check::Integer || kind == Check::Nonneg)) {
       // An assumption the fixed values already break: every point is outside it.
       const GiNaC::numeric& v = GiNaC::ex_to<GiNaC::numeric>(e);
       if (kind == Check::Integer ? !v.is_integer() : v.is_negative()) all_outside_assumptions_ = true;

@@ -1,5 +1,6 @@
 // Reference evaluator: see evaluate.h.
 #include "compiler/symbolic/evaluate.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
@@ -81,8 +82,8 @@ Value ext_v(const Value& a, const Value& b, bool is_max) {
 
 numeric to_number(const ex& r) {
   ex x = r;
-  if (!is_a<numeric>(x)) x = x.evalf();
-  if (!is_a<numeric>(x) || !ex_to<numeric>(x).is_real()) fail("result is not a real number");
+  if (!is_class<numeric>(x)) x = x.evalf();
+  if (!is_class<numeric>(x) || !ex_to<numeric>(x).is_real()) fail("result is not a real number");
   return ex_to<numeric>(x);
 }
 
@@ -106,25 +107,25 @@ struct Evaluator {
   WorkBudget& budget;
 
   Value ev(const ex& e) {
-    if (is_a<numeric>(e)) return scalar(ex_to<numeric>(e));
-    if (is_a<symbol>(e)) {
+    if (is_class<numeric>(e)) return scalar(ex_to<numeric>(e));
+    if (is_class<symbol>(e)) {
       auto it = env.find(e);
       if (it == env.end()) fail("unbound symbol " + ex_to<symbol>(e).get_name());
-      if (!is_a<numeric>(it->second)) fail("symbol " + ex_to<symbol>(e).get_name() + " is not bound to a number");
+      if (!is_class<numeric>(it->second)) fail("symbol " + ex_to<symbol>(e).get_name() + " is not bound to a number");
       return scalar(ex_to<numeric>(it->second));
     }
-    if (is_a<constant>(e)) return scalar(to_number(e));
-    if (is_a<add>(e)) {
+    if (is_class<constant>(e)) return scalar(to_number(e));
+    if (is_class<add>(e)) {
       Value r = ev(e.op(0));
       for (size_t i = 1; i < e.nops(); ++i) r = add_v(r, ev(e.op(i)));
       return r;
     }
-    if (is_a<mul>(e)) {
+    if (is_class<mul>(e)) {
       Value r = ev(e.op(0));
       for (size_t i = 1; i < e.nops(); ++i) r = mul_v(r, ev(e.op(i)));
       return r;
     }
-    if (is_a<power>(e)) {
+    if (is_class<power>(e)) {
       Value b = ev(e.op(0)), x = ev(e.op(1));
       const numeric& nb = need_scalar(b, "power base");
       const numeric& nx = need_scalar(x, "exponent");
@@ -135,13 +136,13 @@ struct Evaluator {
       if (nx.is_integer() && nb.is_rational()) return scalar(nb.power(nx));
       return scalar(to_number(GiNaC::pow(nb, nx)));
     }
-    if (is_a<extremum>(e)) {
+    if (is_class<extremum>(e)) {
       const auto& m = ex_to<extremum>(e);
       Value r = ev(m.args()[0]);
       for (size_t i = 1; i < m.args().size(); ++i) r = ext_v(r, ev(m.args()[i]), m.is_max());
       return r;
     }
-    if (is_a<reduction>(e)) return reduce(ex_to<reduction>(e));
+    if (is_class<reduction>(e)) return reduce(ex_to<reduction>(e));
     switch (pamela_function(e)) {
       case Fn::Unitvec: {
         numeric k = need_scalar(ev(e.op(0)), "unitvec position");
@@ -187,12 +188,12 @@ struct Evaluator {
         numeric x = need_scalar(ev(e.op(0)), "log2");
         if (!x.is_positive()) fail("log2 of a non-positive number");
         ex r = log2_of(x);  // exact on powers of two
-        if (is_a<numeric>(r)) return scalar(ex_to<numeric>(r));
+        if (is_class<numeric>(r)) return scalar(ex_to<numeric>(r));
         return scalar(to_number(GiNaC::log(x) / GiNaC::log(numeric(2))));
       }
       case Fn::None: break;
     }
-    if (is_a<function>(e)) {
+    if (is_class<function>(e)) {
       const auto& f = ex_to<function>(e);
       exvector args;
       for (size_t i = 0; i < e.nops(); ++i) args.push_back(need_scalar(ev(e.op(i)), "function argument"));

@@ -1,5 +1,6 @@
 // The max/min class: see extremum.h.
 #include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
 #include <functional>
@@ -26,7 +27,7 @@ ex extremum::eval() const {
   exvector flat;
   bool changed = false;
   for (const ex& a : args_) {
-    if (is_a<extremum>(a) && ex_to<extremum>(a).is_max_ == is_max_) {
+    if (is_class<extremum>(a) && ex_to<extremum>(a).is_max_ == is_max_) {
       const auto& inner = ex_to<extremum>(a).args_;
       flat.insert(flat.end(), inner.begin(), inner.end());
       changed = true;
@@ -39,7 +40,7 @@ ex extremum::eval() const {
   bool have_num = false;
   numeric best;
   for (const ex& a : flat) {
-    if (is_a<numeric>(a) && ex_to<numeric>(a).is_real()) {
+    if (is_class<numeric>(a) && ex_to<numeric>(a).is_real()) {
       const numeric& n = ex_to<numeric>(a);
       if (!have_num || (is_max_ ? n > best : n < best)) best = n;
       if (have_num) changed = true;
@@ -92,8 +93,8 @@ void extremum::do_print(const print_context& c, unsigned) const {
 
 ex make_max(const exvector& args) { return dynallocate<extremum>(true, args); }
 ex make_min(const exvector& args) { return dynallocate<extremum>(false, args); }
-bool is_extremum(const ex& e) { return is_a<extremum>(e); }
-bool is_max(const ex& e) { return is_a<extremum>(e) && ex_to<extremum>(e).is_max(); }
-bool is_min(const ex& e) { return is_a<extremum>(e) && ex_to<extremum>(e).is_max() == false; }
+bool is_extremum(const ex& e) { return is_class<extremum>(e); }
+bool is_max(const ex& e) { return is_class<extremum>(e) && ex_to<extremum>(e).is_max(); }
+bool is_min(const ex& e) { return is_class<extremum>(e) && ex_to<extremum>(e).is_max() == false; }
 
 }  // namespace pamc::sym

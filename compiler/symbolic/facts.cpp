@@ -1,5 +1,6 @@
 // Interval/sign analysis: see facts.h.
 #include "compiler/symbolic/facts.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
@@ -154,7 +155,7 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
 void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
-  if (is_a<numeric>(bound) && ex_to<numeric>(bound).is_real())
+  if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real())
     i.iv = intersect(i.iv, Interval{End{0, ex_to<numeric>(bound), strict}, End{1, 0, true}});
   else
     i.lower.emplace_back(bound, strict);
@@ -163,7 +164,7 @@ void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
 void Facts::add_upper(const symbol& s, const ex& bound, bool strict) {
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
-  if (is_a<numeric>(bound) && ex_to<numeric>(bound).is_real())
+  if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real())
     i.iv = intersect(i.iv, Interval{End{-1, 0, true}, End{0, ex_to<numeric>(bound), strict}});
   else
     i.upper.emplace_back(bound, strict);
@@ -195,42 +196,42 @@ Interval Facts::symbol_range(const symbol& s, int depth) const {
 Interval Facts::range(const ex& e) const { return range_rec(e, 0); }
 
 Interval Facts::range_rec(const ex& e, int depth) const {
-  if (is_a<numeric>(e)) {
+  if (is_class<numeric>(e)) {
     const numeric& n = ex_to<numeric>(e);
     if (n.is_real()) return Interval::point(n);
     return Interval::all();
   }
-  if (is_a<symbol>(e)) return symbol_range(ex_to<symbol>(e), depth);
-  if (is_a<constant>(e)) {
+  if (is_class<symbol>(e)) return symbol_range(ex_to<symbol>(e), depth);
+  if (is_class<constant>(e)) {
     ex v = e.evalf();
-    if (is_a<numeric>(v)) return Interval::point(ex_to<numeric>(v));
+    if (is_class<numeric>(v)) return Interval::point(ex_to<numeric>(v));
     return Interval::all();
   }
-  if (is_a<add>(e)) {
+  if (is_class<add>(e)) {
     Interval r = Interval::point(0);
     for (size_t i = 0; i < e.nops(); ++i) r = add_iv(r, range_rec(e.op(i), depth));
     return r;
   }
-  if (is_a<mul>(e)) {
+  if (is_class<mul>(e)) {
     Interval r = Interval::point(1);
     for (size_t i = 0; i < e.nops(); ++i) r = mul_iv(r, range_rec(e.op(i), depth));
     return r;
   }
-  if (is_a<power>(e)) {
+  if (is_class<power>(e)) {
     Interval b = range_rec(e.op(0), depth);
     const ex& x = e.op(1);
-    if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
+    if (is_class<numeric>(x) && ex_to<numeric>(x).is_integer()) {
       long n = ex_to<numeric>(x).to_long();
       if (n > 0 && n <= 64) return pow_iv(b, n);
       if (n < 0 && n >= -64) return reciprocal_iv(pow_iv(b, -n));
       return Interval::all();
     }
-    if (is_a<numeric>(x) && ex_to<numeric>(x).is_positive() && b.nonneg())
+    if (is_class<numeric>(x) && ex_to<numeric>(x).is_positive() && b.nonneg())
       return b.positive() ? positive_iv() : nonneg_iv();
     if (b.positive()) return positive_iv();
     return Interval::all();
   }
-  if (is_a<extremum>(e)) {
+  if (is_class<extremum>(e)) {
     const auto& m = ex_to<extremum>(e);
     Interval r = range_rec(m.args()[0], depth);
     for (size_t i = 1; i < m.args().size(); ++i) {
@@ -240,7 +241,7 @@ Interval Facts::range_rec(const ex& e, int depth) const {
     }
     return r;
   }
-  if (is_a<reduction>(e)) {
+  if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     Facts inner = *this;
     inner.declare_index(r.index(), r.lb(), r.ub());
@@ -297,7 +298,7 @@ Interval Facts::range_rec(const ex& e, int depth) const {
     }
     default: break;
   }
-  if (is_a<function>(e)) {
+  if (is_class<function>(e)) {
     const std::string name = ex_to<function>(e).get_name();
     if (name == "exp") return positive_iv();
     if (name == "abs") return nonneg_iv();
@@ -313,7 +314,7 @@ Interval Facts::range_rec(const ex& e, int depth) const {
 
 namespace {
 bool has_negative_power(const ex& e) {
-  if (is_a<power>(e) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_negative()) return true;
+  if (is_class<power>(e) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_negative()) return true;
   for (size_t i = 0; i < e.nops(); ++i)
     if (has_negative_power(e.op(i))) return true;
   return false;
@@ -382,16 +383,16 @@ bool Facts::provably_nonneg(const ex& e) const { return prove(e, false); }
 bool Facts::provably_positive(const ex& e) const { return prove(e, true); }
 
 bool Facts::provably_integer(const ex& e) const {
-  if (is_a<numeric>(e)) return ex_to<numeric>(e).is_integer();
-  if (is_a<symbol>(e)) return is_integer_symbol(ex_to<symbol>(e));
-  if (is_a<add>(e) || is_a<mul>(e) || is_a<extremum>(e)) {
+  if (is_class<numeric>(e)) return ex_to<numeric>(e).is_integer();
+  if (is_class<symbol>(e)) return is_integer_symbol(ex_to<symbol>(e));
+  if (is_class<add>(e) || is_class<mul>(e) || is_class<extremum>(e)) {
     for (size_t i = 0; i < e.nops(); ++i)
       if (!provably_integer(e.op(i))) return false;
     return true;
   }
-  if (is_a<power>(e))
-    return provably_integer(e.op(0)) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_nonneg_integer();
-  if (is_a<reduction>(e)) {
+  if (is_class<power>(e))
+    return provably_integer(e.op(0)) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_nonneg_integer();
+  if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     Facts inner = *this;
     inner.declare_index(r.index(), r.lb(), r.ub());

@@ -1,5 +1,6 @@
 // Pamela's scalar functions and unit vectors as GiNaC functions: see functions.h.
 #include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <cmath>
 
@@ -21,8 +22,8 @@ DECLARE_FUNCTION_2P(pam_lt)
 DECLARE_FUNCTION_2P(pam_le)
 DECLARE_FUNCTION_1P(pam_log2)
 
-bool is_real_num(const ex& e) { return is_a<numeric>(e) && ex_to<numeric>(e).is_real(); }
-bool is_rational_num(const ex& e) { return is_a<numeric>(e) && ex_to<numeric>(e).is_rational(); }
+bool is_real_num(const ex& e) { return is_class<numeric>(e) && ex_to<numeric>(e).is_real(); }
+bool is_rational_num(const ex& e) { return is_class<numeric>(e) && ex_to<numeric>(e).is_rational(); }
 
 numeric floor_any(const numeric& x) {
   if (x.is_rational()) return floor_num(x);
@@ -153,7 +154,7 @@ ex compare(Cmp c, const ex& a, const ex& b) {
 }
 
 Fn pamela_function(const ex& e) {
-  if (!is_a<function>(e)) return Fn::None;
+  if (!is_class<function>(e)) return Fn::None;
   unsigned s = ex_to<function>(e).get_serial();
   if (s == pam_unitvec_SERIAL::serial) return Fn::Unitvec;
   if (s == pam_vmax_SERIAL::serial) return Fn::VectorMax;
@@ -182,7 +183,7 @@ std::optional<VectorTerms> split_vector(const ex& v) {
   VectorTerms out;
   ex x = v.expand();
   exvector terms;
-  if (is_a<add>(x))
+  if (is_class<add>(x))
     for (size_t i = 0; i < x.nops(); ++i) terms.push_back(x.op(i));
   else
     terms.push_back(x);
@@ -194,7 +195,7 @@ std::optional<VectorTerms> split_vector(const ex& v) {
     ex pos, coeff = 1;
     bool found = false;
     exvector factors;
-    if (is_a<mul>(t))
+    if (is_class<mul>(t))
       for (size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));
     else
       factors.push_back(t);

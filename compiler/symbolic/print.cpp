@@ -4,6 +4,7 @@
 // 6 unary minus / not, 7 ^ (right-associative), 8 atoms (numbers, names, calls, reductions,
 // vectors, parenthesized comparisons).
 #include "compiler/symbolic/print.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
@@ -113,7 +114,7 @@ Text product(const numeric& coeff, const exvector& factors) {
   std::vector<std::pair<std::string, std::string>> num, den;  // (sort key, text)
   numeric c = coeff;
   for (const ex& f : factors) {
-    if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
+    if (is_class<power>(f) && is_class<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
       Text d = P(GiNaC::pow(f.op(0), -f.op(1)));
       den.emplace_back(d.s, wrap(d, kMul + 1));
     } else {
@@ -148,7 +149,7 @@ Text vector_text(const ex& e) {
   ex others = 0;
   std::vector<std::pair<long, ex>> lit;
   for (const auto& [pos, c] : vt->terms) {
-    if (is_a<numeric>(pos) && ex_to<numeric>(pos).is_nonneg_integer() && ex_to<numeric>(pos) <= 1000) {
+    if (is_class<numeric>(pos) && ex_to<numeric>(pos).is_nonneg_integer() && ex_to<numeric>(pos) <= 1000) {
       lit.emplace_back(ex_to<numeric>(pos).to_long(), c);
       n = std::max(n, ex_to<numeric>(pos).to_long() + 1);
     } else {
@@ -177,26 +178,26 @@ Text infix(const ex& a, const char* op, const ex& b, int prec) {
 }
 
 Text P(const ex& e) {
-  if (is_a<numeric>(e)) return number(ex_to<numeric>(e));
-  if (is_a<symbol>(e)) return {ex_to<symbol>(e).get_name(), kAtom};
-  if (is_a<constant>(e)) {
+  if (is_class<numeric>(e)) return number(ex_to<numeric>(e));
+  if (is_class<symbol>(e)) return {ex_to<symbol>(e).get_name(), kAtom};
+  if (is_class<constant>(e)) {
     std::ostringstream os;
     os << e;
     return {os.str(), kAtom};
   }
-  if ((is_a<add>(e) || is_a<mul>(e)) && is_vector_valued(e)) {
+  if ((is_class<add>(e) || is_class<mul>(e)) && is_vector_valued(e)) {
     Text v = vector_text(e);
     if (v.prec >= 0) return v;
   }
-  if (is_a<add>(e)) {
+  if (is_class<add>(e)) {
     struct Term { bool neg; std::string mag; bool is_num; };
     std::vector<Term> terms;
     for (size_t i = 0; i < e.nops(); ++i) {
       const ex& t = e.op(i);
-      if (is_a<numeric>(t) && ex_to<numeric>(t).is_real()) {
+      if (is_class<numeric>(t) && ex_to<numeric>(t).is_real()) {
         const numeric& n = ex_to<numeric>(t);
         terms.push_back({n.is_negative(), wrap(number(abs(n)), kAdd + 1), true});
-      } else if (is_a<mul>(t) && is_a<numeric>(t.op(t.nops() - 1)) &&
+      } else if (is_class<mul>(t) && is_class<numeric>(t.op(t.nops() - 1)) &&
                  ex_to<numeric>(t.op(t.nops() - 1)).is_negative()) {
         terms.push_back({true, wrap(P(-t), kAdd + 1), false});
       } else {
@@ -220,26 +221,26 @@ Text P(const ex& e) {
     }
     return {s, kAdd};
   }
-  if (is_a<mul>(e)) {
+  if (is_class<mul>(e)) {
     numeric c = 1;
     exvector f;
     for (size_t i = 0; i < e.nops(); ++i) {
-      if (is_a<numeric>(e.op(i)))
+      if (is_class<numeric>(e.op(i)))
         c = c * ex_to<numeric>(e.op(i));
       else
         f.push_back(e.op(i));
     }
     return product(c, f);
   }
-  if (is_a<power>(e)) {
+  if (is_class<power>(e)) {
     const ex& b = e.op(0);
     const ex& x = e.op(1);
-    if (is_a<numeric>(x) && ex_to<numeric>(x).is_negative()) return product(1, {e});
+    if (is_class<numeric>(x) && ex_to<numeric>(x).is_negative()) return product(1, {e});
     if (x.is_equal(numeric(1, 2))) return {"sqrt(" + P(b).s + ")", kAtom};
     std::string bs = wrap(P(b), kAtom);
     return {bs + " ^ " + wrap(P(x), kPow), kPow};
   }
-  if (is_a<extremum>(e)) {
+  if (is_class<extremum>(e)) {
     const auto& m = ex_to<extremum>(e);
     std::vector<std::string> args;
     for (const ex& a : m.args()) args.push_back(P(a).s);
@@ -248,7 +249,7 @@ Text P(const ex& e) {
     for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
     return {s + ")", kAtom};
   }
-  if (is_a<reduction>(e)) {
+  if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     static const char* names[] = {"sum", "max", "min"};
     return {std::string(names[static_cast<int>(r.kind())]) + " (" + r.index().get_name() + " = " +
@@ -269,7 +270,7 @@ Text P(const ex& e) {
     case Fn::Le: return {"(" + wrap(P(e.op(0)), 4) + " <= " + wrap(P(e.op(1)), 4) + ")", kAtom};
     case Fn::None: break;
   }
-  if (is_a<function>(e)) return call(ex_to<function>(e).get_name(), e);
+  if (is_class<function>(e)) return call(ex_to<function>(e).get_name(), e);
   std::ostringstream os;  // not expected in Pamela expressions; printed for diagnosis
   os << e;
   return {"(" + os.str() + ")", kAtom};

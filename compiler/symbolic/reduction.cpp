@@ -1,5 +1,6 @@
 // The reduction class: see reduction.h.
 #include "compiler/symbolic/reduction.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
 
@@ -70,7 +71,7 @@ namespace {
 // for comparison, so an outer index never collides with an inner one.
 int height(const ex& e) {
   int h = 0;
-  if (is_a<reduction>(e)) return 1 + height(ex_to<reduction>(e).body());
+  if (is_class<reduction>(e)) return 1 + height(ex_to<reduction>(e).body());
   for (size_t i = 0; i < e.nops(); ++i) h = std::max(h, height(e.op(i)));
   return h;
 }
@@ -120,16 +121,16 @@ unsigned reduction_hash(const reduction& r, std::vector<ex>& bound) {
 
 unsigned alpha_hash(const ex& e, std::vector<ex>& bound) {
   if (e.nops() == 0) {
-    if (is_exactly_a<symbol>(e))
+    if (is_class<symbol>(e))
       for (size_t k = bound.size(); k-- > 0;)
         if (are_ex_trivially_equal(e, bound[k]) || e.is_equal(bound[k])) return 0x27d4eb2fU * static_cast<unsigned>(k + 1);
     return e.gethash();
   }
-  if (is_exactly_a<reduction>(e)) return reduction_hash(ex_to<reduction>(e), bound);
+  if (is_class<reduction>(e)) return reduction_hash(ex_to<reduction>(e), bound);
   const basic& b = ex_to<basic>(e);
   unsigned v = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&b.get_class_info()) >> 3) * 0x9e3779b9U;
-  if (is_a<function>(e)) v ^= ex_to<function>(e).get_serial() * 0xc2b2ae35U;
-  bool commutative = is_exactly_a<add>(e) || is_exactly_a<mul>(e) || is_a<extremum>(e);
+  if (is_class<function>(e)) v ^= ex_to<function>(e).get_serial() * 0xc2b2ae35U;
+  bool commutative = is_class<add>(e) || is_class<mul>(e) || is_class<extremum>(e);
   unsigned acc = 0;
   for (size_t i = 0; i < e.nops(); ++i) {
     unsigned h = alpha_hash(e.op(i), bound);
@@ -173,7 +174,7 @@ ex rebuild_reduction(const reduction& r, ReduceKind kind, const ex& lb, const ex
   return make_reduction(kind, r.index(), lb, ub, body, r.empty_is_zero());
 }
 
-bool is_reduction(const ex& e) { return is_a<reduction>(e); }
+bool is_reduction(const ex& e) { return is_class<reduction>(e); }
 
 const reduction& as_reduction(const ex& e) { return ex_to<reduction>(e); }
 

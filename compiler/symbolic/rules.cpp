@@ -1,5 +1,6 @@
 // The simplifier's rewrite rules: see rules.h. Each rule states its side condition above it.
 #include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
@@ -25,14 +26,14 @@ std::string nonneg_text(const ex& c) {
   // c >= 0 printed as "positive terms >= negated negative terms", e.g. P - 1 -> "P >= 1".
   ex x = c.expand();
   exvector terms;
-  if (is_a<add>(x))
+  if (is_class<add>(x))
     for (size_t i = 0; i < x.nops(); ++i) terms.push_back(x.op(i));
   else
     terms.push_back(x);
   ex lhs = 0, rhs = 0;
   for (const ex& t : terms) {
-    ex coeff = is_a<numeric>(t) ? t : (is_a<mul>(t) ? t.op(t.nops() - 1) : ex(1));
-    if (is_a<numeric>(coeff) && ex_to<numeric>(coeff).is_negative())
+    ex coeff = is_class<numeric>(t) ? t : (is_class<mul>(t) ? t.op(t.nops() - 1) : ex(1));
+    if (is_class<numeric>(coeff) && ex_to<numeric>(coeff).is_negative())
       rhs -= t;
     else
       lhs += t;
@@ -48,17 +49,17 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
     bool ok = c.integer ? f.provably_integer(c.e) : f.provably_nonneg(c.e);
     if (ok) continue;
     if (f.mentions_index(c.e)) return false;
-    if (!c.integer && is_a<numeric>(c.e.expand())) return false;  // provably false
+    if (!c.integer && is_class<numeric>(c.e.expand())) return false;  // provably false
     unproved.push_back(&c);
   }
   for (const Cond* c : unproved) {
     if (c->integer) {
       // "N - 1 is an integer" says no more than "N is an integer": drop integer constants.
       ex base = c->e.expand();
-      if (is_a<add>(base)) {
+      if (is_class<add>(base)) {
         ex stripped = 0;
         for (size_t k = 0; k < base.nops(); ++k)
-          if (!(is_a<numeric>(base.op(k)) && ex_to<numeric>(base.op(k)).is_integer())) stripped += base.op(k);
+          if (!(is_class<numeric>(base.op(k)) && ex_to<numeric>(base.op(k)).is_integer())) stripped += base.op(k);
         base = stripped;
       }
       if (a.items.insert(to_pamela(base) + " is an integer").second) a.integer.push_back(base);
@@ -70,19 +71,19 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
 }
 
 const reduction* as_red(const ex& e, ReduceKind k) {
-  if (!is_a<reduction>(e)) return nullptr;
+  if (!is_class<reduction>(e)) return nullptr;
   const auto& r = ex_to<reduction>(e);
   return r.kind() == k ? &r : nullptr;
 }
 const reduction* as_ext_red(const ex& e) {
-  if (!is_a<reduction>(e)) return nullptr;
+  if (!is_class<reduction>(e)) return nullptr;
   const auto& r = ex_to<reduction>(e);
   return r.kind() == ReduceKind::Sum ? nullptr : &r;
 }
 
 exvector operands_of(const ex& e, bool is_add) {
   exvector v;
-  if (is_add ? is_a<add>(e) : is_a<mul>(e))
+  if (is_add ? is_class<add>(e) : is_class<mul>(e))
     for (size_t i = 0; i < e.nops(); ++i) v.push_back(e.op(i));
   else
     v.push_back(e);
@@ -137,7 +138,7 @@ ex nonempty_guard(const ex& count, const Facts& f) {
 // provably positive. Brute force never evaluates the body of an empty sum, so a rule must
 // not move such a factor out of a sum whose range may be empty.
 bool may_fail(const ex& e, const Facts& f) {
-  if (is_a<reduction>(e)) {
+  if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     if (may_fail(r.lb(), f) || may_fail(r.ub(), f)) return true;
     if (r.kind() != ReduceKind::Sum && !f.provably_nonneg(r.ub() - r.lb())) return true;
@@ -145,9 +146,9 @@ bool may_fail(const ex& e, const Facts& f) {
     inner.declare_index(r.index(), r.lb(), r.ub());
     return may_fail(r.body(), inner);
   }
-  if (is_a<power>(e)) {
+  if (is_class<power>(e)) {
     const ex& x = e.op(1);
-    bool neg = !(is_a<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
+    bool neg = !(is_class<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
     if (neg && !f.provably_positive(e.op(0)) && !f.provably_positive(-e.op(0))) return true;
   }
   switch (pamela_function(e)) {
@@ -159,7 +160,7 @@ bool may_fail(const ex& e, const Facts& f) {
       if (!f.provably_positive(e.op(0))) return true;
       break;
     default:
-      if (pamela_function(e) == Fn::None && is_a<function>(e)) {
+      if (pamela_function(e) == Fn::None && is_class<function>(e)) {
         const std::string name = ex_to<function>(e).get_name();
         if (name == "log" && !f.provably_positive(e.op(0))) return true;
       }
@@ -190,7 +191,7 @@ std::optional<ex> rule_sum_zero(const ex& e, const Facts&, Assumptions&) {
 // sum { a + b } = sum { a } + sum { b }. Always (both sides are 0 on an empty range).
 std::optional<ex> rule_sum_split(const ex& e, const Facts&, Assumptions&) {
   const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r || !is_a<add>(r->body())) return std::nullopt;
+  if (!r || !is_class<add>(r->body())) return std::nullopt;
   ex out = 0;
   for (size_t i = 0; i < r->body().nops(); ++i) out += rebuild(*r, ReduceKind::Sum, r->body().op(i));
   return out;
@@ -201,7 +202,7 @@ std::optional<ex> rule_sum_split(const ex& e, const Facts&, Assumptions&) {
 // (may_fail) stays inside a sum whose range may be empty.
 std::optional<ex> rule_sum_factor(const ex& e, const Facts& f, Assumptions&) {
   const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r || !is_a<mul>(r->body())) return std::nullopt;
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
   ex out = 1, rest = 1;
   for (size_t i = 0; i < r->body().nops(); ++i) {
     const ex& f = r->body().op(i);
@@ -263,7 +264,7 @@ std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a) {
 // user's max; for a par's max (0 when empty) only on a non-empty range, proved or assumed.
 std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
-  if (!r || !is_a<add>(r->body())) return std::nullopt;
+  if (!r || !is_class<add>(r->body())) return std::nullopt;
   ex c = 0, g = 0;
   for (size_t k = 0; k < r->body().nops(); ++k) {
     const ex& t = r->body().op(k);
@@ -279,7 +280,7 @@ std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
 // = c * min (i) { g(i) } when c is provably <= 0 (and symmetrically for min). Scalars only.
 std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
   const reduction* r = as_ext_red(e);
-  if (!r || !is_a<mul>(r->body()) || is_vector_valued(r->body())) return std::nullopt;
+  if (!r || !is_class<mul>(r->body()) || is_vector_valued(r->body())) return std::nullopt;
   ex c = 1, g = 1;
   for (size_t k = 0; k < r->body().nops(); ++k) {
     const ex& t = r->body().op(k);
@@ -320,7 +321,7 @@ std::optional<ex> rule_vmax_numeric(const ex& e, const Facts& f, Assumptions&) {
   if (!vt || !vt->scalar.is_zero() || vt->terms.empty()) return std::nullopt;
   long n = 0;
   for (const auto& [pos, c] : vt->terms) {
-    if (!is_a<numeric>(pos) || !ex_to<numeric>(pos).is_nonneg_integer() || ex_to<numeric>(pos) > 4096)
+    if (!is_class<numeric>(pos) || !ex_to<numeric>(pos).is_nonneg_integer() || ex_to<numeric>(pos) > 4096)
       return std::nullopt;
     n = std::max(n, ex_to<numeric>(pos).to_long() + 1);
   }
@@ -338,7 +339,7 @@ std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions&) {
   auto vt = split_vector(e.op(0));
   if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
   const auto& [k, c] = vt->terms[0];
-  if (is_a<numeric>(k)) return std::nullopt;
+  if (is_class<numeric>(k)) return std::nullopt;
   if (f.provably_nonneg(c)) return c;
   if (f.provably_nonneg(k - 1)) return make_max({c, 0});
   return std::nullopt;
@@ -406,7 +407,7 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
 // max(a_1, ..., a_n): drop a_j when another argument a_k has a_k - a_j >= 0 provable
 // (for min: a_j - a_k >= 0). Arguments are visited in printed-text order.
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) {
-  if (!is_a<extremum>(e)) return std::nullopt;
+  if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   exvector args = sorted_by_text(m.args());
   for (size_t j = 0; j < args.size(); ++j) {
@@ -426,16 +427,16 @@ std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) 
 // least integer exponent of x over the arguments) with x^m provably >= 0; e.g.
 // max(10.1 N, 0.1 P N) = N max(10.1, 0.1 P) when N >= 0. Same for min.
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
-  if (!is_a<extremum>(e)) return std::nullopt;
+  if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   std::vector<std::map<std::string, std::pair<ex, long>>> per_arg;
   for (const ex& arg : m.args()) {
     std::map<std::string, std::pair<ex, long>> fac;
     for (const ex& t : operands_of(arg, false)) {
-      if (is_a<numeric>(t)) continue;
+      if (is_class<numeric>(t)) continue;
       ex base = t;
       long n = 1;
-      if (is_a<power>(t) && is_a<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer()) {
+      if (is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer()) {
         base = t.op(0);
         n = ex_to<numeric>(t.op(1)).to_long();
       }
@@ -469,25 +470,25 @@ std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
 // 0.25 (12 t_hit + 4 t_add) and 3 t_hit + t_add); same for min. Side condition: x >= 0
 // (proved); scalar arguments. The value is unchanged: x max(q_j) = max(x q_j) for x >= 0.
 std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
-  if (!is_a<extremum>(e) || is_vector_valued(e)) return std::nullopt;
+  if (!is_class<extremum>(e) || is_vector_valued(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   // c with y = c x, when y - c x expands to 0 (c from a symbol's coefficient).
   auto multiple = [](const ex& y, const ex& x) -> std::optional<ex> {
-    if (!is_a<add>(y)) return std::nullopt;
+    if (!is_class<add>(y)) return std::nullopt;
     ex xe = x.expand(), ye = y.expand();
     for (auto it = xe.preorder_begin(); it != xe.preorder_end(); ++it) {
-      if (!is_a<symbol>(*it)) continue;
+      if (!is_class<symbol>(*it)) continue;
       ex cx = xe.coeff(*it, 1), cy = ye.coeff(*it, 1);
-      if (!is_a<numeric>(cx) || cx.is_zero() || !is_a<numeric>(cy)) return std::nullopt;
+      if (!is_class<numeric>(cx) || cx.is_zero() || !is_class<numeric>(cy)) return std::nullopt;
       ex c = cy / cx;
       ex d = (ye - c * xe).expand();
-      if (!(d.is_zero() || (is_a<numeric>(d) && ex_to<numeric>(d).is_zero()))) return std::nullopt;
+      if (!(d.is_zero() || (is_class<numeric>(d) && ex_to<numeric>(d).is_zero()))) return std::nullopt;
       return c;
     }
     return std::nullopt;
   };
   for (const ex& x : sorted_by_text(m.args())) {
-    if (!is_a<add>(x) || !f.provably_nonneg(x)) continue;
+    if (!is_class<add>(x) || !f.provably_nonneg(x)) continue;
     exvector rest;
     bool ok = true, other = false;
     for (const ex& arg : m.args()) {
@@ -522,10 +523,10 @@ std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
 // max(t + a_1, ..., t + a_n) = t + max(a_1, ..., a_n) for a term t common to all arguments.
 // Always.
 std::optional<ex> rule_max_common_term(const ex& e, const Facts&, Assumptions&) {
-  if (!is_a<extremum>(e)) return std::nullopt;
+  if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   for (const ex& arg : m.args())
-    if (!is_a<add>(arg)) return std::nullopt;
+    if (!is_class<add>(arg)) return std::nullopt;
   for (const ex& t : sorted_by_text(operands_of(m.args()[0], true))) {
     bool common = true;
     for (size_t j = 1; j < m.args().size() && common; ++j) {
@@ -554,12 +555,12 @@ std::optional<std::pair<numeric, ex>> linear_in(const ex& e, const ex& i) {
   ex x = e.expand();
   if (!x.has(i) || !x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
   ex a = x.coeff(i, 1), b = x.coeff(i, 0);
-  if (!is_a<numeric>(a) || !ex_to<numeric>(a).is_real() || a.is_zero() || b.has(i)) return std::nullopt;
+  if (!is_class<numeric>(a) || !ex_to<numeric>(a).is_real() || a.is_zero() || b.has(i)) return std::nullopt;
   return std::make_pair(ex_to<numeric>(a), b);
 }
 
 bool all_positions_numeric(const ex& e) {
-  if (pamela_function(e) == Fn::Unitvec) return is_a<numeric>(e.op(0));
+  if (pamela_function(e) == Fn::Unitvec) return is_class<numeric>(e.op(0));
   for (size_t k = 0; k < e.nops(); ++k)
     if (!all_positions_numeric(e.op(k))) return false;
   return true;
@@ -645,9 +646,9 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f) {
 // max/min is left alone (it has no value). A vector body is unrolled only when its
 // positions become numbers (otherwise the vector-max rules see the reduction). Always.
 std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
-  if (!is_a<reduction>(e)) return std::nullopt;
+  if (!is_class<reduction>(e)) return std::nullopt;
   const auto& r = ex_to<reduction>(e);
-  if (!is_a<numeric>(r.lb()) || !is_a<numeric>(r.ub())) return std::nullopt;
+  if (!is_class<numeric>(r.lb()) || !is_class<numeric>(r.ub())) return std::nullopt;
   const numeric &lb = ex_to<numeric>(r.lb()), &ub = ex_to<numeric>(r.ub());
   if (!lb.is_integer() || !ub.is_integer()) return std::nullopt;
   numeric n = ub - lb + 1;
@@ -683,7 +684,7 @@ std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a
   ex e0 = lin->second;
   if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(e0)) return std::nullopt;
   ex matches;
-  if (is_a<numeric>(rr) && is_a<numeric>(k) &&
+  if (is_class<numeric>(rr) && is_class<numeric>(k) &&
       (!ex_to<numeric>(rr).is_integer() || ex_to<numeric>(rr).is_negative() || ex_to<numeric>(rr) >= ex_to<numeric>(k))) {
     matches = 0;
   } else if (f.provably_integer(rr) && f.provably_nonneg(rr) && f.provably_nonneg(k - 1 - rr)) {
@@ -849,7 +850,7 @@ std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& 
 std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0).expand();
-  if (!is_a<add>(v) || !f.provably_nonneg(v)) return std::nullopt;
+  if (!is_class<add>(v) || !f.provably_nonneg(v)) return std::nullopt;
   struct Part {
     ex red;  // 0 for the part outside reductions
     ex sum = 0;
@@ -1016,7 +1017,7 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
   const ex& i = r->index_ex();
   ex mn, rest = 1;
   for (const ex& t : operands_of(r->body(), false)) {
-    if (mn.is_zero() && is_a<extremum>(t) && !ex_to<extremum>(t).is_max() &&
+    if (mn.is_zero() && is_class<extremum>(t) && !ex_to<extremum>(t).is_max() &&
         ex_to<extremum>(t).args().size() == 2 && t.has(i))
       mn = t;
     else
@@ -1136,7 +1137,7 @@ std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions&
 // Always: the body's value is unchanged.
 std::optional<ex> rule_ext_collect(const ex& e, const Facts&, Assumptions&) {
   const reduction* r = as_ext_red(e);
-  if (!r || !is_a<add>(r->body())) return std::nullopt;
+  if (!r || !is_class<add>(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
   ex g, c = 0;
   for (const ex& t : operands_of(r->body(), true)) {

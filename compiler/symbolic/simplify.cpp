@@ -22,6 +22,7 @@
 // Every firing is appended to a log of rule indices; an entry remembers its slice of the
 // log and a hit appends that slice again. Tidy counts tidy_factor the same way.
 #include "compiler/symbolic/simplify.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/print.h"
@@ -44,8 +45,8 @@ inline size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + 
 // Same reduction index names in the same places (for two is_equal expressions).
 bool same_names(const ex& a, const ex& b) {
   if (are_ex_trivially_equal(a, b)) return true;
-  if (is_a<reduction>(a) != is_a<reduction>(b)) return false;
-  if (is_a<reduction>(a)) {
+  if (is_class<reduction>(a) != is_class<reduction>(b)) return false;
+  if (is_class<reduction>(a)) {
     const auto& ra = ex_to<reduction>(a);
     const auto& rb = ex_to<reduction>(b);
     return ra.index().get_name() == rb.index().get_name() && same_names(ra.lb(), rb.lb()) &&
@@ -126,13 +127,9 @@ namespace {
 
 // Nodes no rule rewrites: every rule of all_rules() starts by requiring a reduction, an
 // extremum or a Pamela function (vector max, floor, ceil) at the node, so sums, products and
-// powers skip the rule loop (28 failed is_a<> tests each, a strcmp per failed test). A rule
+// powers skip the rule loop (28 failed class tests each). A rule
 // that rewrites one of these node types must be let through here.
-bool no_rule_applies(const ex& e) {
-  const registered_class_info* ci = &ex_to<basic>(e).get_class_info();
-  return ci == &add::get_class_info_static() || ci == &mul::get_class_info_static() ||
-         ci == &power::get_class_info_static();
-}
+bool no_rule_applies(const ex& e) { return is_class<add>(e) || is_class<mul>(e) || is_class<power>(e); }
 
 struct Driver {
   SimplifyCache::Impl& c;
@@ -167,7 +164,7 @@ struct Driver {
   ex compute(const ex& e, size_t cx) {
     const Facts& f = *c.ctx[cx]->facts;
     ex x;
-    if (is_a<reduction>(e)) {
+    if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
       ex lb = run(r.lb(), cx), ub = run(r.ub(), cx);
       size_t inner = c.child(cx, r, lb, ub);
@@ -200,15 +197,15 @@ struct Driver {
 
 // A polynomial over the rationals in its symbols (no functions, reductions, max/min)?
 bool plain_polynomial(const ex& e) {
-  if (is_a<symbol>(e)) return true;
-  if (is_a<numeric>(e)) return ex_to<numeric>(e).is_rational();
-  if (is_a<add>(e) || is_a<mul>(e)) {
+  if (is_class<symbol>(e)) return true;
+  if (is_class<numeric>(e)) return ex_to<numeric>(e).is_rational();
+  if (is_class<add>(e) || is_class<mul>(e)) {
     for (size_t i = 0; i < e.nops(); ++i)
       if (!plain_polynomial(e.op(i))) return false;
     return true;
   }
-  if (is_a<power>(e))
-    return plain_polynomial(e.op(0)) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer();
+  if (is_class<power>(e))
+    return plain_polynomial(e.op(0)) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer();
   return false;
 }
 
@@ -229,7 +226,7 @@ struct Tidy : map_function {
     }
     long f0 = fired;
     ex x = e.map(*this);
-    if (is_a<add>(x) && plain_polynomial(x)) {
+    if (is_class<add>(x) && plain_polynomial(x)) {
       ex fx = factor(x);
       if (to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
         ++fired;
@@ -267,7 +264,7 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
 }
 
 long count_reductions(const ex& e) {
-  long n = is_a<reduction>(e) ? 1 : 0;
+  long n = is_class<reduction>(e) ? 1 : 0;
   for (size_t i = 0; i < e.nops(); ++i) n += count_reductions(e.op(i));
   return n;
 }

@@ -1,9 +1,12 @@
 #include "runtime/api/compile_expr.h"
+#include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
 #include <optional>
 
 #include "compiler/symbolic/symbolic.h"
+
+using pamc::sym::is_class;
 
 namespace pamela::detail {
 namespace {
@@ -17,32 +20,32 @@ class Compiler {
 
   void expr(const ex& e) {
     using namespace GiNaC;
-    if (is_a<numeric>(e)) {
+    if (is_class<numeric>(e)) {
       const numeric& x = ex_to<numeric>(e);
       if (!x.is_real()) fail("a complex number");
       push_const(x.to_double());
       return;
     }
-    if (is_a<GiNaC::constant>(e)) {
+    if (is_class<GiNaC::constant>(e)) {
       push_const(ex_to<numeric>(e.evalf()).to_double());
       return;
     }
-    if (is_a<symbol>(e)) {
+    if (is_class<symbol>(e)) {
       auto local = locals_.find(e);
       if (local != locals_.end()) return push(Op::Local, local->second);
       auto param = params_.find(e);
       if (param != params_.end()) return push(Op::Param, param->second);
       fail("the unbound name '" + ex_to<symbol>(e).get_name() + "'");
     }
-    if (is_a<add>(e)) return add_(e);
-    if (is_a<mul>(e)) return mul_(e);
-    if (is_a<power>(e)) return power_(e.op(0), e.op(1));
+    if (is_class<add>(e)) return add_(e);
+    if (is_class<mul>(e)) return mul_(e);
+    if (is_class<power>(e)) return power_(e.op(0), e.op(1));
     if (sym::is_extremum(e)) {
       for (std::size_t i = 0; i < e.nops(); ++i) expr(e.op(i));
       return nary(sym::is_max(e) ? Op::Max : Op::Min, e.nops());
     }
     if (sym::is_reduction(e)) return reduction(sym::as_reduction(e));
-    if (is_a<function>(e)) return function_(e);
+    if (is_class<function>(e)) return function_(e);
     fail("an expression of an unsupported kind");
   }
 
@@ -99,10 +102,10 @@ class Compiler {
   }
   static bool negative_coefficient(const ex& t) {
     using namespace GiNaC;
-    if (is_a<numeric>(t)) return ex_to<numeric>(t).is_negative();
-    if (is_a<mul>(t)) {
+    if (is_class<numeric>(t)) return ex_to<numeric>(t).is_negative();
+    if (is_class<mul>(t)) {
       ex last = t.op(t.nops() - 1);  // GiNaC keeps the numeric coefficient last
-      return is_a<numeric>(last) && ex_to<numeric>(last).is_negative();
+      return is_class<numeric>(last) && ex_to<numeric>(last).is_negative();
     }
     return false;
   }
@@ -113,7 +116,7 @@ class Compiler {
     std::vector<ex> num, den;
     for (std::size_t i = 0; i < e.nops(); ++i) {
       ex f = e.op(i);
-      if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
+      if (is_class<power>(f) && is_class<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
           ex_to<numeric>(f.op(1)).is_negative())
         den.push_back(GiNaC::pow(f.op(0), -f.op(1)));
       else
