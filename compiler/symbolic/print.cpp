@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -36,24 +37,19 @@ std::string wrap(const Text& t, int need) { return t.prec < need ? "(" + t.s + "
 // Is the rational's decimal expansion finite (denominator 2^a 5^b)?
 bool is_decimal(const numeric& r) {
   numeric d = r.denom();
+  if (d < numeric(1L << 62)) {  // machine arithmetic for the usual small denominators
+    long x = d.to_long();
+    while (x % 2 == 0) x /= 2;
+    while (x % 5 == 0) x /= 5;
+    return x == 1;
+  }
   while (d.is_even()) d = d / 2;
   while (irem(d, 5).is_zero()) d = d / 5;
   return d == 1;
 }
 
-std::string decimal_text(const numeric& r) {  // r >= 0, is_decimal(r)
-  numeric n = r.numer(), d = r.denom();
-  int digits = 0;
-  while (!(d == 1)) {  // scale by 10 until integral
-    n = n * 10;
-    numeric g = gcd(n, d);
-    n = n / g;
-    d = d / g;
-    ++digits;
-  }
-  std::ostringstream os;
-  os << n;
-  std::string s = os.str();
+// The decimal text of n / 10^digits for the digit string s of n >= 0.
+std::string place_point(std::string s, int digits) {
   if (digits == 0) return s;
   // Four or more zeros after the point read better in scientific notation (machine
   // constants such as 4e-8 seconds); still exact: 1.25e-7 is the same rational.
@@ -67,6 +63,46 @@ std::string decimal_text(const numeric& r) {  // r >= 0, is_decimal(r)
   if (static_cast<int>(s.size()) <= digits) s = std::string(digits - s.size() + 1, '0') + s;
   s.insert(s.size() - digits, ".");
   return s;
+}
+
+// r = n / (2^a 5^b) with n and the denominator below 2^62: the digits of r * 10^max(a, b) in
+// machine integers. nullopt when that overflows.
+std::optional<std::string> small_decimal_text(const numeric& r) {
+  static const numeric limit(1L << 62);
+  numeric nn = r.numer(), dd = r.denom();
+  if (!(nn < limit) || !(dd < limit)) return std::nullopt;
+  long n = nn.to_long(), d = dd.to_long();
+  int twos = 0, fives = 0;
+  while (d % 2 == 0) d /= 2, ++twos;
+  while (d % 5 == 0) d /= 5, ++fives;
+  int digits = std::max(twos, fives);
+  long scaled = n;
+  for (int k = twos; k < digits; ++k)
+    if (__builtin_mul_overflow(scaled, 2L, &scaled)) return std::nullopt;
+  for (int k = fives; k < digits; ++k)
+    if (__builtin_mul_overflow(scaled, 5L, &scaled)) return std::nullopt;
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(scaled % 10)));
+    scaled /= 10;
+  } while (scaled > 0);
+  return place_point(std::move(s), digits);
+}
+
+std::string decimal_text(const numeric& r) {  // r >= 0, is_decimal(r)
+  if (auto fast = small_decimal_text(r)) return *fast;
+  numeric n = r.numer(), d = r.denom();
+  int digits = 0;
+  while (!(d == 1)) {  // scale by 10 until integral
+    n = n * 10;
+    numeric g = gcd(n, d);
+    n = n / g;
+    d = d / g;
+    ++digits;
+  }
+  std::ostringstream os;
+  os << n;
+  return place_point(os.str(), digits);
 }
 
 std::string float_text(double d) {

@@ -405,22 +405,31 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
 }
 
 // max(a_1, ..., a_n): drop a_j when another argument a_k has a_k - a_j >= 0 provable
-// (for min: a_j - a_k >= 0). Arguments are visited in printed-text order.
+// (for min: a_j - a_k >= 0). Of several such a_j, the first in printed-text order, so the
+// result does not depend on GiNaC's argument order (printing is only needed then).
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
-  exvector args = sorted_by_text(m.args());
-  for (size_t j = 0; j < args.size(); ++j) {
-    for (size_t k = 0; k < args.size(); ++k) {
-      if (k == j) continue;
-      ex diff = m.is_max() ? args[k] - args[j] : args[j] - args[k];
-      if (f.provably_nonneg(diff)) {
-        args.erase(args.begin() + static_cast<long>(j));
-        return m.is_max() ? make_max(args) : make_min(args);
-      }
+  exvector args = m.args();
+  auto dominated = [&](size_t j) {
+    for (size_t k = 0; k < args.size(); ++k)
+      if (k != j && f.provably_nonneg(m.is_max() ? args[k] - args[j] : args[j] - args[k])) return true;
+    return false;
+  };
+  std::vector<size_t> candidates;
+  for (size_t j = 0; j < args.size(); ++j)
+    if (dominated(j)) candidates.push_back(j);
+  if (candidates.empty()) return std::nullopt;
+  size_t drop = candidates[0];
+  if (candidates.size() > 1) {
+    std::string best = to_pamela(args[drop]);
+    for (size_t c = 1; c < candidates.size(); ++c) {
+      std::string t = to_pamela(args[candidates[c]]);
+      if (t < best) best = std::move(t), drop = candidates[c];
     }
   }
-  return std::nullopt;
+  args.erase(args.begin() + static_cast<long>(drop));
+  return m.is_max() ? make_max(args) : make_min(args);
 }
 
 // max(x^m * a_1, ..., x^m * b_n) = x^m * max(a_1, ..., a_n) for a common factor x^m (m the

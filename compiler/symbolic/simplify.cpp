@@ -228,7 +228,7 @@ struct Tidy : map_function {
     ex x = e.map(*this);
     if (is_class<add>(x) && plain_polynomial(x)) {
       ex fx = factor(x);
-      if (to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
+      if (!fx.is_equal(x) && to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
         ++fired;
         x = fx;
       }
