@@ -1,0 +1,939 @@
+#include "compiler/passes/fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "compiler/passes/evaluate_model.h"
+#include "compiler/passes/fast_eval.h"
+#include "compiler/symbolic/class_test.h"
+
+namespace pamc {
+
+// ======================================================================================
+// Numerics
+// ======================================================================================
+
+namespace {
+
+double column_norm(const std::vector<double>& a, std::size_t m, std::size_t n, std::size_t j, std::size_t from) {
+  // Scaled sum of squares: no overflow for large entries, no underflow for tiny ones.
+  double big = 0;
+  for (std::size_t i = from; i < m; ++i) big = std::max(big, std::fabs(a[i * n + j]));
+  if (big == 0 || !std::isfinite(big)) return big;
+  double s = 0;
+  for (std::size_t i = from; i < m; ++i) {
+    double t = a[i * n + j] / big;
+    s += t * t;
+  }
+  return big * std::sqrt(s);
+}
+
+double sum_squares(const std::vector<double>& r) {
+  double s = 0;
+  for (double v : r) s += v * v;
+  return s;
+}
+
+}  // namespace
+
+LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m, std::size_t n,
+                                 const std::vector<double>& b_in) {
+  LeastSquares out;
+  std::vector<double> a = a_in, b = b_in;
+  std::vector<double> scale(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    scale[j] = column_norm(a, m, n, j, 0);
+    if (scale[j] == 0 || !std::isfinite(scale[j])) {
+      out.dependent = j;
+      return out;
+    }
+    for (std::size_t i = 0; i < m; ++i) a[i * n + j] /= scale[j];
+  }
+  // Householder QR: column k of A below the diagonal becomes the reflector v; the diagonal
+  // of R is kept apart.
+  constexpr double kRankTol = 1e-11;  // columns have unit norm: a relative distance
+  std::vector<double> rdiag(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    double norm = column_norm(a, m, n, k, k);
+    if (!(norm > kRankTol)) {
+      out.dependent = k;
+      return out;
+    }
+    double alpha = a[k * n + k] > 0 ? -norm : norm;
+    a[k * n + k] -= alpha;
+    double vnorm2 = 0;
+    for (std::size_t i = k; i < m; ++i) vnorm2 += a[i * n + k] * a[i * n + k];
+    for (std::size_t j = k + 1; j < n; ++j) {
+      double s = 0;
+      for (std::size_t i = k; i < m; ++i) s += a[i * n + k] * a[i * n + j];
+      double f = 2 * s / vnorm2;
+      for (std::size_t i = k; i < m; ++i) a[i * n + j] -= f * a[i * n + k];
+    }
+    double s = 0;
+    for (std::size_t i = k; i < m; ++i) s += a[i * n + k] * b[i];
+    double f = 2 * s / vnorm2;
+    for (std::size_t i = k; i < m; ++i) b[i] -= f * a[i * n + k];
+    rdiag[k] = alpha;
+  }
+  // R y = Q^T b, then x = y / scale.
+  std::vector<double> y(n);
+  for (std::size_t k = n; k-- > 0;) {
+    double s = b[k];
+    for (std::size_t j = k + 1; j < n; ++j) s -= a[k * n + j] * y[j];
+    y[k] = s / rdiag[k];
+  }
+  out.x.resize(n);
+  for (std::size_t j = 0; j < n; ++j) out.x[j] = y[j] / scale[j];
+  // (A^T A)^-1 = S^-1 R^-1 R^-T S^-1: its diagonal from the rows of R^-1.
+  std::vector<double> rinv(n * n, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    rinv[j * n + j] = 1 / rdiag[j];
+    for (std::size_t i = j; i-- > 0;) {
+      double s = 0;
+      for (std::size_t l = i + 1; l <= j; ++l) s += a[i * n + l] * rinv[l * n + j];
+      rinv[i * n + j] = -s / rdiag[i];
+    }
+  }
+  out.cov_diag.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (std::size_t j = i; j < n; ++j) s += rinv[i * n + j] * rinv[i * n + j];
+    out.cov_diag[i] = s / (scale[i] * scale[i]);
+  }
+  return out;
+}
+
+LmResult levenberg_marquardt(const LmProblem& p, std::vector<double> x, const LmOptions& o) {
+  const std::size_t m = p.m, n = p.n;
+  LmResult res;
+  std::vector<double> r(m), rn(m), jac(m * n), aug((m + n) * n), rhs(m + n), xn(n), d(n, 0.0);
+  res.x = x;
+  if (!p.residuals(x, r)) {
+    res.why = "the model has no finite value at the starting point";
+    return res;
+  }
+  double cost = sum_squares(r);
+  double lambda = 1e-3;
+  for (int it = 1; it <= o.max_iterations; ++it) {
+    res.iterations = it;
+    res.x = x;
+    res.cost = cost;
+    if (cost == 0) {
+      res.converged = true;
+      res.why = "the model fits the data exactly";
+      return res;
+    }
+    if (!p.jacobian(x, jac)) {
+      res.why = "the derivatives have no finite value at the current point";
+      return res;
+    }
+    std::vector<double> cn(n);
+    double gmax = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      cn[j] = column_norm(jac, m, n, j, 0);
+      if (cn[j] == 0) {
+        res.dependent = j;
+        res.why = "the target does not change with this unknown at the current point";
+        return res;
+      }
+      d[j] = std::max(d[j], cn[j]);
+      double g = 0;
+      for (std::size_t i = 0; i < m; ++i) g += jac[i * n + j] * r[i];
+      gmax = std::max(gmax, std::fabs(g) / (cn[j] * std::sqrt(cost)));
+    }
+    if (gmax <= o.gtol) {
+      res.converged = true;
+      res.why = "the gradient vanishes";
+      return res;
+    }
+    for (;;) {
+      // [J; sqrt(lambda) D] delta = [-r; 0]
+      std::fill(aug.begin(), aug.end(), 0.0);
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j) aug[i * n + j] = jac[i * n + j];
+        rhs[i] = -r[i];
+      }
+      for (std::size_t j = 0; j < n; ++j) {
+        aug[(m + j) * n + j] = std::sqrt(lambda) * d[j];
+        rhs[m + j] = 0;
+      }
+      LeastSquares step = solve_least_squares(aug, m + n, n, rhs);
+      bool ok = !step.dependent;
+      double cost_new = 0;
+      if (ok) {
+        for (std::size_t j = 0; j < n; ++j) xn[j] = x[j] + step.x[j];
+        ok = p.residuals(xn, rn);
+        if (ok) cost_new = sum_squares(rn);
+        ok = ok && std::isfinite(cost_new);
+      }
+      if (ok && cost_new < cost) {
+        double dx = 0, xs = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          dx += (d[j] * step.x[j]) * (d[j] * step.x[j]);
+          xs += (d[j] * xn[j]) * (d[j] * xn[j]);
+        }
+        double reduction = (cost - cost_new) / cost;
+        x = xn;
+        r = rn;
+        cost = cost_new;
+        res.x = x;
+        res.cost = cost;
+        lambda = std::max(lambda / 10, 1e-15);
+        if (reduction <= o.ftol) {
+          res.converged = true;
+          res.why = "the sum of squares no longer decreases";
+          return res;
+        }
+        if (std::sqrt(dx) <= o.xtol * std::sqrt(xs)) {
+          res.converged = true;
+          res.why = "the step is below the relative tolerance";
+          return res;
+        }
+        break;
+      }
+      lambda *= 10;
+      if (lambda > 1e16) {
+        // No step along the derivatives reduces the sum: a minimum to working precision
+        // when the gradient is small, else stuck (at a kink of max/min, say).
+        res.converged = gmax <= 1e-7;
+        res.why = res.converged ? "no step reduces the sum of squares further"
+                                : "no step along the derivatives reduces the sum of squares (a kink of max/min?)";
+        return res;
+      }
+    }
+  }
+  res.why = "no convergence in " + std::to_string(o.max_iterations) + " iterations";
+  return res;
+}
+
+// ======================================================================================
+// Measurements
+// ======================================================================================
+
+namespace {
+
+using GiNaC::ex;
+using GiNaC::numeric;
+using GiNaC::symbol;
+
+[[noreturn]] void fail(DiagKind kind, const std::string& message, Loc loc = {}, const std::string& file = {}) {
+  throw CompileError{Diagnostic{Severity::Error, kind, loc, message, file}};
+}
+
+struct Field {
+  std::string text;
+  std::uint32_t col = 1;
+};
+
+// One CSV line into trimmed fields; quotes may enclose a field ("" is a quote inside).
+std::vector<Field> split_csv_line(std::string_view line, const SourceFile* file, std::uint32_t lineno) {
+  std::vector<Field> out;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    Field f;
+    f.col = static_cast<std::uint32_t>(i + 1);
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      for (;;) {
+        if (i >= line.size())
+          fail(DiagKind::SyntaxError, "unterminated quoted field", Loc{file, lineno, f.col});
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            f.text += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        f.text += line[i++];
+      }
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i < line.size() && line[i] != ',')
+        fail(DiagKind::SyntaxError, "text after a quoted field", Loc{file, lineno, static_cast<std::uint32_t>(i + 1)});
+    } else {
+      std::size_t start = i;
+      while (i < line.size() && line[i] != ',') ++i;
+      std::size_t end = i;
+      while (end > start && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
+      f.text = std::string(line.substr(start, end - start));
+    }
+    out.push_back(std::move(f));
+    if (i >= line.size()) break;
+    ++i;  // the comma
+  }
+  return out;
+}
+
+}  // namespace
+
+FitData parse_fit_data(SourceFileP file) {
+  FitData data;
+  data.file = file;
+  const SourceFile* f = file.get();
+  bool have_header = false;
+  for (std::uint32_t line = 1; line <= f->line_starts.size(); ++line) {
+    std::string_view text = f->line_text(line);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    std::size_t first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos || text[first] == '#') continue;
+    std::vector<Field> fields = split_csv_line(text, f, line);
+    if (!have_header) {
+      have_header = true;
+      for (const Field& fl : fields) {
+        if (fl.text.empty()) fail(DiagKind::SyntaxError, "empty column name in the header", Loc{f, line, fl.col});
+        if (std::find(data.columns.begin(), data.columns.end(), fl.text) != data.columns.end())
+          fail(DiagKind::SyntaxError, "column '" + fl.text + "' appears twice in the header", Loc{f, line, fl.col});
+        data.columns.push_back(fl.text);
+        data.column_cols.push_back(fl.col);
+      }
+      continue;
+    }
+    if (fields.size() != data.columns.size())
+      fail(DiagKind::SyntaxError,
+           "this row has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
+               ", the header " + std::to_string(data.columns.size()),
+           Loc{f, line, 1});
+    FitData::Row row;
+    row.line = line;
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      numeric v;
+      if (fields[c].text.empty())
+        fail(DiagKind::SyntaxError, "empty cell in column '" + data.columns[c] + "'", Loc{f, line, fields[c].col});
+      if (!parse_binding_value(fields[c].text, v))
+        fail(DiagKind::SyntaxError, "column '" + data.columns[c] + "': '" + fields[c].text + "' is not a number",
+             Loc{f, line, fields[c].col});
+      row.values.push_back(v);
+      row.cols.push_back(fields[c].col);
+    }
+    data.rows.push_back(std::move(row));
+  }
+  if (!have_header) fail(DiagKind::SyntaxError, "the data file is empty: expected a header row of column names", {}, f->path);
+  if (data.rows.empty()) fail(DiagKind::SyntaxError, "the data file has a header but no rows", {}, f->path);
+  return data;
+}
+
+// ======================================================================================
+// Fitting a model
+// ======================================================================================
+
+namespace {
+
+using sym::is_class;
+
+bool has_any(const ex& e, const std::vector<symbol>& syms) {
+  for (const symbol& s : syms)
+    if (e.has(s)) return true;
+  return false;
+}
+
+// Nodes GiNaC differentiates correctly: sums, products, powers, log and exp.
+bool smooth_node(const ex& e) {
+  return is_class<GiNaC::add>(e) || is_class<GiNaC::mul>(e) || is_class<GiNaC::power>(e) ||
+         is_class<GiNaC::symbol>(e) || is_class<GiNaC::numeric>(e) || is_class<GiNaC::constant>(e) ||
+         (sym::pamela_function(e) == sym::Fn::None &&
+          is_class<GiNaC::function>(e) &&
+          (GiNaC::ex_to<GiNaC::function>(e).get_serial() == GiNaC::log_SERIAL::serial ||
+           GiNaC::ex_to<GiNaC::function>(e).get_serial() == GiNaC::exp_SERIAL::serial));
+}
+
+// Every maximal sub-expression free of the unknowns becomes a fresh symbol (GiNaC's diff
+// must not look inside max/min, reductions or Pamela's functions there); `opaque` names
+// a non-smooth node that holds an unknown, if any.
+struct Freeze : GiNaC::map_function {
+  const std::vector<symbol>& unknowns;
+  GiNaC::exmap frozen;  // fresh symbol -> what it stands for
+  std::optional<ex> opaque;
+  explicit Freeze(const std::vector<symbol>& u) : unknowns(u) {}
+  ex operator()(const ex& e) override {
+    if (!has_any(e, unknowns)) {
+      if (is_class<GiNaC::numeric>(e) || is_class<GiNaC::constant>(e)) return e;
+      symbol s;
+      frozen[s] = e;
+      return s;
+    }
+    if (is_class<GiNaC::symbol>(e)) return e;
+    if (smooth_node(e)) return e.map(*this);
+    if (!opaque) opaque = e;
+    return e;
+  }
+};
+
+// The branch of e active at a point: max/min replaced by the argument that attains it,
+// floor/ceil/div relaxed to the real quotient, mod with its quotient held (as `pamc
+// sensitivity` differentiates).
+struct Activate : GiNaC::map_function {
+  const GiNaC::exmap& env;
+  explicit Activate(const GiNaC::exmap& e) : env(e) {}
+  std::optional<numeric> value(const ex& e) {
+    try {
+      sym::WorkBudget budget;
+      sym::Value v = sym::evaluate(e, env, budget);
+      if (v.is_vector) return std::nullopt;
+      return v.scalar;
+    } catch (const sym::EvalError&) {
+      return std::nullopt;
+    }
+  }
+  ex operator()(const ex& e) override {
+    if (sym::is_extremum(e)) {
+      std::size_t best = 0;
+      std::vector<std::optional<numeric>> vals;
+      for (std::size_t i = 0; i < e.nops(); ++i) vals.push_back(value(e.op(i)));
+      for (std::size_t i = 0; i < e.nops(); ++i) {
+        if (!vals[i]) continue;
+        if (!vals[best] || (sym::is_max(e) ? *vals[i] > *vals[best] : *vals[i] < *vals[best])) best = i;
+      }
+      return (*this)(e.op(best));
+    }
+    switch (sym::pamela_function(e)) {
+      case sym::Fn::Floor:
+      case sym::Fn::Ceil: return (*this)(e.op(0));
+      case sym::Fn::Div: return (*this)(e.op(0)) / (*this)(e.op(1));
+      case sym::Fn::Mod: {
+        auto q = value(sym::floor_of(e.op(0) / e.op(1)));
+        if (!q) return e;
+        return (*this)(e.op(0)) - (*this)(e.op(1)) * ex(*q);
+      }
+      case sym::Fn::Eq:
+      case sym::Fn::Ne:
+      case sym::Fn::Lt:
+      case sym::Fn::Le:
+        if (auto v = value(e)) return *v;
+        return e;
+      case sym::Fn::Log2: return GiNaC::log((*this)(e.op(0))) / GiNaC::log(numeric(2));
+      default: break;
+    }
+    if (sym::is_reduction(e)) return e;
+    return e.map(*this);
+  }
+};
+
+// An equation prepared for fitting: derivatives with respect to the unknowns when it is
+// smooth in them, and compiled double evaluators when they compile.
+struct Prepared {
+  ex e;
+  bool smooth = false, linear = false;
+  std::optional<ex> opaque;  // a non-smooth node holding an unknown
+  std::vector<ex> d;         // d e / d u_j (smooth only)
+  std::optional<FastExpr> fe;
+  std::vector<std::optional<FastExpr>> fd;
+};
+
+Prepared prepare(const ex& e, const std::vector<symbol>& unknowns, const std::vector<symbol>& vars) {
+  Prepared p;
+  p.e = e;
+  Freeze fr(unknowns);
+  ex f = fr(e);
+  p.opaque = fr.opaque;
+  p.smooth = !fr.opaque;
+  p.fe = FastExpr::compile(e, vars);
+  if (!p.smooth) return p;
+  p.linear = true;
+  for (const symbol& u : unknowns) {
+    ex dj = f.diff(u);
+    if (has_any(dj.expand(), unknowns)) p.linear = false;
+    ex restored = dj.subs(fr.frozen);
+    p.d.push_back(restored);
+    p.fd.push_back(FastExpr::compile(restored, vars));
+  }
+  return p;
+}
+
+struct RowCtx {
+  std::uint32_t line = 0;
+  GiNaC::exmap env;           // every known parameter, exact
+  std::vector<double> known;  // the known parameters as doubles, in `vars` order after the unknowns
+  const Prepared* eq = nullptr;
+  double measured = 0, weight = 1;
+  // The active branch and its derivatives at the last point (non-smooth equations).
+  std::optional<ex> active;
+  std::vector<ex> active_d;
+};
+
+std::string join(const std::vector<std::string>& v, const std::string& last = " and ") {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? (i + 1 == v.size() ? last : ", ") : "") + v[i];
+  return out;
+}
+
+std::string quoted_list(const std::vector<std::string>& v, const std::string& last = " and ") {
+  std::vector<std::string> q;
+  for (const std::string& s : v) q.push_back("'" + s + "'");
+  return join(q, last);
+}
+
+const CostEquation* find_target(const CostModel& model, const std::string& name) {
+  if (const CostEquation* e = model.equation(name)) return e;
+  return model.equation("T_" + name);
+}
+
+std::string g15(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+class Fitter {
+ public:
+  Fitter(const CostModel& model, const FitData& data, const FitRequest& req) : model_(model), data_(data), req_(req) {}
+
+  FitResult run() {
+    resolve_target();
+    resolve_unknowns();
+    resolve_columns();
+    bind_rows();
+    if (rows_.size() < unknowns_.size())
+      fail(DiagKind::EvaluationError,
+           std::to_string(rows_.size()) + (rows_.size() == 1 ? " row cannot" : " rows cannot") + " determine " +
+               std::to_string(unknowns_.size()) + " unknowns: give at least as many rows as unknowns",
+           {}, data_.file->path);
+    bool linear = closed_.linear && (!time_used_ || time_.linear);
+    out_.linear = linear;
+    out_.relative = req_.relative;
+    std::vector<double> theta = linear ? solve_linear() : solve_nonlinear();
+    finish(theta);
+    return std::move(out_);
+  }
+
+ private:
+  const CostModel& model_;
+  const FitData& data_;
+  const FitRequest& req_;
+  FitResult out_;
+  const CostEquation* eq_ = nullptr;
+  std::vector<symbol> unknowns_;
+  std::vector<std::string> unknown_names_;
+  std::vector<symbol> vars_;                   // unknowns, then every other parameter
+  std::vector<const CostParameter*> knowns_;   // the other parameters, in vars_ order
+  std::vector<std::size_t> input_columns_;     // CSV columns that bind parameters
+  std::size_t measured_column_ = 0;
+  Prepared closed_, time_;
+  bool time_used_ = false;
+  std::vector<RowCtx> rows_;
+
+  Loc row_loc(const RowCtx& r) const { return Loc{data_.file.get(), r.line, 1}; }
+
+  void resolve_target() {
+    if (!req_.target.empty()) {
+      eq_ = find_target(model_, req_.target);
+      if (!eq_) fail(DiagKind::UnknownTarget, "no equation or process named '" + req_.target + "'");
+    } else if (!(eq_ = model_.equation("T_main"))) {
+      std::vector<const CostEquation*> top;
+      for (const CostEquation& e : model_.equations)
+        if (e.top_level) top.push_back(&e);
+      if (top.size() != 1) {
+        std::vector<std::string> names;
+        for (const CostEquation* e : top) names.push_back(e->name);
+        fail(DiagKind::UnknownTarget, "the model has no T_main: choose the equation to fit with --target" +
+                                          (names.empty() ? std::string() : " (" + join(names) + ")"));
+      }
+      eq_ = top[0];
+    }
+    out_.target = eq_->name;
+    out_.equation = sym::to_pamela(eq_->value);
+  }
+
+  void resolve_unknowns() {
+    if (req_.unknowns.empty()) fail(DiagKind::UnknownTarget, "nothing to fit: give --fit NAME[,NAME]...");
+    for (const std::string& name : req_.unknowns) {
+      const CostParameter* p = model_.parameter(name);
+      if (!p) fail(DiagKind::UnknownTarget, "--fit " + name + ": the model has no parameter '" + name + "'");
+      if (std::find(unknown_names_.begin(), unknown_names_.end(), name) != unknown_names_.end())
+        fail(DiagKind::InvalidParameter, "--fit " + name + ": given twice");
+      if (req_.bindings.count(name))
+        fail(DiagKind::InvalidParameter, name + " is both fitted (--fit) and fixed (-D)");
+      if (!eq_->value.has(p->symbol) && !eq_->time_value.has(p->symbol))
+        fail(DiagKind::UnknownTarget, "--fit " + name + ": " + eq_->name + " does not depend on " + name);
+      unknowns_.push_back(p->symbol);
+      unknown_names_.push_back(name);
+    }
+    for (const auto& [name, v] : req_.bindings)
+      if (!model_.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");
+    for (const auto& [name, v] : req_.start)
+      if (std::find(unknown_names_.begin(), unknown_names_.end(), name) == unknown_names_.end())
+        fail(DiagKind::UnknownTarget, "--start " + name + ": " + name + " is not fitted (--fit)");
+    vars_ = unknowns_;
+    for (const CostParameter& p : model_.parameters)
+      if (std::find(unknown_names_.begin(), unknown_names_.end(), p.name) == unknown_names_.end()) {
+        vars_.push_back(p.symbol);
+        knowns_.push_back(&p);
+      }
+  }
+
+  void resolve_columns() {
+    const SourceFile* f = data_.file.get();
+    std::uint32_t header_line = data_.rows.front().line;  // for locating header cells, below
+    // The header is the first non-comment line before the first row.
+    for (std::uint32_t l = 1; l < data_.rows.front().line; ++l) {
+      std::string_view t = f->line_text(l);
+      std::size_t first = t.find_first_not_of(" \t\r");
+      if (first != std::string_view::npos && t[first] != '#') {
+        header_line = l;
+        break;
+      }
+    }
+    auto header_loc = [&](std::size_t c) { return Loc{f, header_line, data_.column_cols[c]}; };
+    std::vector<std::size_t> candidates;
+    std::vector<std::string> names{eq_->name};
+    if (!eq_->process.empty() && eq_->process != eq_->name) names.push_back(eq_->process);
+    names.push_back("measured");
+    names.push_back("time");
+    for (std::size_t c = 0; c < data_.columns.size(); ++c) {
+      const std::string& col = data_.columns[c];
+      if (const CostParameter* p = model_.parameter(col)) {
+        (void)p;
+        if (std::find(unknown_names_.begin(), unknown_names_.end(), col) != unknown_names_.end())
+          fail(DiagKind::InvalidParameter, "column '" + col + "' gives values for " + col + ", which is fitted (--fit)",
+               header_loc(c));
+        if (req_.bindings.count(col))
+          fail(DiagKind::InvalidParameter, "column '" + col + "' gives values for " + col + ", which -D also fixes",
+               header_loc(c));
+        input_columns_.push_back(c);
+        continue;
+      }
+      if (!req_.measured.empty() ? col == req_.measured
+                                 : std::find(names.begin(), names.end(), col) != names.end())
+        candidates.push_back(c);
+    }
+    if (candidates.empty()) {
+      if (!req_.measured.empty()) {
+        bool is_param = model_.parameter(req_.measured) != nullptr &&
+                        std::find(data_.columns.begin(), data_.columns.end(), req_.measured) != data_.columns.end();
+        fail(DiagKind::UnknownTarget,
+             is_param ? "--measured " + req_.measured + ": that column names a parameter of the model"
+                      : "--measured " + req_.measured + ": the data has no column '" + req_.measured + "'",
+             {}, f->path);
+      }
+      fail(DiagKind::UnknownTarget,
+           "no column holds the measurements of " + eq_->name + ": name it " + quoted_list(names, " or ") +
+               " (and not after a parameter), or choose it with --measured",
+           {}, f->path);
+    }
+    if (candidates.size() > 1) {
+      std::vector<std::string> c;
+      for (std::size_t i : candidates) c.push_back(data_.columns[i]);
+      fail(DiagKind::UnknownTarget, "columns " + quoted_list(c) + " could each be the measurements of " + eq_->name +
+                                        ": choose one with --measured",
+           header_loc(candidates[1]));
+    }
+    measured_column_ = candidates[0];
+    out_.measured = data_.columns[measured_column_];
+    for (std::size_t c = 0; c < data_.columns.size(); ++c)
+      if (c != measured_column_ && !model_.parameter(data_.columns[c]))
+        out_.notes.push_back("column '" + data_.columns[c] + "' names no parameter of the model; ignored");
+  }
+
+  void bind_rows() {
+    // The unknowns keep no default here: they are what is looked for.
+    CostModel pm;
+    pm.parameters = model_.parameters;
+    pm.assumptions = model_.assumptions;
+    for (CostParameter& p : pm.parameters)
+      if (std::find(unknown_names_.begin(), unknown_names_.end(), p.name) != unknown_names_.end()) {
+        p.default_value.reset();
+        p.bounds.clear();
+      }
+    closed_ = prepare(eq_->value, unknowns_, vars_);
+    std::set<std::string> unbound;
+    std::size_t outside = 0;
+    for (const FitData::Row& row : data_.rows) {
+      RowCtx r;
+      r.line = row.line;
+      std::map<std::string, numeric> b = req_.bindings;
+      for (std::size_t c : input_columns_) b[data_.columns[c]] = row.values[c];
+      try {
+        r.env = bind_parameters(pm, b);
+      } catch (const CompileError& e) {
+        fail(e.diag.kind, "in this row: " + e.diag.message, row_loc(r));
+      }
+      const bool closed_ok = assumptions_hold(pm, r.env);
+      if (!closed_ok) {
+        if (!time_used_) time_ = prepare(eq_->time_value, unknowns_, vars_);
+        time_used_ = true;
+        ++outside;
+      }
+      r.eq = closed_ok ? &closed_ : &time_;
+      for (const CostParameter* p : knowns_) {
+        auto it = r.env.find(p->symbol);
+        if (it == r.env.end()) {
+          if (r.eq->e.has(p->symbol)) unbound.insert(p->name);
+          r.known.push_back(std::numeric_limits<double>::quiet_NaN());
+        } else {
+          r.known.push_back(GiNaC::ex_to<numeric>(it->second).to_double());
+        }
+      }
+      r.measured = row.values[measured_column_].to_double();
+      if (req_.relative) {
+        if (r.measured == 0)
+          fail(DiagKind::EvaluationError, "measured value 0 in this row: relative residuals need nonzero measurements",
+               Loc{data_.file.get(), row.line, row.cols[measured_column_]});
+        r.weight = 1 / std::fabs(r.measured);
+      }
+      rows_.push_back(std::move(r));
+    }
+    if (!unbound.empty()) {
+      std::vector<std::string> names;
+      for (const CostParameter& p : model_.parameters)
+        if (unbound.count(p.name)) names.push_back(p.name);
+      fail(DiagKind::UnboundParameter,
+           std::string(names.size() == 1 ? "parameter " : "parameters ") + join(names) +
+               (names.size() == 1 ? " has" : " have") +
+               " no value: give a column of that name in the data, -D NAME=VALUE, or declare a default",
+           {}, data_.file->path);
+    }
+    if (outside)
+      out_.notes.push_back(std::to_string(outside) + (outside == 1 ? " row breaks" : " rows break") +
+                           " an assumption of the closed form; the time-domain model is fitted there");
+  }
+
+  GiNaC::exmap point_env(const RowCtx& r, const std::vector<double>& theta) const {
+    GiNaC::exmap env = r.env;
+    for (std::size_t j = 0; j < unknowns_.size(); ++j) env[unknowns_[j]] = numeric(theta[j]);
+    return env;
+  }
+
+  // The unknowns at exact 0: a linear equation's constant term and coefficients, exactly.
+  GiNaC::exmap exact_zero_env(const RowCtx& r) const {
+    GiNaC::exmap env = r.env;
+    for (const symbol& u : unknowns_) env[u] = numeric(0);
+    return env;
+  }
+
+  static double exact(const ex& e, const GiNaC::exmap& env, bool& ok) {
+    try {
+      sym::WorkBudget budget;
+      sym::Value v = sym::evaluate(e, env, budget);
+      if (v.is_vector) {
+        ok = false;
+        return 0;
+      }
+      double d = v.scalar.to_double();
+      ok = ok && std::isfinite(d);
+      return d;
+    } catch (const sym::EvalError&) {
+      ok = false;
+      return 0;
+    }
+  }
+
+  double fast_or_exact(const std::optional<FastExpr>& fx, const ex& e, const RowCtx& r,
+                       const std::vector<double>& theta, bool& ok) const {
+    if (fx) {
+      std::vector<double> v(theta);
+      v.insert(v.end(), r.known.begin(), r.known.end());
+      double d = fx->eval(v.data());
+      if (std::isfinite(d)) return d;
+    }
+    return exact(e, point_env(r, theta), ok);  // also gives the exact error
+  }
+
+  double predict(const RowCtx& r, const std::vector<double>& theta, bool& ok) const {
+    return fast_or_exact(r.eq->fe, r.eq->e, r, theta, ok);
+  }
+
+  // d predicted / d u_j at theta, for every j.
+  bool gradient(RowCtx& r, const std::vector<double>& theta, double* out) const {
+    bool ok = true;
+    if (r.eq->smooth) {
+      for (std::size_t j = 0; j < unknowns_.size(); ++j) out[j] = fast_or_exact(r.eq->fd[j], r.eq->d[j], r, theta, ok);
+      return ok;
+    }
+    GiNaC::exmap env = point_env(r, theta);
+    Activate act(env);
+    ex a = act(r.eq->e);
+    if (!r.active || !r.active->is_equal(a)) {
+      Freeze fr(unknowns_);
+      ex f = fr(a);
+      if (fr.opaque)
+        fail(DiagKind::EvaluationError, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
+                                            sym::to_pamela(*fr.opaque),
+             row_loc(r));
+      r.active_d.clear();
+      for (const symbol& u : unknowns_) r.active_d.push_back(f.diff(u).subs(fr.frozen));
+      r.active = a;
+    }
+    for (std::size_t j = 0; j < unknowns_.size(); ++j) out[j] = exact(r.active_d[j], env, ok);
+    return ok;
+  }
+
+  [[noreturn]] void dependent_error(std::size_t j, const std::string& why) const {
+    std::string name = unknown_names_[j];
+    fail(DiagKind::EvaluationError,
+         unknowns_.size() == 1
+             ? "the data cannot determine " + name + ": " + why
+             : "the data cannot separate " + name + " from the other unknowns (" + join(unknown_names_) + "): " + why,
+         {}, data_.file->path);
+  }
+
+  std::vector<double> solve_linear() {
+    out_.method = "linear least squares (Householder QR)";
+    const std::size_t m = rows_.size(), n = unknowns_.size();
+    std::vector<double> a(m * n), b(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      RowCtx& r = rows_[i];
+      bool ok = true;
+      GiNaC::exmap env0 = exact_zero_env(r);
+      // Exact coefficients: the terms are evaluated with rational arithmetic.
+      double c0 = exact(r.eq->e, env0, ok);
+      for (std::size_t j = 0; j < n; ++j) a[i * n + j] = exact(r.eq->d[j], env0, ok) * r.weight;
+      if (!ok) not_finite(r);
+      b[i] = (r.measured - c0) * r.weight;
+    }
+    LeastSquares ls = solve_least_squares(a, m, n, b);
+    if (ls.dependent)
+      dependent_error(*ls.dependent, m == n ? "the rows are not independent in the unknowns' terms"
+                                            : "its term is zero or proportional to the others' in every row; vary the parameters it multiplies");
+    cov_diag_ = ls.cov_diag;
+    for (std::size_t j = 0; j < n; ++j) out_.parameters.push_back({unknown_names_[j], ls.x[j], std::nullopt, 0});
+    return ls.x;
+  }
+
+  [[noreturn]] void not_finite(const RowCtx& r) const { row_failure(r, exact_zero_env(r), ""); }
+
+  // Why the target has no finite value in row r at env (the exact evaluator's message).
+  [[noreturn]] void row_failure(const RowCtx& r, const GiNaC::exmap& env, const std::string& where) const {
+    std::string why = "its value is not finite";
+    try {
+      sym::WorkBudget budget;
+      sym::Value v = sym::evaluate(r.eq->e, env, budget);
+      if (v.is_vector) why = "it is a vector";
+    } catch (const sym::EvalError& e) {
+      why = e.message;
+    }
+    fail(DiagKind::EvaluationError, eq_->name + " has no value in this row" + where + ": " + why, row_loc(r));
+  }
+
+  std::string at_text(const std::vector<double>& x) const {
+    std::string s;
+    for (std::size_t j = 0; j < x.size(); ++j) s += (j ? ", " : "") + unknown_names_[j] + " = " + g15(x[j]);
+    return s;
+  }
+
+  double start_value(std::size_t j) const {
+    const std::string& name = unknown_names_[j];
+    if (auto it = req_.start.find(name); it != req_.start.end()) return it->second.to_double();
+    const CostParameter* p = model_.parameter(name);
+    if (p->default_value) {
+      try {
+        GiNaC::exmap env = bind_parameters(model_, req_.bindings);
+        if (auto it = env.find(p->symbol); it != env.end()) return GiNaC::ex_to<numeric>(it->second).to_double();
+      } catch (const CompileError&) {
+      }
+    }
+    return 1;
+  }
+
+  std::vector<double> solve_nonlinear() {
+    out_.method = "Levenberg-Marquardt";
+    const std::size_t m = rows_.size(), n = unknowns_.size();
+    std::vector<double> x0(n);
+    for (std::size_t j = 0; j < n; ++j) x0[j] = start_value(j);
+    LmProblem p;
+    p.m = m;
+    p.n = n;
+    p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
+      for (std::size_t i = 0; i < m; ++i) {
+        bool ok = true;
+        double v = predict(rows_[i], x, ok);
+        if (!ok || !std::isfinite(v)) return false;
+        r[i] = (v - rows_[i].measured) * rows_[i].weight;
+      }
+      return true;
+    };
+    p.jacobian = [&](const std::vector<double>& x, std::vector<double>& jac) {
+      for (std::size_t i = 0; i < m; ++i) {
+        if (!gradient(rows_[i], x, &jac[i * n])) return false;
+        for (std::size_t j = 0; j < n; ++j) {
+          jac[i * n + j] *= rows_[i].weight;
+          if (!std::isfinite(jac[i * n + j])) return false;
+        }
+      }
+      return true;
+    };
+    for (RowCtx& r : rows_) {
+      bool ok = true;
+      double v = predict(r, x0, ok);
+      if (!ok || !std::isfinite(v)) row_failure(r, point_env(r, x0), " at the starting point " + at_text(x0));
+    }
+    LmOptions opts;
+    opts.max_iterations = req_.max_iterations;
+    LmResult res = levenberg_marquardt(p, x0, opts);
+    auto at = [&](const std::vector<double>& x) { return at_text(x); };
+    if (res.dependent && !res.converged) dependent_error(*res.dependent, res.why + " (at " + at(res.x) + ")");
+    if (!res.converged)
+      fail(DiagKind::EvaluationError,
+           "Levenberg-Marquardt did not converge: " + res.why + " (started at " + at(x0) + ", stopped at " + at(res.x) +
+               ", residual sum of squares " + g15(res.cost) + "); try other starting values with --start NAME=VALUE" +
+               (res.iterations >= req_.max_iterations ? " or more --max-iterations" : ""),
+           {}, data_.file->path);
+    out_.iterations = res.iterations;
+    out_.convergence = res.why;
+    // Variances from the Jacobian at the solution.
+    std::vector<double> jac(m * n);
+    if (p.jacobian(res.x, jac)) {
+      LeastSquares ls = solve_least_squares(jac, m, n, std::vector<double>(m, 0.0));
+      if (!ls.dependent) cov_diag_ = ls.cov_diag;
+    }
+    for (std::size_t j = 0; j < n; ++j) out_.parameters.push_back({unknown_names_[j], res.x[j], std::nullopt, x0[j]});
+    return res.x;
+  }
+
+  std::vector<double> cov_diag_;
+
+  void finish(const std::vector<double>& theta) {
+    const std::size_t m = rows_.size(), n = unknowns_.size();
+    double rss = 0, wrss = 0, mean = 0, rel2 = 0, relmax = -1;
+    std::size_t rel_count = 0;
+    for (const RowCtx& r : rows_) mean += r.measured / static_cast<double>(m);
+    double sstot = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      RowCtx& r = rows_[i];
+      bool ok = true;
+      double pred = predict(r, theta, ok);
+      if (!ok || !std::isfinite(pred)) row_failure(r, point_env(r, theta), " at the fitted values " + at_text(theta));
+      FitRow row;
+      row.line = r.line;
+      for (std::size_t c : input_columns_) row.inputs.emplace_back(data_.columns[c], data_.rows[i].values[c].to_double());
+      row.measured = r.measured;
+      row.predicted = pred;
+      double res = pred - r.measured;
+      rss += res * res;
+      wrss += res * r.weight * res * r.weight;
+      sstot += (r.measured - mean) * (r.measured - mean);
+      if (r.measured != 0) {
+        double rel = res / r.measured;
+        row.relative_error = rel;
+        rel2 += rel * rel;
+        ++rel_count;
+        if (std::fabs(rel) > relmax) {
+          relmax = std::fabs(rel);
+          out_.max_relative_error_line = r.line;
+        }
+      }
+      out_.rows.push_back(std::move(row));
+    }
+    out_.rss = rss;
+    out_.rms = std::sqrt(rss / static_cast<double>(m));
+    if (rel_count) {
+      out_.rms_relative_error = std::sqrt(rel2 / static_cast<double>(rel_count));
+      out_.max_relative_error = relmax;
+    }
+    if (sstot > 0) out_.r2 = 1 - rss / sstot;
+    if (m > n && cov_diag_.size() == n) {
+      double sigma2 = wrss / static_cast<double>(m - n);
+      for (std::size_t j = 0; j < n; ++j) out_.parameters[j].std_error = std::sqrt(sigma2 * cov_diag_[j]);
+    }
+  }
+};
+
+}  // namespace
+
+FitResult fit_model(const CostModel& model, const FitData& data, const FitRequest& request) {
+  return Fitter(model, data, request).run();
+}
+
+}  // namespace pamc

@@ -1,0 +1,148 @@
+// Calibration of a cost model's unknown constants from measurements (`pamc fit`; seed 004
+// section 3.2, the m0 of seed 001).
+//
+// The unknowns are numeric parameters of the model. Each row of a CSV file binds the other
+// parameters (its columns named after them) and gives one measured value of the target
+// equation; fit_model finds the unknowns that minimise the sum of squared residuals
+// (predicted - measured), or of relative residuals ((predicted - measured) / measured).
+//
+//   - When the target is linear in the unknowns (checked symbolically: every second
+//     derivative with respect to the unknowns is zero, and they enter only through +, *
+//     and powers), the least-squares problem is solved directly by Householder QR on
+//     doubles, columns scaled to unit norm (solve_least_squares).
+//   - Otherwise Levenberg-Marquardt (levenberg_marquardt) starts from the unknowns'
+//     declared defaults (or 1), with derivatives from GiNaC's diff. Where an unknown sits
+//     inside max/min/floor/ceil/div/mod, the derivative is that of the branch active at the
+//     current point (as `pamc sensitivity` does).
+//
+// This file holds the numerics and the model logic; the command (options, printing) is
+// compiler/driver/fit_command.cpp.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/diag.h"
+#include "compiler/passes/cost_model.h"
+#include "compiler/source/source.h"
+
+namespace pamc {
+
+// ---- Numerics --------------------------------------------------------------------------
+
+// min |A x - b| for a dense m x n matrix A (row-major, m >= n) by Householder QR. Columns
+// are scaled to unit norm first, so unknowns of very different magnitude (a startup of
+// 3e-4 s next to a per-byte cost of 7e-7 s/B) are treated alike.
+struct LeastSquares {
+  std::vector<double> x;
+  // diag((A^T A)^-1): times sigma^2 = RSS / (m - n), the variance of each x.
+  std::vector<double> cov_diag;
+  // The first column (in order) that is, to working precision, a combination of the
+  // columns before it (or zero); absent when A has full column rank. x is then empty.
+  std::optional<std::size_t> dependent;
+};
+LeastSquares solve_least_squares(const std::vector<double>& a, std::size_t m, std::size_t n,
+                                 const std::vector<double>& b);
+
+// Levenberg-Marquardt for min sum r_i(x)^2 (Marquardt's scaling by the Jacobian's column
+// norms; each step solved by QR of the augmented system [J; sqrt(lambda) D]).
+struct LmProblem {
+  std::size_t m = 0, n = 0;
+  // Fill r (m values); false when the model has no finite value at x.
+  std::function<bool(const std::vector<double>& x, std::vector<double>& r)> residuals;
+  // Fill jac (m x n, row-major): jac[i*n + j] = d r_i / d x_j; false as above.
+  std::function<bool(const std::vector<double>& x, std::vector<double>& jac)> jacobian;
+};
+struct LmOptions {
+  int max_iterations = 200;
+  double ftol = 1e-14;  // relative reduction of the sum of squares that counts as none
+  double xtol = 1e-12;  // relative step that counts as none
+  double gtol = 1e-14;  // scaled gradient that counts as zero
+};
+struct LmResult {
+  std::vector<double> x;
+  double cost = 0;  // sum of squared residuals at x
+  int iterations = 0;
+  bool converged = false;
+  std::string why;  // how it converged, or why it stopped
+  std::optional<std::size_t> dependent;  // a column of J that is zero or dependent at x
+};
+LmResult levenberg_marquardt(const LmProblem& problem, std::vector<double> x0, const LmOptions& options = {});
+
+// ---- Measurements ----------------------------------------------------------------------
+
+// A CSV file: a header row of column names, then rows of exact decimal numbers. Blank lines
+// and lines starting with '#' are skipped; fields may be double-quoted; spaces around a
+// field are ignored.
+struct FitData {
+  SourceFileP file;  // for diagnostics that point into the CSV (keep alive while rendering)
+  std::vector<std::string> columns;
+  std::vector<std::uint32_t> column_cols;  // the header column of each name (1-based bytes)
+  struct Row {
+    std::uint32_t line = 0;
+    std::vector<GiNaC::numeric> values;  // one per column
+    std::vector<std::uint32_t> cols;     // where each field starts
+  };
+  std::vector<Row> rows;
+};
+
+// Throws CompileError, SyntaxError (a ragged row, a cell that is not a number, an empty or
+// repeated column name, no header, no rows), located in `file`: keep it alive until the
+// error is rendered.
+FitData parse_fit_data(SourceFileP file);
+
+// ---- Fitting a model -------------------------------------------------------------------
+
+struct FitRequest {
+  std::vector<std::string> unknowns;              // --fit
+  std::map<std::string, GiNaC::numeric> bindings; // -D: fixed for every row
+  std::map<std::string, GiNaC::numeric> start;    // --start: LM starting values
+  std::string target;    // "" : T_main, else the only top-level equation
+  std::string measured;  // "" : by the naming rule (docs/cli.md)
+  bool relative = false; // minimise relative residuals
+  int max_iterations = 200;
+};
+
+struct FitParameter {
+  std::string name;
+  double value = 0;
+  std::optional<double> std_error;  // sqrt(sigma^2 (J^T J)^-1_jj), when rows > unknowns
+  double start = 0;                 // LM starting value (nonlinear fits)
+};
+
+struct FitRow {
+  std::uint32_t line = 0;  // in the CSV
+  std::vector<std::pair<std::string, double>> inputs;  // the parameter columns
+  double measured = 0, predicted = 0;
+  std::optional<double> relative_error;  // (predicted - measured) / measured; none if measured = 0
+};
+
+struct FitResult {
+  std::string target;     // T_main
+  std::string equation;   // its closed form, Pamela syntax
+  std::string measured;   // the measurement column
+  bool linear = false;
+  std::string method;     // "linear least squares (Householder QR)" / "Levenberg-Marquardt"
+  bool relative = false;
+  int iterations = 0;     // LM iterations (0 for linear)
+  std::string convergence;  // LM: how it stopped
+  std::vector<FitParameter> parameters;
+  std::vector<FitRow> rows;
+  double rss = 0;               // sum of (predicted - measured)^2
+  double rms = 0;               // sqrt(rss / rows)
+  std::optional<double> rms_relative_error, max_relative_error;
+  std::optional<std::uint32_t> max_relative_error_line;
+  std::optional<double> r2;     // 1 - rss / sum (measured - mean)^2; none if all equal
+  std::vector<std::string> notes;  // ignored columns, rows outside the closed form's assumptions
+};
+
+// Throws CompileError: UnknownTarget (no such target, --fit or -D name, no measurement
+// column), UnboundParameter (naming every parameter with no value), EvaluationError (too
+// few rows, unknowns the data cannot separate, no convergence, a value that is not finite),
+// and errors located in the CSV (a row that breaks a declared bound).
+FitResult fit_model(const CostModel& model, const FitData& data, const FitRequest& request);
+
+}  // namespace pamc
