@@ -15,6 +15,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/driver/commands.h"
+#include "compiler/driver/fit_command.h"
 
 namespace po = boost::program_options;
 using namespace pamc;
@@ -232,7 +233,54 @@ int run(int argc, char** argv) {
     c.json = p.vm.count("json") > 0;
     return command == "explain" ? cmd_explain(c) : cmd_sensitivity(c);
   }
-  if (command == "validate" || command == "fit") {
+  if (command == "fit") {
+    add_bindings(options);
+    options.add_options()
+        ("data", po::value<std::string>(), "CSV of measurements: a header of column names, one row per measurement")
+        ("fit", po::value<std::vector<std::string>>()->composing(), "NAME[,NAME]...: the parameters to fit (repeatable)")
+        ("target", po::value<std::vector<std::string>>()->composing(), "the equation measured: T_main (default), or a process L meaning T_L")
+        ("measured", po::value<std::string>(), "the CSV column of measured values (default: the column named after the target, 'measured' or 'time')")
+        ("relative", "minimise relative residuals (predicted - measured) / measured instead of absolute ones")
+        ("start", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE: where Levenberg-Marquardt starts for a fitted NAME (default: its declared default, else 1)")
+        ("max-iterations", po::value<int>()->default_value(200), "Levenberg-Marquardt iteration limit")
+        ("json", "print JSON")
+        ("output,o", po::value<std::string>(), "write the cost model with the fitted values as parameter defaults to PATH");
+    Parsed p = parse_command(command, args, options,
+                             "FILE --data CSV --fit NAME[,NAME]... [-D NAME=VALUE]... [--target NAME] [--measured COLUMN] "
+                             "[--relative] [--start NAME=VALUE]... [--json] [-o PATH]");
+    FitCommand c;
+    read_model_options(c, p);
+    if (c.targets.size() > 1) throw UsageError{"fit: give at most one --target"};
+    if (!p.vm.count("data")) throw UsageError{"fit: no --data CSV given"};
+    c.data = p.vm["data"].as<std::string>();
+    for (const std::string& list : strings(p.vm, "fit")) {
+      std::stringstream in(list);
+      for (std::string name; std::getline(in, name, ',');) {
+        if (name.empty()) throw UsageError{"fit: --fit " + list + ": empty name"};
+        c.fit.push_back(name);
+      }
+      if (!list.empty() && list.back() == ',') throw UsageError{"fit: --fit " + list + ": empty name"};
+    }
+    if (c.fit.empty()) throw UsageError{"fit: no --fit NAME given (the parameters to calibrate)"};
+    for (std::size_t i = 0; i < c.fit.size(); ++i) {
+      if (std::find(c.fit.begin(), c.fit.begin() + static_cast<long>(i), c.fit[i]) != c.fit.begin() + static_cast<long>(i))
+        throw UsageError{"fit: --fit " + c.fit[i] + " is given twice"};
+      if (c.bindings.count(c.fit[i])) throw UsageError{"fit: " + c.fit[i] + " is both fitted (--fit) and fixed (-D)"};
+    }
+    for (const std::string& s : strings(p.vm, "start")) {
+      std::size_t eq = s.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) throw UsageError{"fit: --start " + s + ": expected NAME=VALUE"};
+      c.start[s.substr(0, eq)] = s.substr(eq + 1);
+    }
+    if (p.vm.count("measured")) c.measured = p.vm["measured"].as<std::string>();
+    c.relative = p.vm.count("relative") > 0;
+    c.max_iterations = p.vm["max-iterations"].as<int>();
+    if (c.max_iterations < 1) throw UsageError{"fit: --max-iterations must be at least 1"};
+    c.json = p.vm.count("json") > 0;
+    if (p.vm.count("output")) c.output = p.vm["output"].as<std::string>();
+    return cmd_fit(c);
+  }
+  if (command == "validate") {
     add_bindings(options);
     Parsed p = parse_command(command, args, options, "FILE ...");
     std::cerr << "pamc: " << command << " is not implemented yet\n";

@@ -1,0 +1,215 @@
+// pamc fit (docs/cli.md): options in, fit_model, the report out.
+#include "compiler/driver/fit_command.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/driver/driver_util.h"
+#include "compiler/emit/json_text.h"
+#include "compiler/passes/evaluate_model.h"
+#include "compiler/passes/fit.h"
+#include "compiler/passes/pipeline.h"
+
+namespace pamc {
+namespace {
+
+// The shortest text that reads back as v when that has at most 15 significant digits,
+// else 15 digits: hides binary rounding (an exact fit prints 2.5, not 2.4999999999999996)
+// and keeps every digit a double carries reliably. Whole numbers print in full.
+std::string num(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+    return std::string(buf, r.ptr);
+  }
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  int digits = 0;
+  for (char* q = buf; q < r.ptr && *q != 'e'; ++q) digits += (*q >= '0' && *q <= '9');
+  if (digits > 15) r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 15);
+  return std::string(buf, r.ptr);
+}
+
+std::string short_num(double v, int digits = 6) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string percent(double v) { return short_num(100 * v, 3) + "%"; }
+
+std::string json_opt(const std::optional<double>& v) { return v && std::isfinite(*v) ? num(*v) : "null"; }
+
+bool write_file_atomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".pamc-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string format_json(const FitResult& r, const std::string& data_path) {
+  std::ostringstream o;
+  o << "{\"target\": " << json_quote(r.target) << ", \"equation\": " << json_quote(r.equation)
+    << ", \"data\": " << json_quote(data_path) << ", \"measured\": " << json_quote(r.measured)
+    << ", \"method\": " << json_quote(r.linear ? "linear" : "levenberg-marquardt")
+    << ", \"residuals\": " << json_quote(r.relative ? "relative" : "absolute");
+  if (!r.linear) o << ", \"iterations\": " << r.iterations << ", \"convergence\": " << json_quote(r.convergence);
+  o << ", \"parameters\": {";
+  for (std::size_t j = 0; j < r.parameters.size(); ++j) {
+    const FitParameter& p = r.parameters[j];
+    o << (j ? ", " : "") << json_quote(p.name) << ": {\"value\": " << num(p.value)
+      << ", \"std_error\": " << json_opt(p.std_error);
+    if (!r.linear) o << ", \"start\": " << num(p.start);
+    o << "}";
+  }
+  o << "}, \"rows\": " << r.rows.size() << ", \"rss\": " << num(r.rss) << ", \"rms\": " << num(r.rms)
+    << ", \"rms_relative_error\": " << json_opt(r.rms_relative_error)
+    << ", \"max_relative_error\": " << json_opt(r.max_relative_error)
+    << ", \"max_relative_error_line\": "
+    << (r.max_relative_error_line ? std::to_string(*r.max_relative_error_line) : std::string("null"))
+    << ", \"r2\": " << json_opt(r.r2) << ", \"data_rows\": [";
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const FitRow& row = r.rows[i];
+    o << (i ? ", " : "") << "{\"line\": " << row.line << ", \"inputs\": {";
+    for (std::size_t k = 0; k < row.inputs.size(); ++k)
+      o << (k ? ", " : "") << json_quote(row.inputs[k].first) << ": " << num(row.inputs[k].second);
+    o << "}, \"measured\": " << num(row.measured) << ", \"predicted\": " << num(row.predicted)
+      << ", \"relative_error\": " << json_opt(row.relative_error) << "}";
+  }
+  o << "], \"notes\": [";
+  for (std::size_t i = 0; i < r.notes.size(); ++i) o << (i ? ", " : "") << json_quote(r.notes[i]);
+  o << "]}\n";
+  return o.str();
+}
+
+// Columns padded to their widest cell.
+std::string table(const std::vector<std::vector<std::string>>& cells, const std::string& indent) {
+  std::vector<std::size_t> width;
+  for (const auto& row : cells)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  std::string out;
+  for (const auto& row : cells) {
+    std::string line = indent;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 2, ' ');
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string format_text(const FitResult& r, const std::string& data_path) {
+  std::ostringstream o;
+  o << r.target << " = " << r.equation << "\n";
+  o << "fitted to " << data_path << " (measured: column '" << r.measured << "', " << r.rows.size()
+    << (r.rows.size() == 1 ? " row" : " rows") << ") by " << r.method;
+  if (!r.linear) o << ", " << r.iterations << (r.iterations == 1 ? " iteration" : " iterations");
+  if (r.relative) o << ", minimising relative residuals";
+  o << "\n\n";
+  std::vector<std::vector<std::string>> params{{"parameter", "value", "std. error"}};
+  if (!r.linear) params[0].push_back("start");
+  for (const FitParameter& p : r.parameters) {
+    params.push_back({p.name, num(p.value), p.std_error ? short_num(*p.std_error, 3) : "-"});
+    if (!r.linear) params.back().push_back(num(p.start));
+  }
+  o << table(params, "  ") << "\n";
+  o << "  residual sum of squares  " << short_num(r.rss) << "\n";
+  o << "  RMS residual             " << short_num(r.rms) << "\n";
+  if (r.rms_relative_error) o << "  RMS relative error       " << percent(*r.rms_relative_error) << "\n";
+  if (r.max_relative_error)
+    o << "  max relative error       " << percent(*r.max_relative_error) << " (line " << *r.max_relative_error_line
+      << ")\n";
+  o << "  R^2                      " << (r.r2 ? short_num(*r.r2, 8) : std::string("- (the measurements are all equal)"))
+    << "\n\n";
+  std::vector<std::vector<std::string>> rows{{"line"}};
+  if (!r.rows.empty())
+    for (const auto& [name, v] : r.rows.front().inputs) rows[0].push_back(name);
+  for (const char* h : {"measured", "predicted", "rel. error"}) rows[0].push_back(h);
+  for (const FitRow& row : r.rows) {
+    std::vector<std::string> cells{std::to_string(row.line)};
+    for (const auto& [name, v] : row.inputs) cells.push_back(num(v));
+    cells.push_back(num(row.measured));
+    cells.push_back(short_num(row.predicted, 8));
+    cells.push_back(row.relative_error ? percent(*row.relative_error) : "-");
+    rows.push_back(std::move(cells));
+  }
+  o << table(rows, "  ");
+  return o.str();
+}
+
+}  // namespace
+
+int cmd_fit(const FitCommand& c) {
+  FitRequest req;
+  if (!parse_bindings(c.bindings, req.bindings)) return kUsageError;
+  for (const auto& [name, text] : c.start) {
+    GiNaC::numeric v;
+    if (!parse_binding_value(text, v)) {
+      std::cerr << "pamc: fit: --start " << name << "=" << text << ": not a number\n";
+      return kUsageError;
+    }
+    req.start[name] = v;
+  }
+  req.unknowns = c.fit;
+  if (!c.targets.empty()) req.target = c.targets.front();
+  req.measured = c.measured;
+  req.relative = c.relative;
+  req.max_iterations = c.max_iterations;
+
+  Diagnostics diags;
+  auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
+  if (!comp) return report(diags);
+  std::string error;
+  SourceFileP csv = read_source_file(c.data, error);  // outlives every diagnostic pointing into it
+  if (!csv) {
+    std::cerr << c.data << ": error: cannot read the data file: " << error << " [IOError]\n";
+    return kModelError;
+  }
+  FitResult result;
+  try {
+    FitData data = parse_fit_data(csv);
+    result = fit_model(comp->model, data, req);
+  } catch (const CompileError& e) {
+    return report(e);
+  }
+  for (const std::string& n : result.notes) std::cerr << c.data << ": note: " << n << "\n";
+  std::cout << (c.json ? format_json(result, c.data) : format_text(result, c.data));
+  if (!c.output.empty()) {
+    // The cost model with each fitted constant as its parameter's default.
+    CostModel model = comp->model;
+    for (const FitParameter& p : result.parameters)
+      for (CostParameter& q : model.parameters)
+        if (q.name == p.name) {
+          GiNaC::numeric v;
+          if (parse_binding_value(num(p.value), v)) q.default_value = GiNaC::ex(v);
+        }
+    std::string text = "% " + c.file + " calibrated by pamc fit on " + c.data + "\n" + print_cost_model(model, false);
+    if (!write_file_atomically(c.output, text)) {
+      std::cerr << c.output << ": error: cannot write the output file [IOError]\n";
+      return kModelError;
+    }
+  }
+  return kOk;
+}
+
+}  // namespace pamc
