@@ -132,6 +132,85 @@ ex nonempty_guard(const ex& count, const Facts& f) {
 
 }  // namespace
 
+namespace {
+
+// x = sum_t c_t m_t in expanded form (each term a rational times a product of positive
+// integer powers of symbols): the terms as (coefficient, exponent per symbol). nullopt when
+// x has another shape.
+using Monomial = std::map<ex, long, ex_is_less>;
+std::optional<std::vector<std::pair<numeric, Monomial>>> expanded_terms(const ex& x) {
+  if (!is_class<add>(x)) return std::nullopt;
+  std::vector<std::pair<numeric, Monomial>> out;
+  for (size_t i = 0; i < x.nops(); ++i) {
+    const ex t = x.op(i);
+    numeric c = 1;
+    Monomial m;
+    auto factor_in = [&](const ex& f) {
+      if (is_class<numeric>(f) && ex_to<numeric>(f).is_rational()) {
+        c *= ex_to<numeric>(f);
+        return true;
+      }
+      if (is_class<symbol>(f)) return (m[f] += 1), true;
+      if (is_class<power>(f) && is_class<symbol>(f.op(0)) && is_class<numeric>(f.op(1)) &&
+          ex_to<numeric>(f.op(1)).is_pos_integer())
+        return (m[f.op(0)] += ex_to<numeric>(f.op(1)).to_long()), true;
+      return false;
+    };
+    if (is_class<mul>(t)) {
+      for (size_t k = 0; k < t.nops(); ++k)
+        if (!factor_in(t.op(k))) return std::nullopt;
+    } else if (!factor_in(t)) {
+      return std::nullopt;
+    }
+    out.emplace_back(c, std::move(m));
+  }
+  return out;
+}
+
+}  // namespace
+
+// Fast path, side conditions: x in expanded form; after dividing out the common monomial g
+// (least exponent of each symbol over the terms), the rest r is of total degree <= 1 with
+// positive coefficients. Then r / content(r) is a primitive integer polynomial of degree 1,
+// irreducible, with positive leading coefficient, which is what factor() returns:
+// x = content * g * (r / content). Else factor() itself.
+ex factor_polynomial(const ex& x) {
+  auto terms = expanded_terms(x);
+  if (!terms || terms->size() < 2) return factor(x);
+  Monomial g = terms->front().second;
+  for (const auto& [c, m] : *terms) {
+    if (!c.is_positive()) return factor(x);
+    for (auto it = g.begin(); it != g.end();) {
+      auto f = m.find(it->first);
+      if (f == m.end()) {
+        it = g.erase(it);
+        continue;
+      }
+      it->second = std::min(it->second, f->second);
+      ++it;
+    }
+  }
+  numeric num_gcd = 0, den_lcm = 1;
+  ex r = 0;
+  for (const auto& [c, m] : *terms) {
+    long degree = 0;
+    ex rest = c;
+    for (const auto& [s, k] : m) {
+      long left = k - (g.count(s) ? g.at(s) : 0);
+      degree += left;
+      if (left) rest *= GiNaC::pow(s, left);
+    }
+    if (degree > 1) return factor(x);
+    r += rest;
+    num_gcd = gcd(num_gcd, c.numer());
+    den_lcm = lcm(den_lcm, c.denom());
+  }
+  numeric content = num_gcd / den_lcm;
+  ex mono = 1;
+  for (const auto& [s, k] : g) mono *= GiNaC::pow(s, k);
+  return content * mono * (r / content).expand();
+}
+
 // Could evaluating e fail (an error where a value is expected) at some point the facts
 // allow? Conservative: a max/min reduction whose range is not provably non-empty, division
 // (negative power, mod, div) by something not provably nonzero, log/log2 of something not
@@ -706,6 +785,42 @@ std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a
   return nonempty_guard(count, f) * (fn == Fn::Eq ? matches : count - matches);
 }
 
+// sum (i = lb, ub) { ((i + e) mod k == r) * g(i) } = sum (i = L, U) { g(k i + r - e) } with
+// L = ceil((lb - r + e) / k), U = floor((ub - r + e) / k): the matching i are exactly
+// k j + r - e for integer j in [L, U] (sum over the even i: sum (i = 1, floor(N / 2)) { 2 i }).
+// Side conditions as sum_mod_count: k > 0 and an integer, e an integer, r an integer with
+// 0 <= r <= k - 1 (all proved; a number r outside 0..k-1 matches no i: 0); lb, ub integers
+// (proved or assumed); g does not fail (may_fail) at the i skipped. Both sums are 0 on an
+// empty range, so no guard is needed.
+std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex pred, g = 1;
+  for (size_t t = 0; t < r->body().nops(); ++t) {
+    const ex& x = r->body().op(t);
+    if (pred.is_zero() && pamela_function(x) == Fn::Eq && x.has(i)) pred = x;
+    else g *= x;
+  }
+  if (pred.is_zero()) return std::nullopt;
+  ex m = pred.op(0), rr = pred.op(1);
+  if (pamela_function(m) != Fn::Mod) std::swap(m, rr);
+  if (pamela_function(m) != Fn::Mod || rr.has(i)) return std::nullopt;
+  auto lin = linear_in(m.op(0), i);
+  const ex& k = m.op(1);
+  if (!lin || lin->first != 1 || k.has(i)) return std::nullopt;
+  ex e0 = lin->second;
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(e0)) return std::nullopt;
+  if (may_fail(g, f)) return std::nullopt;
+  if (is_class<numeric>(rr) && is_class<numeric>(k) &&
+      (!ex_to<numeric>(rr).is_integer() || ex_to<numeric>(rr).is_negative() || ex_to<numeric>(rr) >= ex_to<numeric>(k)))
+    return ex(0);  // a remainder outside 0..k-1: no i matches
+  if (!f.provably_integer(rr) || !f.provably_nonneg(rr) || !f.provably_nonneg(k - 1 - rr)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex lo = ceil_of((r->lb() - rr + e0) / k), hi = floor_of((r->ub() - rr + e0) / k);
+  return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, g.subs(exmap{{i, k * i + rr - e0}}));
+}
+
 // sum (i = lb, ub) { x < y } (also <=; > and >= are stored swapped) where y - x = a i + b
 // is linear in i (a a nonzero number): the matches form a ray i >= L or i <= U, so the
 // count is max(0, ub - max(lb, L) + 1), resp. max(0, min(ub, U) - lb + 1), with
@@ -1170,6 +1285,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_const", rule_sum_const},
       {"sum_poly", rule_sum_poly},
       {"sum_mod_count", rule_sum_mod_count},
+      {"sum_mod_select", rule_sum_mod_select},
       {"sum_cmp_count", rule_sum_cmp_count},
       {"sum_floor_poly", rule_sum_floor_poly},
       {"sum_div_step", rule_sum_div_step},

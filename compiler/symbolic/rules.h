@@ -42,6 +42,7 @@ std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_unroll(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
@@ -62,6 +63,12 @@ std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions&
 // Could evaluating e fail at a point the facts allow (empty max/min range, division by a
 // possibly-zero value, log of a possibly non-positive one)? Conservative: true when unsure.
 bool may_fail(const ex& e, const Facts& f);
+
+// GiNaC's factor() of a polynomial over the rationals, with a fast path for the shape cost
+// models produce most (a common monomial times a linear polynomial with positive
+// coefficients, 0.05 N^2 + 19.15 N = 0.05 N (N + 383)) that gives the same expression
+// without factor()'s general machinery (a third of a millisecond per call).
+ex factor_polynomial(const ex& x);
 
 // Sum_{i=1..n} i^k as a polynomial in n (Faulhaber, via Bernoulli numbers).
 ex faulhaber(unsigned k, const ex& n);

@@ -227,7 +227,7 @@ struct Tidy : map_function {
     long f0 = fired;
     ex x = e.map(*this);
     if (is_class<add>(x) && plain_polynomial(x)) {
-      ex fx = factor(x);
+      ex fx = factor_polynomial(x);
       if (!fx.is_equal(x) && to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
         ++fired;
         x = fx;

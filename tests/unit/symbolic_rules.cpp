@@ -4,6 +4,8 @@
 
 #include "compiler/symbolic/symbolic.h"
 
+#include <random>
+
 using namespace pamc::sym;
 using GiNaC::ex;
 using GiNaC::numeric;
@@ -288,6 +290,33 @@ TEST_CASE_FIXTURE(Fixture, "sums of i mod k == r count residues") {
   CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M)), F, a));
   // 2 i mod 3: not i + e, left alone
   CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, 3), 0)), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "sums selected by i mod k == r run over the matching i only") {
+  // sum of the even i up to N: floor(N / 2) (floor(N / 2) + 1), no reduction left after simp
+  ex e = Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 2), 0) * i);
+  auto r = rule_sum_mod_select(e, F, a);
+  REQUIRE(r);
+  CHECK(count_reductions(simp(*r)) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = 0; n <= 12; ++n) pts.push_back({{N, n}});
+  CHECK(agrees(simp(*r), e, pts));
+  // shifted residue, a lower bound from an enclosing index (range may be empty), a square
+  Facts g = F;
+  g.declare_index(j, 0, N + 2);
+  ex e2 = Sum(i, j, N, compare(Cmp::Eq, mod_of(i + 1, 3), 2) * (i * i + P));
+  auto r2 = rule_sum_mod_select(e2, g, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts2;
+  for (int n = 0; n <= 9; ++n)
+    for (int jj = 0; jj <= n + 2; ++jj) pts2.push_back({{N, n}, {j, jj}, {P, 3}});
+  CHECK(agrees(*r2, e2, pts2));
+  CHECK(rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), 5) * i), F, a)->is_zero());
+  // left alone: a real modulus, a remainder that may exceed k - 1, 2 i mod 3, no predicate
+  CHECK(!rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, P), 0) * i), F, a));
+  CHECK(!rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M) * i), F, a));
+  CHECK(!rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, 3), 0) * i), F, a));
+  CHECK(!rule_sum_mod_select(Sum(i, 1, N, i * i), F, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "sums of comparisons with the index count a ray") {
@@ -647,4 +676,36 @@ TEST_CASE_FIXTURE(Fixture, "max of numeric multiples of one nonnegative sum: fac
   CHECK(!rule_max_ratio(make_max({2 * (N + M) * P, N + 2 * M}), F, a));  // not a multiple
   CHECK(!rule_max_ratio(make_max({2 * (N + x) * P, N + x}), F, a));      // N + x may be < 0
   CHECK(!rule_max_ratio(make_max({N * P, M}), F, a));                     // no sum to factor
+}
+
+TEST_CASE("factor_polynomial gives factor()'s result, fast path included") {
+  symbol N("N"), P("P"), M("M");
+  // The fast path's shape: common monomial times a linear rest with positive coefficients.
+  ex x = GiNaC::numeric(1, 20) * N * N + GiNaC::numeric(383, 20) * N;
+  CHECK(to_pamela(factor_polynomial(x)) == "0.05 * N * (N + 383)");
+  // Random polynomials, fast-path shapes and others (negative or quadratic rests, no common
+  // monomial): always the same expression as GiNaC's factor().
+  std::mt19937 rng(7);
+  auto coeff = [&](bool positive) {
+    int n = std::uniform_int_distribution<int>(positive ? 1 : -9, 9)(rng);
+    if (n == 0) n = 1;
+    return GiNaC::numeric(n, std::uniform_int_distribution<int>(1, 40)(rng));
+  };
+  const symbol* syms[] = {&N, &P, &M};
+  for (int trial = 0; trial < 300; ++trial) {
+    bool positive = trial % 3 != 0;
+    ex mono = 1;
+    for (const symbol* s : syms) mono *= GiNaC::pow(*s, std::uniform_int_distribution<int>(0, 2)(rng));
+    ex rest = coeff(positive);
+    int terms = std::uniform_int_distribution<int>(1, 3)(rng);
+    for (int t = 0; t < terms; ++t) {
+      ex m = *syms[std::uniform_int_distribution<int>(0, 2)(rng)];
+      if (trial % 5 == 0) m *= *syms[std::uniform_int_distribution<int>(0, 2)(rng)];  // quadratic
+      rest += coeff(positive) * m;
+    }
+    ex poly = (mono * rest).expand();
+    if (!GiNaC::is_a<GiNaC::add>(poly)) continue;
+    INFO("poly: " << poly);
+    CHECK(factor_polynomial(poly).is_equal(GiNaC::factor(poly)));
+  }
 }
