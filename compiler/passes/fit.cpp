@@ -239,7 +239,7 @@ std::vector<Field> split_csv_line(std::string_view line, const SourceFile* file,
       ++i;
       for (;;) {
         if (i >= line.size())
-          fail(DiagKind::SyntaxError, "unterminated quoted field", Loc{file, lineno, f.col});
+          fail(DiagKind::DataError, "unterminated quoted field", Loc{file, lineno, f.col});
         if (line[i] == '"') {
           if (i + 1 < line.size() && line[i + 1] == '"') {
             f.text += '"';
@@ -253,7 +253,7 @@ std::vector<Field> split_csv_line(std::string_view line, const SourceFile* file,
       }
       while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
       if (i < line.size() && line[i] != ',')
-        fail(DiagKind::SyntaxError, "text after a quoted field", Loc{file, lineno, static_cast<std::uint32_t>(i + 1)});
+        fail(DiagKind::DataError, "text after a quoted field", Loc{file, lineno, static_cast<std::uint32_t>(i + 1)});
     } else {
       std::size_t start = i;
       while (i < line.size() && line[i] != ',') ++i;
@@ -284,16 +284,16 @@ FitData parse_fit_data(SourceFileP file) {
     if (!have_header) {
       have_header = true;
       for (const Field& fl : fields) {
-        if (fl.text.empty()) fail(DiagKind::SyntaxError, "empty column name in the header", Loc{f, line, fl.col});
+        if (fl.text.empty()) fail(DiagKind::DataError, "empty column name in the header", Loc{f, line, fl.col});
         if (std::find(data.columns.begin(), data.columns.end(), fl.text) != data.columns.end())
-          fail(DiagKind::SyntaxError, "column '" + fl.text + "' appears twice in the header", Loc{f, line, fl.col});
+          fail(DiagKind::DataError, "column '" + fl.text + "' appears twice in the header", Loc{f, line, fl.col});
         data.columns.push_back(fl.text);
         data.column_cols.push_back(fl.col);
       }
       continue;
     }
     if (fields.size() != data.columns.size())
-      fail(DiagKind::SyntaxError,
+      fail(DiagKind::DataError,
            "this row has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
                ", the header " + std::to_string(data.columns.size()),
            Loc{f, line, 1});
@@ -302,17 +302,17 @@ FitData parse_fit_data(SourceFileP file) {
     for (std::size_t c = 0; c < fields.size(); ++c) {
       numeric v;
       if (fields[c].text.empty())
-        fail(DiagKind::SyntaxError, "empty cell in column '" + data.columns[c] + "'", Loc{f, line, fields[c].col});
+        fail(DiagKind::DataError, "empty cell in column '" + data.columns[c] + "'", Loc{f, line, fields[c].col});
       if (!parse_binding_value(fields[c].text, v))
-        fail(DiagKind::SyntaxError, "column '" + data.columns[c] + "': '" + fields[c].text + "' is not a number",
+        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + fields[c].text + "' is not a number",
              Loc{f, line, fields[c].col});
       row.values.push_back(v);
       row.cols.push_back(fields[c].col);
     }
     data.rows.push_back(std::move(row));
   }
-  if (!have_header) fail(DiagKind::SyntaxError, "the data file is empty: expected a header row of column names", {}, f->path);
-  if (data.rows.empty()) fail(DiagKind::SyntaxError, "the data file has a header but no rows", {}, f->path);
+  if (!have_header) fail(DiagKind::DataError, "the data file is empty: expected a header row of column names", {}, f->path);
+  if (data.rows.empty()) fail(DiagKind::DataError, "the data file has a header but no rows", {}, f->path);
   return data;
 }
 
@@ -603,12 +603,12 @@ class Fitter {
       if (!req_.measured.empty()) {
         bool is_param = model_.parameter(req_.measured) != nullptr &&
                         std::find(data_.columns.begin(), data_.columns.end(), req_.measured) != data_.columns.end();
-        fail(DiagKind::UnknownTarget,
+        fail(DiagKind::DataError,
              is_param ? "--measured " + req_.measured + ": that column names a parameter of the model"
                       : "--measured " + req_.measured + ": the data has no column '" + req_.measured + "'",
              {}, f->path);
       }
-      fail(DiagKind::UnknownTarget,
+      fail(DiagKind::DataError,
            "no column holds the measurements of " + eq_->name + ": name it " + quoted_list(names, " or ") +
                " (and not after a parameter), or choose it with --measured",
            {}, f->path);
@@ -616,7 +616,7 @@ class Fitter {
     if (candidates.size() > 1) {
       std::vector<std::string> c;
       for (std::size_t i : candidates) c.push_back(data_.columns[i]);
-      fail(DiagKind::UnknownTarget, "columns " + quoted_list(c) + " could each be the measurements of " + eq_->name +
+      fail(DiagKind::DataError, "columns " + quoted_list(c) + " could each be the measurements of " + eq_->name +
                                         ": choose one with --measured",
            header_loc(candidates[1]));
     }

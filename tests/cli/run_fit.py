@@ -147,7 +147,7 @@ def main():
     bad("unknown --target", [lin, "--data", lin_csv, "--fit", "a", "--target", "nope"], 1, "'nope'")
     bad("a fitted parameter given as a column", [lin, "--data", lin_csv, "--fit", "x"], 1, "lin.csv:1:1", "fitted")
     bad("non-numeric cell", [lin, "--data", write(tmp, "nan.csv", "x,T_main\n1,3.5\n2,abc\n"), "--fit", "a,b"], 1,
-        "nan.csv:3:3", "'abc' is not a number")
+        "nan.csv:3:3", "'abc' is not a number", "[DataError]")
     bad("ragged row", [lin, "--data", write(tmp, "rag.csv", "x,T_main\n1,3.5\n2\n"), "--fit", "a,b"], 1,
         "rag.csv:3:1", "1 field")
     bad("empty cell", [lin, "--data", write(tmp, "hole.csv", "x,T_main\n1,\n"), "--fit", "a"], 1, "empty cell")
@@ -156,7 +156,7 @@ def main():
     bad("fewer rows than unknowns", [lin, "--data", write(tmp, "one.csv", "x,T_main\n1,3.5\n"), "--fit", "a,b"], 1,
         "1 row cannot determine 2 unknowns")
     bad("no measurement column", [lin, "--data", write(tmp, "nom.csv", "x,y\n1,3.5\n"), "--fit", "a"], 1,
-        "no column holds the measurements", "--measured")
+        "no column holds the measurements", "--measured", "[DataError]")
     bad("two measurement columns", [lin, "--data", write(tmp, "two.csv", "x,T_main,time\n1,3.5,3\n"), "--fit", "a"], 1,
         "could each be", "--measured")
     bad("--measured names no column", [lin, "--data", lin_csv, "--fit", "a,b", "--measured", "zz"], 1, "no column 'zz'")
