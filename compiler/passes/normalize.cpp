@@ -84,16 +84,31 @@ class Normalizer {
   }
 
   // Names of global equations referenced from any declaration's right-hand side.
+  // Global names referred to by some declaration. A formal or a loop index that happens to
+  // share a global's name is bound, not a use: `numeric h(f) = f * 2` does not use a global
+  // `numeric f`, which stays a top-level result.
   std::set<std::string> names_used_by_equations() const {
     std::set<std::string> used;
+    std::multiset<std::string> bound;
     std::function<void(const NodeP&)> walk = [&](const NodeP& n) {
       if (!n) return;
-      if (n->kind == Kind::Name || n->kind == Kind::Call) used.insert(n->name);
-      for (const NodeP& k : n->kids) walk(k);
+      if (n->kind == Kind::Call || (n->kind == Kind::Name && !bound.count(n->name))) used.insert(n->name);
+      bool binds = n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop || n->kind == Kind::Reduce;
+      for (std::size_t k = 0; k < n->kids.size(); ++k) {
+        if (binds && k == 2) {  // the body: the index is bound there, not in the range
+          auto it = bound.insert(n->name);
+          walk(n->kids[k]);
+          bound.erase(it);
+        } else {
+          walk(n->kids[k]);
+        }
+      }
     };
     for (const ast::Decl* d : program_.decls) {
+      for (const std::string& f : d->formals) bound.insert(f);
       walk(d->body);
       for (const ast::Bound& b : d->bounds) walk(b.value);
+      for (const std::string& f : d->formals) bound.erase(bound.find(f));
     }
     return used;
   }

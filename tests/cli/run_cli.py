@@ -94,6 +94,16 @@ def main():
     check("emitted assumptions_hold(P, N) is true at the seed's point, false at P = 0 and N = 2.5",
           rc == 0 and got == "1 0 0 100000000", got)
 
+    # A formal or loop index that shares a global's name does not hide the global from the
+    # results: f stays a top-level equation (it used to vanish from compile and eval).
+    shadow = write(tmp, "shadow.pam", "numeric h(f) = f * 2\nnumeric f = 3\nnumeric g = h(4)\n"
+                   "numeric s = sum (g = 1, 3) { g }\n")
+    rc, out, err = pamc("compile", shadow)
+    check("a formal named like a global leaves the global a result",
+          rc == 0 and "numeric f = 3" in out and "numeric g = 8" in out and "numeric s = 6" in out, out + err)
+    rc, out, err = pamc("eval", shadow, "--target", "f")
+    check("eval --target of that global", rc == 0 and out.strip() == "numeric f = 3", out + err)
+
     return harness.summary("CLI checks")
 
 
