@@ -426,9 +426,18 @@ std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions&) {
 
 // Identity mapping: max(s * sum (p = lb, ub) { c(p) * unitvec(p + d) }) with s and d free of p
 // and c, s scalars (also a sum of such terms over the same range and d: their weights are
-// collected, s c = s_1 c_1 + ... + s_m c_m): the positions are distinct, so the result is max (p = lb, ub) { s * c(p) },
-// joined with 0 (the elements below position lb + d) unless s * c(p) >= 0 is provable or
-// lb + d = 0. Side condition: non-empty range, proved (else the vector is 0 and the max
+// collected, s c = s_1 c_1 + ... + s_m c_m): the positions are distinct, so the result is
+// max (p = lb, ub) { s * c(p) } when s * c(p) >= 0 is provable. Otherwise signs matter: a
+// vector ends at its highest nonzero element, so entries s * c(p) = 0 at the top are not
+// elements while max (p) counts them (max(sum (p = 0, N) { (p - N) * unitvec(p) }) is -1 at
+// N = 1, not 0), and the rule needs one of:
+//  - lb + d = 0 and one of s * c(lb) >= 0, s * c(ub) != 0, or s * c(p) = g h(p) with g free
+//    of p and h(p) != 0 for all p (as written or factored: the entries are 0 all together
+//    or none is; e.g. an index-free body of unknown sign), provable: the result is max (p);
+//  - lb + d >= 1 provable (position 0 is a zero below the elements): max(max (p), 0);
+//  - s * c(lb) >= 0 provable (max (p) >= 0): max(max (p), 0), the same value.
+// Else left alone (lb + d = M may be 0, where joining 0 is wrong for negative entries).
+// Side conditions always: non-empty range, proved (else the vector is 0 and the max
 // reduction an error); integer lb, proved or assumed.
 std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
@@ -474,7 +483,28 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   if (d.has(p)) return std::nullopt;
   Facts fi = f;
   fi.declare_index(r->index(), r->lb(), r->ub());
-  bool need_zero = !fi.provably_nonneg(body) && !(r->lb() + d).expand().is_zero();
+  bool need_zero = false;
+  if (!fi.provably_nonneg(body)) {
+    ex start = (r->lb() + d).expand();
+    bool first_nonneg = f.provably_nonneg(body.subs(exmap{{p, r->lb()}}));
+    ex last = body.subs(exmap{{p, r->ub()}});
+    // Entries 0 all together or none: the factors of the body that depend on p are nonzero.
+    auto zero_together = [&](const ex& b) {
+      ex h = 1;
+      for (const ex& x : operands_of(b, false))
+        if (x.has(p)) h *= x;
+      return fi.provably_positive(h) || fi.provably_positive(-h);
+    };
+    if (start.is_zero()) {
+      if (!first_nonneg && !zero_together(body) && !zero_together(factor_polynomial(body)) &&
+          !f.provably_positive(last) && !f.provably_positive(-last))
+        return std::nullopt;
+    } else if (f.provably_nonneg(start - 1) || first_nonneg) {
+      need_zero = true;
+    } else {
+      return std::nullopt;
+    }
+  }
   // Non-emptiness must be proved, never assumed: on an empty range the vector is 0 and has
   // a max (0), while the max reduction would have none.
   if (!f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
