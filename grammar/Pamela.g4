@@ -40,7 +40,13 @@ item
   : IMPORT STRING                                                  # ImportItem
   | declType PARAMETER name=ID formals? ('=' dflt=arith)? bound*    # ParamDecl
   | declType name=ID formals? '=' body=expr                        # EqDecl
+  | REGION name=ID '{' counter+ '}'                                # RegionItem
   ;
+
+// An MA region (seed 000: a ma_xxx_start/stop pair) and its workload counters, e.g.
+//   region tzetar { numeric vector_flops = size^2 * (size - 1) * 16  numeric mv = 3 }
+// Each counter is a numeric equation named REGION.COUNTER (compiler/check checks the names).
+counter : NUMERIC name=ID '=' body=expr ;
 
 // A parameter's default and bounds are expressions without comparisons or process
 // operators, so `numeric parameter N = 1000 >= 1` is the default 1000 with the bound >= 1.
@@ -98,6 +104,7 @@ NUMERIC : 'numeric' ;
 PROCESS : 'process' ;
 RESOURCE : 'resource' ;
 PARAMETER : 'parameter' ;
+REGION : 'region' ;
 SEQ : 'seq' ;
 PAR : 'par' ;
 IF : 'if' ;

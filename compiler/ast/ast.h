@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/source/source.h"
@@ -78,7 +79,15 @@ struct Decl {
   std::vector<Loc> formal_locs;
   NodeP body;                    // null for a parameter without default / `resource parameter`
   std::vector<Bound> bounds;     // numeric parameters only
+  // A workload counter of an MA region (`region tzetar { numeric vector_flops = ... }`):
+  // a numeric equation named "tzetar.vector_flops" (no other equation can name it), with
+  // region "tzetar"; empty for every other declaration. region_loc: the region's name.
+  std::string region;
+  Loc region_loc;
 };
+
+// "tzetar.vector_flops" -> {"tzetar", "vector_flops"}; {"", name} for any other name.
+std::pair<std::string, std::string> split_counter_name(const std::string& name);
 
 struct Import {
   std::string path;  // as written, without quotes

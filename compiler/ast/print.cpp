@@ -232,10 +232,20 @@ std::string print_expr(const NodeP& e) {
   return p.out;
 }
 
+static bool same_place(const Loc& a, const Loc& b) {
+  return a.file == b.file && a.line == b.line && a.col == b.col;
+}
+
+std::pair<std::string, std::string> split_counter_name(const std::string& name) {
+  std::size_t dot = name.find('.');
+  if (dot == std::string::npos) return {std::string(), name};
+  return {name.substr(0, dot), name.substr(dot + 1)};
+}
+
 std::string print_decl(const Decl& d) {
   std::string s = type_name(d.type);
   if (d.is_parameter) s += " parameter";
-  s += " " + d.name;
+  s += " " + (d.region.empty() ? d.name : split_counter_name(d.name).second);
   if (!d.formals.empty()) {
     s += "(";
     for (std::size_t i = 0; i < d.formals.size(); ++i) s += (i ? ", " : "") + d.formals[i];
@@ -259,7 +269,19 @@ std::string print_decl(const Decl& d) {
 std::string print_module(const Module& m) {
   std::string s;
   for (const Import& i : m.imports) s += "import \"" + i.path + "\"\n";
-  for (const Decl& d : m.decls) s += print_decl(d) + "\n";
+  // The counters of one region block are consecutive declarations with one region_loc.
+  for (std::size_t i = 0; i < m.decls.size(); ++i) {
+    const Decl& d = m.decls[i];
+    if (d.region.empty()) {
+      s += print_decl(d) + "\n";
+      continue;
+    }
+    s += "region " + d.region + " {\n";
+    for (; i < m.decls.size() && m.decls[i].region == d.region && same_place(m.decls[i].region_loc, d.region_loc); ++i)
+      s += "  " + print_decl(m.decls[i]) + "\n";
+    --i;
+    s += "}\n";
+  }
   return s;
 }
 
@@ -283,7 +305,8 @@ bool same_module(const Module& a, const Module& b) {
     const Decl& x = a.decls[i];
     const Decl& y = b.decls[i];
     if (x.type != y.type || x.is_parameter != y.is_parameter || x.name != y.name ||
-        x.formals != y.formals || !same_tree(x.body, y.body) || x.bounds.size() != y.bounds.size())
+        x.formals != y.formals || x.region != y.region || !same_tree(x.body, y.body) ||
+        x.bounds.size() != y.bounds.size())
       return false;
     for (std::size_t k = 0; k < x.bounds.size(); ++k)
       if (x.bounds[k].op != y.bounds[k].op || !same_tree(x.bounds[k].value, y.bounds[k].value)) return false;

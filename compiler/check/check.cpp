@@ -1,6 +1,7 @@
 // Checks of a loaded model, in this order:
 //   1. declarations: duplicates (across all files), parameters (numeric only, no formals),
-//      duplicate formals, builtin names taken;
+//      duplicate formals, builtin names taken, regions (one block per name, known counter
+//      names: ma_counters());
 //   2. each declaration's expressions: names in scope, arity, types (a checker that
 //      synthesizes each node's type and compares it with what its context needs; a node
 //      whose type could not be found is poisoned and reports nothing more);
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 #include "compiler/check/check.h"
@@ -28,6 +30,30 @@ const std::vector<Builtin>& builtin_functions() {
 const Builtin* find_builtin(const std::string& name) {
   for (const Builtin& b : builtin_functions())
     if (name == b.name) return &b;
+  return nullptr;
+}
+
+const std::vector<MaCounter>& ma_counters() {
+  static const std::vector<MaCounter> table = {
+      {"vector_flops", "vector floating-point operations"},
+      {"vector_loadstore", "vector load and store operations"},
+      {"avl", "average vector length"},
+      {"mv", "MV score (multi-streamed, vectorized: 0 to 3)"},
+      {"scalar_flops", "scalar floating-point operations"},
+      {"scalar_loadstore", "scalar load and store operations"},
+      {"cycles", "cycles"},
+      {"stalled_cycles", "stalled cycles"},
+      {"vector_load_stride", "vector load stride"},
+      {"vector_load_allocated", "vector loads allocated"},
+      {"dcache_misses", "data cache misses"},
+      {"time", "predicted time of one execution of the region"},
+  };
+  return table;
+}
+
+const MaCounter* find_ma_counter(const std::string& name) {
+  for (const MaCounter& c : ma_counters())
+    if (name == c.name) return &c;
   return nullptr;
 }
 
@@ -87,10 +113,14 @@ class Checker {
                            " and cannot be redefined");
           continue;
         }
+        if (!d.region.empty() && !check_region(d)) continue;
         auto [it, fresh] = index_.emplace(d.name, decls_.size());
         if (!fresh) {
           const ast::Decl& first = *decls_[it->second];
-          diags_.error(d.name_loc, DiagKind::DuplicateDefinition, quote(d.name) + " is already declared");
+          diags_.error(d.name_loc, DiagKind::DuplicateDefinition,
+                       d.region.empty() ? quote(d.name) + " is already declared"
+                                        : "counter " + quote(ast::split_counter_name(d.name).second) +
+                                              " of region " + quote(d.region) + " is already declared");
           diags_.note(first.name_loc, "first declaration of " + quote(d.name) + " is here");
           continue;
         }
@@ -114,6 +144,29 @@ class Checker {
       prog_.by_name[d->name] = d;
     }
     deps_.resize(decls_.size());
+  }
+
+  // A region's counters: one block per region name (across all files), known counter names.
+  bool check_region(const ast::Decl& d) {
+    auto same = [](const Loc& a, const Loc& b) { return a.file == b.file && a.line == b.line && a.col == b.col; };
+    auto [it, fresh] = regions_.emplace(d.region, d.region_loc);
+    if (!fresh && !same(it->second, d.region_loc)) {
+      // reported once per block, at its name
+      if (duplicate_blocks_.insert({d.region_loc.file, d.region_loc.line, d.region_loc.col}).second) {
+        diags_.error(d.region_loc, DiagKind::DuplicateDefinition, "region " + quote(d.region) + " is already declared");
+        diags_.note(it->second, "first declaration of region " + quote(d.region) + " is here");
+      }
+      return false;
+    }
+    std::string counter = ast::split_counter_name(d.name).second;
+    if (!find_ma_counter(counter)) {
+      std::string known;
+      for (const MaCounter& c : ma_counters()) known += std::string(known.empty() ? "" : ", ") + c.name;
+      diags_.error(d.name_loc, DiagKind::UnknownCounter,
+                   quote(counter) + " is not a workload counter (one of: " + known + ")");
+      return false;
+    }
+    return true;
   }
 
   // ---- 2. expressions -----------------------------------------------------------------
@@ -428,6 +481,8 @@ class Checker {
   Diagnostics& diags_;
   std::vector<ast::Decl*> decls_;
   std::map<std::string, std::size_t> index_;
+  std::map<std::string, Loc> regions_;  // region name -> its block's name
+  std::set<std::tuple<const SourceFile*, std::uint32_t, std::uint32_t>> duplicate_blocks_;
   std::vector<std::vector<Dep>> deps_;
   std::size_t current_ = 0;
   std::vector<Local> locals_;

@@ -50,6 +50,15 @@ struct Builtin {
 const std::vector<Builtin>& builtin_functions();
 const Builtin* find_builtin(const std::string& name);
 
+// The workload counters an MA region may declare (seed 000, section 5: what the X1E's
+// counters measure and the MA annotations predict), in the order validate prints them.
+struct MaCounter {
+  const char* name;     // vector_flops
+  const char* meaning;  // "vector floating-point operations"
+};
+const std::vector<MaCounter>& ma_counters();
+const MaCounter* find_ma_counter(const std::string& name);
+
 // Checks already-parsed modules (in load order) and builds the Program; used by the loaders.
 std::unique_ptr<Program> check_modules(std::vector<ast::Module> modules, Diagnostics& diags);
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "compiler/emit/emit.h"
+#include "compiler/ast/ast.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/emit/json_text.h"
 #include "compiler/passes/evaluate_model.h"
@@ -103,6 +104,8 @@ std::string emit_json(const CostModel& model, bool all) {
     if (!all && !e.top_level) continue;
     out << (first ? "" : ",") << "\n    {\"name\": " << quote(e.name) << ", \"role\": \"" << role_name(e.role) << "\"";
     if (!e.process.empty()) out << ", \"process\": " << quote(e.process);
+    auto [region, counter] = ast::split_counter_name(e.name);
+    if (!region.empty()) out << ", \"region\": " << quote(region) << ", \"counter\": " << quote(counter);
     out << ", \"vector\": " << (sym::is_vector_valued(e.value) ? "true" : "false")
         << ", \"text\": " << quote(sym::to_pamela(e.value)) << ",\n     \"tree\": " << tree(e.value) << "}";
     first = false;

@@ -275,6 +275,19 @@ class Builder {
         ast::Decl d = decl_head(e->declType(), e->name, e->formals());
         d.body = expr(e->body).node;
         out.decls.push_back(std::move(d));
+      } else if (auto* r = dynamic_cast<PamelaParser::RegionItemContext*>(item)) {
+        // region NAME { numeric COUNTER = expr ... }: one declaration per counter
+        for (auto* c : r->counter()) {
+          ast::Decl d;
+          d.type = ast::Type::Numeric;
+          d.loc = loc(c->getStart());
+          d.region = r->name->getText();
+          d.region_loc = loc(r->name);
+          d.name = d.region + "." + c->name->getText();
+          d.name_loc = loc(c->name);
+          d.body = expr(c->body).node;
+          out.decls.push_back(std::move(d));
+        }
       }
     }
     return out;
@@ -494,6 +507,30 @@ class FastParser {
           out.imports.push_back({s.substr(1, s.size() - 2), at});
           continue;
         }
+        if (peek() == T::Region) {  // region NAME '{' (numeric ID '=' expr)+ '}'
+          ++pos_;
+          if (peek() != T::Id) return false;
+          std::string region = tok_text(pos_);
+          Loc region_loc = loc(pos_);
+          ++pos_;
+          if (!eat(T::LBrace) || peek() != T::Numeric) return false;
+          while (peek() == T::Numeric) {
+            ast::Decl d;
+            d.loc = loc(pos_);
+            ++pos_;
+            if (peek() != T::Id) return false;
+            d.region = region;
+            d.region_loc = region_loc;
+            d.name = region + "." + tok_text(pos_);
+            d.name_loc = loc(pos_);
+            ++pos_;
+            if (!eat(T::Assign)) return false;
+            d.body = expr(0).node;
+            out.decls.push_back(std::move(d));
+          }
+          if (!eat(T::RBrace)) return false;
+          continue;
+        }
         if (peek() != T::Numeric && peek() != T::Process && peek() != T::Resource) return false;
         ast::Decl d;
         d.type = peek() == T::Numeric ? ast::Type::Numeric : peek() == T::Process ? ast::Type::Process : ast::Type::Resource;
@@ -556,7 +593,7 @@ class FastParser {
  private:
   enum class T : unsigned char {
     Eof, Id, Number, String,
-    Import, Numeric, Process, Resource, Parameter, Seq, Par, If, Else, Delay, Use, Sum, Max, Min,
+    Import, Numeric, Process, Resource, Parameter, Region, Seq, Par, If, Else, Delay, Use, Sum, Max, Min,
     Mod, Div, And, Or, Not,
     LParen, RParen, LBrace, RBrace, LBrack, RBrack, Comma, Assign,
     Plus, Minus, Star, Slash, Caret, Semi, ParOp, Eq, Ne, Lt, Le, Gt, Ge,
@@ -600,6 +637,7 @@ class FastParser {
         break;
       case 6:
         if (!std::memcmp(p, "import", 6)) return T::Import;
+        if (!std::memcmp(p, "region", 6)) return T::Region;
         break;
       case 7:
         if (!std::memcmp(p, "numeric", 7)) return T::Numeric;

@@ -1,5 +1,7 @@
 #include "compiler/passes/cost_model.h"
 
+#include "compiler/ast/ast.h"
+
 namespace pamc {
 
 const CostParameter* CostModel::parameter(const std::string& n) const {
@@ -23,10 +25,19 @@ std::string print_cost_model(const CostModel& model, bool all) {
     for (const CostParameter::Bound& b : p.bounds) out += " " + b.op + " " + sym::to_pamela(b.value);
     out += "\n";
   }
+  // Region counters (tzetar.vector_flops) print inside their region's block, as written.
+  std::string open;
   for (const CostEquation& e : model.equations) {
     if (!all && !e.top_level) continue;
-    out += "numeric " + e.name + " = " + sym::to_pamela(e.value) + "\n";
+    auto [region, counter] = ast::split_counter_name(e.name);
+    if (region != open) {
+      if (!open.empty()) out += "}\n";
+      if (!region.empty()) out += "region " + region + " {\n";
+      open = region;
+    }
+    out += std::string(region.empty() ? "" : "  ") + "numeric " + counter + " = " + sym::to_pamela(e.value) + "\n";
   }
+  if (!open.empty()) out += "}\n";
   return out;
 }
 

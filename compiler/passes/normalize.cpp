@@ -212,10 +212,19 @@ std::string print_normalized(const NormalModel& model) {
     for (const ast::Bound& b : p.bounds) out += std::string(" ") + ast::op_spelling(b.op) + " " + ast::print_expr(b.value);
     out += "\n";
   }
+  std::string open;  // the region block being printed (its counters are consecutive)
   for (const NormalEquation& e : model.equations) {
     if (!e.top_level) continue;
-    out += std::string(ast::type_name(e.type)) + " " + e.name + " = " + ast::print_expr(e.body) + "\n";
+    auto [region, counter] = ast::split_counter_name(e.name);
+    if (region != open) {
+      if (!open.empty()) out += "}\n";
+      if (!region.empty()) out += "region " + region + " {\n";
+      open = region;
+    }
+    out += std::string(region.empty() ? "" : "  ") + ast::type_name(e.type) + " " + counter + " = " +
+           ast::print_expr(e.body) + "\n";
   }
+  if (!open.empty()) out += "}\n";
   return out;
 }
 

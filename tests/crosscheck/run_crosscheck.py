@@ -430,7 +430,7 @@ def prepare(pamc, work, label, src_path, text, include, ns_hint, points_fn):
     for fn in os.listdir(od):
         with open(os.path.join(od, fn)) as f:
             first = f.read().splitlines()[1]
-        orig = re.match(r"\s*% (\w+) of ", first).group(1)
+        orig = re.match(r"\s*% ([\w.]+) of ", first).group(1)  # region counters: tzetar.avl
         m.octave_names[orig] = fn[:-2]
     if sorted(m.octave_names) != sorted(eqs) or sorted(m.cpp_names) != sorted(eqs):
         return None, "emitted equations differ from the JSON's: %s %s %s" % (eqs, m.cpp_names, m.octave_names)

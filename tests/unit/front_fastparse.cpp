@@ -55,7 +55,8 @@ bool identical(const ast::Module& a, const ast::Module& b, std::string& why) {
     const ast::Decl &x = a.decls[i], &y = b.decls[i];
     if (x.type != y.type || x.is_parameter != y.is_parameter || x.name != y.name || x.formals != y.formals ||
         x.bounds.size() != y.bounds.size() || describe(x.loc) != describe(y.loc) ||
-        describe(x.name_loc) != describe(y.name_loc)) {
+        describe(x.name_loc) != describe(y.name_loc) || x.region != y.region ||
+        describe(x.region_loc) != describe(y.region_loc)) {
       why = "declaration " + x.name + " / " + y.name;
       return false;
     }
@@ -120,7 +121,7 @@ TEST_CASE("fast parser: same AST as ANTLR, or gives up, on 2000 mutated models")
   static const std::vector<std::string> fragments{
       "(", ")", "{", "}", "[", "]", ",", "=", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^", ";",
       "||", "not", "and", "or", "mod", "div", "seq", "par", "sum", "max", "min", "if", "else", "delay", "use",
-      "numeric", "process", "resource", "parameter", "import", "x", "i", "1", "2.5", "1e3", ".5", "1.", "1e",
+      "numeric", "process", "resource", "parameter", "import", "region", "x", "i", "1", "2.5", "1e3", ".5", "1.", "1e",
       "\"s\"", "%c\n", "\n", " ", "|", "!", "@"};
   const std::regex token(R"([A-Za-z_][A-Za-z_0-9]*|\d+\.?\d*(?:[eE][+-]?\d+)?|==|!=|<=|>=|\|\||%[^\n]*\n|\s+|.)");
   std::mt19937 rng(20261121);
