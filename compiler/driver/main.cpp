@@ -16,6 +16,7 @@
 #include "compiler/ast/ast.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/fit_command.h"
+#include "compiler/driver/validate_command.h"
 
 namespace po = boost::program_options;
 using namespace pamc;
@@ -167,7 +168,7 @@ int run(int argc, char** argv) {
   if (command == "eval") {
     add_bindings(options);
     options.add_options()
-        ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
+        ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
         ("json", "print a JSON object {\"T_main\": value, ...}")
         ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)");
     Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force]");
@@ -282,9 +283,18 @@ int run(int argc, char** argv) {
   }
   if (command == "validate") {
     add_bindings(options);
-    Parsed p = parse_command(command, args, options, "FILE ...");
-    std::cerr << "pamc: " << command << " is not implemented yet\n";
-    return 2;
+    options.add_options()
+        ("trace", po::value<std::vector<std::string>>()->composing(), "an MA trace file (one per MPI task); repeatable")
+        ("json", "print JSON");
+    Parsed p = parse_command(command, args, options, "FILE --trace PATH... [-D NAME=VALUE]... [--json]");
+    ValidateCommand c;
+    c.file = p.file;
+    c.load = load_options(p.vm);
+    c.bindings = bindings(p.vm);
+    c.traces = strings(p.vm, "trace");
+    if (c.traces.empty()) throw UsageError{"validate: no --trace PATH given (an MA trace file)"};
+    c.json = p.vm.count("json") > 0;
+    return cmd_validate(c);
   }
   throw UsageError{"unknown command '" + command + "' (see 'pamc --help')"};
 }

@@ -1,0 +1,112 @@
+#include "compiler/driver/validate_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/driver/driver_util.h"
+#include "compiler/emit/json_text.h"
+#include "compiler/passes/ma_trace.h"
+#include "compiler/passes/pipeline.h"
+
+namespace pamc {
+namespace {
+
+// The shortest decimal that reads back as x: 725760, 33.351922, 0.1.
+std::string fmt(double x) {
+  char buf[40];
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+    return buf;
+  }
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+std::string opt(const std::optional<double>& x) { return x ? fmt(*x) : "-"; }
+std::string json_opt(const std::optional<double>& x) { return x ? fmt(*x) : "null"; }
+
+// The trace's own value of the annotation differs from the model's prediction.
+bool differs(const CounterCheck& c) {
+  return c.predicted && c.annotated && std::fabs(*c.predicted - *c.annotated) > 1e-9 * std::fabs(*c.predicted) + 1e-12;
+}
+
+void print_text(std::ostream& out, const std::string& trace, const std::vector<RegionCheck>& regions) {
+  out << "trace " << trace << "\n";
+  for (const RegionCheck& r : regions) {
+    out << "region " << r.region;
+    if (!r.in_trace) out << ": not in the trace\n";
+    else if (!r.in_model) out << ": not in the model (" << r.calls << (r.calls == 1 ? " call" : " calls") << ")\n";
+    else out << ": " << r.calls << (r.calls == 1 ? " call" : " calls") << (r.calls > 1 ? ", measured is the mean" : "") << "\n";
+    if (r.counters.empty()) continue;
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-22s %22s %14s %9s  %s\n", "counter", "predicted", "measured", "error %",
+                  "trace start value");
+    out << line;
+    for (const CounterCheck& c : r.counters) {
+      std::string err = "-";
+      if (c.error_percent) {
+        char e[32];
+        std::snprintf(e, sizeof e, "%+.2f", *c.error_percent);
+        err = e;
+      }
+      std::string annotated = opt(c.annotated);
+      if (differs(c)) annotated += " (differs from the model)";
+      std::snprintf(line, sizeof line, "  %-22s %22s %14s %9s  %s\n", c.counter.c_str(), opt(c.predicted).c_str(),
+                    opt(c.measured).c_str(), err.c_str(), c.annotated ? annotated.c_str() : "-");
+      out << line;
+    }
+  }
+}
+
+void print_json(std::ostream& out, const std::string& trace, const std::vector<RegionCheck>& regions, bool first) {
+  out << (first ? "" : ",") << "\n  {\"trace\": " << json_quote(trace) << ", \"regions\": [";
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    const RegionCheck& r = regions[i];
+    out << (i ? "," : "") << "\n    {\"region\": " << json_quote(r.region) << ", \"in_model\": " << (r.in_model ? "true" : "false")
+        << ", \"in_trace\": " << (r.in_trace ? "true" : "false") << ", \"calls\": " << r.calls << ", \"counters\": {";
+    for (std::size_t k = 0; k < r.counters.size(); ++k) {
+      const CounterCheck& c = r.counters[k];
+      out << (k ? "," : "") << "\n      " << json_quote(c.counter) << ": {\"predicted\": " << json_opt(c.predicted)
+          << ", \"measured\": " << json_opt(c.measured) << ", \"error_percent\": " << json_opt(c.error_percent)
+          << ", \"trace_value\": " << json_opt(c.annotated) << "}";
+    }
+    out << (r.counters.empty() ? "}}" : "\n    }}");
+  }
+  out << "\n  ]}";
+}
+
+}  // namespace
+
+int cmd_validate(const ValidateCommand& c) {
+  std::map<std::string, GiNaC::numeric> bindings;
+  if (!parse_bindings(c.bindings, bindings)) return kUsageError;
+  Diagnostics diags;
+  auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
+  if (!comp) return report(diags);
+  std::vector<Trace> traces;
+  for (const std::string& path : c.traces)
+    if (auto t = read_ma_trace(path, diags)) traces.push_back(std::move(*t));
+  if (diags.has_errors()) return report(diags);
+  std::ostringstream out;
+  try {
+    if (c.json) out << "{\"model\": " << json_quote(c.file) << ", \"traces\": [";
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+      std::vector<RegionCheck> regions = validate_trace(comp->model, bindings, traces[i]);
+      if (c.json) print_json(out, traces[i].path, regions, i == 0);
+      else print_text(out, traces[i].path, regions);
+    }
+    if (c.json) out << "\n]}\n";
+  } catch (const CompileError& e) {
+    return report(e);
+  }
+  std::cout << out.str();
+  report(diags);  // warnings, if any
+  return kOk;
+}
+
+}  // namespace pamc
