@@ -235,6 +235,9 @@ bool may_fail(const ex& e, const Facts& f) {
     case Fn::Div:
       if (!f.provably_positive(e.op(1)) && !f.provably_positive(-e.op(1))) return true;
       break;
+    case Fn::Unitvec:  // a negative position fails (integrality is the assumptions' business)
+      if (!f.provably_nonneg(e.op(0))) return true;
+      break;
     case Fn::Log2:
       if (!f.provably_positive(e.op(0))) return true;
       break;

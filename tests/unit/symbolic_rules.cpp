@@ -509,6 +509,11 @@ TEST_CASE_FIXTURE(Fixture, "floor/ceil of an integer, may_fail, factored output"
   CHECK(!may_fail(Max(i, 1, N + 1, i), F));
   CHECK(may_fail(1 / x, F));
   CHECK(!may_fail(N / (P + 1), F));
+  // a unitvec position that may be negative fails (unitvec(-1) has no value)
+  CHECK(may_fail(unitvec(N - 1), F));
+  CHECK(!may_fail(unitvec(N + 1), F));
+  // sum_const must not move such a body out of a loop that may be empty (M = 0)
+  CHECK(!rule_sum_const(Sum(i, 1, M, unitvec(N - 1)), F, a));
   // a factor that may fail stays inside a sum whose range may be empty
   ex e = Sum(i, 1, N, Max(j, 1, M, j) * i);
   CHECK(!rule_sum_factor(e, F, a));

@@ -45,11 +45,10 @@ struct Gen {
   std::mt19937 rng;
   const Params& s;
   int next_index = 0;
-  // Inside an outer loop whose range may be empty, positions stay >= 0: sum_const moves an
-  // index-free body out of such a loop, and may_fail() does not count a negative unitvec
-  // position as a failure (a separate issue, not a vector-max rule's).
-  bool nonneg_positions = false;
-  bool nested_used = false;  // the expression has such a loop: integer points only (same issue)
+  // An outer loop whose range may be empty: sum_const moves an index-free body out of it, and
+  // may_fail() does not count a fractional inner loop bound as a failure, so such expressions
+  // are checked at integer points only (not a vector-max rule's issue).
+  bool nested_used = false;
   Gen(unsigned seed, const Params& p) : rng(seed), s(p) {}
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
   symbol fresh() { return symbol("i" + std::to_string(next_index++)); }
@@ -125,7 +124,7 @@ struct Gen {
       case 3: return numeric(2);
       case 4: return s.M;
       case 5: return s.P - 1;
-      default: return nonneg_positions ? ex(numeric(3)) : ex(numeric(-1));
+      default: return numeric(-1);
     }
   }
   ex modulus() {
@@ -175,7 +174,6 @@ struct Gen {
   // w * sum (i = lb, ub) { c * unitvec(pos(i)) }, pos cyclic, block or injective.
   ex mapped() {
     bool nested = pick(5) == 0;  // an outer loop repeats the work
-    nonneg_positions = nested;
     nested_used = nested_used || nested;
     symbol i = fresh();
     ex lb = some_lb(), ub = some_ub(), e0 = pick(2) ? ex(numeric(0)) : offset(), d = pick(2) ? ex(numeric(0)) : offset();
@@ -196,7 +194,6 @@ struct Gen {
       symbol j = fresh();
       v = make_reduction(ReduceKind::Sum, j, 1, s.M, v);
     }
-    nonneg_positions = false;
     return v;
   }
   // Parts on disjoint positions: [a, b] then a shifted map from position 2 on.
