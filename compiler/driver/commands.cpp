@@ -18,26 +18,6 @@
 namespace pamc {
 namespace {
 
-// Writes `text` to `path` through a temporary file renamed into place, so an error never
-// leaves a partial output file behind.
-bool write_file_atomically(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".pamc-tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    if (!out.flush()) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 int emit_text(const std::string& output, const std::string& text) {
   if (output.empty()) {
     std::cout << text;

@@ -1,5 +1,7 @@
 #include "compiler/driver/driver_util.h"
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "compiler/passes/evaluate_model.h"
@@ -28,6 +30,24 @@ bool parse_bindings(const std::map<std::string, std::string>& raw, std::map<std:
     out[name] = v;
   }
   return ok;
+}
+
+bool write_file_atomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".pamc-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace pamc

@@ -21,4 +21,8 @@ int report(const CompileError& e);
 // returns false if there was any.
 bool parse_bindings(const std::map<std::string, std::string>& raw, std::map<std::string, GiNaC::numeric>& out);
 
+// Writes `text` to `path` through a temporary file renamed into place, so an error never
+// leaves a partial output file behind. False if it could not.
+bool write_file_atomically(const std::string& path, const std::string& text);
+
 }  // namespace pamc

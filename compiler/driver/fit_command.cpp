@@ -45,24 +45,6 @@ std::string percent(double v) { return short_num(100 * v, 3) + "%"; }
 
 std::string json_opt(const std::optional<double>& v) { return v && std::isfinite(*v) ? num(*v) : "null"; }
 
-bool write_file_atomically(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".pamc-tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    if (!out.flush()) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 std::string format_json(const FitResult& r, const std::string& data_path) {
   std::ostringstream o;
   o << "{\"target\": " << json_quote(r.target) << ", \"equation\": " << json_quote(r.equation)
