@@ -11,10 +11,82 @@
 #include "compiler/passes/sweep.h"
 
 namespace pamc {
-namespace {
 
 using GiNaC::ex;
 using GiNaC::numeric;
+
+std::optional<numeric> value_at(const ex& e, const GiNaC::exmap& env) {
+  try {
+    sym::WorkBudget budget;
+    sym::Value v = sym::evaluate(e, env, budget);
+    if (v.is_vector) return std::nullopt;
+    return v.scalar;
+  } catch (const sym::EvalError&) {
+    return std::nullopt;
+  }
+}
+
+namespace {
+struct Activate : GiNaC::map_function {
+  const GiNaC::exmap& env;
+  std::vector<std::string>* notes;
+  Activate(const GiNaC::exmap& e, std::vector<std::string>* n) : env(e), notes(n) {}
+  void note(const std::string& s) {
+    if (notes && std::find(notes->begin(), notes->end(), s) == notes->end()) notes->push_back(s);
+  }
+  ex operator()(const ex& e) override {
+    if (sym::is_extremum(e)) {
+      std::size_t best = 0;
+      std::vector<std::optional<numeric>> vals;
+      for (std::size_t i = 0; i < e.nops(); ++i) vals.push_back(value_at(e.op(i), env));
+      for (std::size_t i = 0; i < e.nops(); ++i) {
+        if (!vals[i]) continue;
+        if (!vals[best] || (sym::is_max(e) ? *vals[i] > *vals[best] : *vals[i] < *vals[best])) best = i;
+      }
+      std::string ties;
+      for (std::size_t i = 0; i < e.nops(); ++i)
+        if (i != best && vals[i] && vals[best] && *vals[i] == *vals[best]) ties += ", " + sym::to_pamela(e.op(i));
+      if (!ties.empty())
+        note(sym::to_pamela(e) + ": " + sym::to_pamela(e.op(best)) + ties +
+             " tie here (a kink), so derivatives are one-sided; shown for the branch " + sym::to_pamela(e.op(best)));
+      return (*this)(e.op(best));
+    }
+    switch (sym::pamela_function(e)) {
+      case sym::Fn::Floor:
+      case sym::Fn::Ceil:
+        note(sym::to_pamela(e) + " differentiated as its argument (a step function's derivative is 0 almost everywhere)");
+        return (*this)(e.op(0));
+      case sym::Fn::Div:
+        note(sym::to_pamela(e) + " differentiated as the real quotient");
+        return (*this)(e.op(0)) / (*this)(e.op(1));
+      case sym::Fn::Mod: {
+        ex q = sym::floor_of(e.op(0) / e.op(1));
+        auto qv = value_at(q, env);
+        note(sym::to_pamela(e) + " differentiated with its quotient held at its value here");
+        return (*this)(e.op(0)) - (*this)(e.op(1)) * (qv ? ex(*qv) : q);
+      }
+      case sym::Fn::Eq:
+      case sym::Fn::Ne:
+      case sym::Fn::Lt:
+      case sym::Fn::Le:
+        if (auto v = value_at(e, env)) return *v;
+        return e;
+      case sym::Fn::Log2: return GiNaC::log((*this)(e.op(0))) / GiNaC::log(numeric(2));
+      default: break;
+    }
+    if (sym::is_reduction(e)) return e;
+    return e.map(*this);
+  }
+};
+
+}  // namespace
+
+ex active_branch(const ex& e, const GiNaC::exmap& env, std::vector<std::string>* notes) {
+  Activate act(env, notes);
+  return act(e);
+}
+
+namespace {
 
 [[noreturn]] void fail(DiagKind kind, const std::string& message) {
   throw CompileError{Diagnostic{Severity::Error, kind, Loc{}, message, {}}};
@@ -26,17 +98,6 @@ std::vector<std::string> parameters_in(const CostModel& model, const ex& e) {
   for (const CostParameter& p : model.parameters)
     if (e.has(p.symbol)) out.push_back(p.name);
   return out;
-}
-
-std::optional<numeric> value_at(const ex& e, const GiNaC::exmap& env) {
-  try {
-    sym::WorkBudget budget;
-    sym::Value v = sym::evaluate(e, env, budget);
-    if (v.is_vector) return std::nullopt;
-    return v.scalar;
-  } catch (const sym::EvalError&) {
-    return std::nullopt;
-  }
 }
 
 // Every max/min in e, outermost first, outside reductions (whose bodies mention the index).
@@ -241,59 +302,6 @@ std::vector<const CostEquation*> resolve_targets(const CostModel& model, const s
   return out;
 }
 
-// The active branch of e at the point (see analysis.h), with notes on what was assumed.
-struct Activate : GiNaC::map_function {
-  const GiNaC::exmap& env;
-  std::vector<std::string>& notes;
-  Activate(const GiNaC::exmap& e, std::vector<std::string>& n) : env(e), notes(n) {}
-  void note(const std::string& s) {
-    if (std::find(notes.begin(), notes.end(), s) == notes.end()) notes.push_back(s);
-  }
-  ex operator()(const ex& e) override {
-    if (sym::is_extremum(e)) {
-      std::size_t best = 0;
-      std::vector<std::optional<numeric>> vals;
-      for (std::size_t i = 0; i < e.nops(); ++i) vals.push_back(value_at(e.op(i), env));
-      for (std::size_t i = 0; i < e.nops(); ++i) {
-        if (!vals[i]) continue;
-        if (!vals[best] || (sym::is_max(e) ? *vals[i] > *vals[best] : *vals[i] < *vals[best])) best = i;
-      }
-      std::string ties;
-      for (std::size_t i = 0; i < e.nops(); ++i)
-        if (i != best && vals[i] && vals[best] && *vals[i] == *vals[best]) ties += ", " + sym::to_pamela(e.op(i));
-      if (!ties.empty())
-        note(sym::to_pamela(e) + ": " + sym::to_pamela(e.op(best)) + ties +
-             " tie here (a kink), so derivatives are one-sided; shown for the branch " + sym::to_pamela(e.op(best)));
-      return (*this)(e.op(best));
-    }
-    switch (sym::pamela_function(e)) {
-      case sym::Fn::Floor:
-      case sym::Fn::Ceil:
-        note(sym::to_pamela(e) + " differentiated as its argument (a step function's derivative is 0 almost everywhere)");
-        return (*this)(e.op(0));
-      case sym::Fn::Div:
-        note(sym::to_pamela(e) + " differentiated as the real quotient");
-        return (*this)(e.op(0)) / (*this)(e.op(1));
-      case sym::Fn::Mod: {
-        ex q = sym::floor_of(e.op(0) / e.op(1));
-        auto qv = value_at(q, env);
-        note(sym::to_pamela(e) + " differentiated with its quotient held at its value here");
-        return (*this)(e.op(0)) - (*this)(e.op(1)) * (qv ? ex(*qv) : q);
-      }
-      case sym::Fn::Eq:
-      case sym::Fn::Ne:
-      case sym::Fn::Lt:
-      case sym::Fn::Le:
-        if (auto v = value_at(e, env)) return *v;
-        return e;
-      case sym::Fn::Log2: return GiNaC::log((*this)(e.op(0))) / GiNaC::log(numeric(2));
-      default: break;
-    }
-    if (sym::is_reduction(e)) return e;
-    return e.map(*this);
-  }
-};
-
 bool has_reduction_with(const ex& e, const GiNaC::symbol& s) {
   if (sym::is_reduction(e)) return e.has(s);
   for (std::size_t i = 0; i < e.nops(); ++i)
@@ -367,8 +375,7 @@ std::vector<SensitivityReport> sensitivity_model(const CostModel& model, const s
     r.equation = sym::to_pamela(eqs[t]->value);
     r.value = values[t];
     r.point = point_of(model, env, eqs[t]->value);
-    Activate act(env, r.notes);
-    ex active = act(eqs[t]->value);
+    ex active = active_branch(eqs[t]->value, env, &r.notes);
     r.active = sym::to_pamela(active);
     for (const CostParameter& p : model.parameters) {
       if (!eqs[t]->value.has(p.symbol)) continue;

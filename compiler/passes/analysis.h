@@ -91,4 +91,12 @@ std::vector<std::pair<GiNaC::numeric, std::string>> crossovers_in(
 std::string format_explain(const std::vector<ExplainReport>& reports, bool json);
 std::string format_sensitivity(const std::vector<SensitivityReport>& reports, bool json);
 
+// e's value at env; nullopt when it has none or is a vector.
+std::optional<GiNaC::numeric> value_at(const GiNaC::ex& e, const GiNaC::exmap& env);
+
+// The active branch of e at env (see the top of this file): every max/min replaced by the
+// argument that attains it, floor/ceil/div relaxed, mod with its quotient held, comparisons
+// evaluated. `notes`, if given, collects what that assumed (ties, relaxations).
+GiNaC::ex active_branch(const GiNaC::ex& e, const GiNaC::exmap& env, std::vector<std::string>* notes = nullptr);
+
 }  // namespace pamc

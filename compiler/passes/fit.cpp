@@ -1,5 +1,7 @@
 #include "compiler/passes/fit.h"
 
+#include "compiler/passes/analysis.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -362,56 +364,6 @@ struct Freeze : GiNaC::map_function {
   }
 };
 
-// The branch of e active at a point: max/min replaced by the argument that attains it,
-// floor/ceil/div relaxed to the real quotient, mod with its quotient held (as `pamc
-// sensitivity` differentiates).
-struct Activate : GiNaC::map_function {
-  const GiNaC::exmap& env;
-  explicit Activate(const GiNaC::exmap& e) : env(e) {}
-  std::optional<numeric> value(const ex& e) {
-    try {
-      sym::WorkBudget budget;
-      sym::Value v = sym::evaluate(e, env, budget);
-      if (v.is_vector) return std::nullopt;
-      return v.scalar;
-    } catch (const sym::EvalError&) {
-      return std::nullopt;
-    }
-  }
-  ex operator()(const ex& e) override {
-    if (sym::is_extremum(e)) {
-      std::size_t best = 0;
-      std::vector<std::optional<numeric>> vals;
-      for (std::size_t i = 0; i < e.nops(); ++i) vals.push_back(value(e.op(i)));
-      for (std::size_t i = 0; i < e.nops(); ++i) {
-        if (!vals[i]) continue;
-        if (!vals[best] || (sym::is_max(e) ? *vals[i] > *vals[best] : *vals[i] < *vals[best])) best = i;
-      }
-      return (*this)(e.op(best));
-    }
-    switch (sym::pamela_function(e)) {
-      case sym::Fn::Floor:
-      case sym::Fn::Ceil: return (*this)(e.op(0));
-      case sym::Fn::Div: return (*this)(e.op(0)) / (*this)(e.op(1));
-      case sym::Fn::Mod: {
-        auto q = value(sym::floor_of(e.op(0) / e.op(1)));
-        if (!q) return e;
-        return (*this)(e.op(0)) - (*this)(e.op(1)) * ex(*q);
-      }
-      case sym::Fn::Eq:
-      case sym::Fn::Ne:
-      case sym::Fn::Lt:
-      case sym::Fn::Le:
-        if (auto v = value(e)) return *v;
-        return e;
-      case sym::Fn::Log2: return GiNaC::log((*this)(e.op(0))) / GiNaC::log(numeric(2));
-      default: break;
-    }
-    if (sym::is_reduction(e)) return e;
-    return e.map(*this);
-  }
-};
-
 // An equation prepared for fitting: derivatives with respect to the unknowns when it is
 // smooth in them, and compiled double evaluators when they compile.
 struct Prepared {
@@ -743,8 +695,7 @@ class Fitter {
       return ok;
     }
     GiNaC::exmap env = point_env(r, theta);
-    Activate act(env);
-    ex a = act(r.eq->e);
+    ex a = active_branch(r.eq->e, env);  // the branch `pamc sensitivity` differentiates
     if (!r.active || !r.active->is_equal(a)) {
       Freeze fr(unknowns_);
       ex f = fr(a);
