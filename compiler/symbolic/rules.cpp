@@ -784,47 +784,59 @@ std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
   return r.kind() == ReduceKind::Max ? make_max(terms) : make_min(terms);
 }
 
-// sum (i = lb, ub) { (i + e) mod k == r } = floor((ub + e - r) / k) - floor((lb - 1 + e - r) / k),
-// the number of j = i + e - r divisible by k (!= : the range's count minus that).
-// Side conditions: k > 0 and an integer, e an integer, r an integer with 0 <= r <= k - 1
-// (all proved: with a real k brute force has values and the count differs); r a number
-// outside 0..k-1 gives 0 matches. lb, ub integers (proved or assumed); guarded where the
-// range may be empty.
-std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a) {
-  const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r) return std::nullopt;
-  Fn fn = pamela_function(r->body());
-  if (fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
-  const ex& i = r->index_ex();
-  ex m = r->body().op(0), rr = r->body().op(1);
+namespace {
+
+// A residue test on the index: (i + e) mod k == r (either side), with k > 0 an integer and e
+// an integer (proved). `none`: r is a number outside 0..k-1, so no i matches; else r is
+// proved an integer in 0..k-1. nullopt when pred is not such a test or a proof fails.
+struct Residue {
+  ex e, k, r;
+  bool none = false;
+};
+std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f) {
+  if (pamela_function(pred) != Fn::Eq && pamela_function(pred) != Fn::Ne) return std::nullopt;
+  ex m = pred.op(0), rr = pred.op(1);
   if (pamela_function(m) != Fn::Mod) std::swap(m, rr);
   if (pamela_function(m) != Fn::Mod || rr.has(i)) return std::nullopt;
   auto lin = linear_in(m.op(0), i);
   const ex& k = m.op(1);
   if (!lin || lin->first != 1 || k.has(i)) return std::nullopt;
-  ex e0 = lin->second;
-  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(e0)) return std::nullopt;
-  ex matches;
+  Residue out{lin->second, k, rr};
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(out.e)) return std::nullopt;
   if (is_class<numeric>(rr) && is_class<numeric>(k) &&
       (!ex_to<numeric>(rr).is_integer() || ex_to<numeric>(rr).is_negative() || ex_to<numeric>(rr) >= ex_to<numeric>(k))) {
-    matches = 0;
-  } else if (f.provably_integer(rr) && f.provably_nonneg(rr) && f.provably_nonneg(k - 1 - rr)) {
-    matches = floor_of((r->ub() + e0 - rr) / k) - floor_of((r->lb() - 1 + e0 - rr) / k);
-  } else {
-    return std::nullopt;
+    out.none = true;
+    return out;
   }
+  if (!f.provably_integer(rr) || !f.provably_nonneg(rr) || !f.provably_nonneg(k - 1 - rr)) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { (i + e) mod k == r } = floor((ub + e - r) / k) - floor((lb - 1 + e - r) / k),
+// the number of j = i + e - r divisible by k (!= : the range's count minus that).
+// Side conditions (residue_test): k > 0 and an integer, e an integer, r an integer with
+// 0 <= r <= k - 1 (all proved: with a real k brute force has values and the count differs); r a number
+// outside 0..k-1 gives 0 matches. lb, ub integers (proved or assumed); guarded where the
+// range may be empty.
+std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  auto t = residue_test(r->body(), r->index_ex(), f);
+  if (!t) return std::nullopt;
+  ex matches = t->none ? ex(0) : floor_of((r->ub() + t->e - t->r) / t->k) - floor_of((r->lb() - 1 + t->e - t->r) / t->k);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
-  return nonempty_guard(count, f) * (fn == Fn::Eq ? matches : count - matches);
+  return nonempty_guard(count, f) * (pamela_function(r->body()) == Fn::Eq ? matches : count - matches);
 }
 
 // sum (i = lb, ub) { ((i + e) mod k == r) * g(i) } = sum (i = L, U) { g(k i + r - e) } with
 // L = ceil((lb - r + e) / k), U = floor((ub - r + e) / k): the matching i are exactly
 // k j + r - e for integer j in [L, U] (sum over the even i: sum (i = 1, floor(N / 2)) { 2 i }).
-// Side conditions as sum_mod_count: k > 0 and an integer, e an integer, r an integer with
-// 0 <= r <= k - 1 (all proved; a number r outside 0..k-1 matches no i: 0); lb, ub integers
-// (proved or assumed); g does not fail (may_fail) at the i skipped. Both sums are 0 on an
-// empty range, so no guard is needed.
+// Side conditions as sum_mod_count (residue_test; a number r outside 0..k-1 matches no i:
+// 0); lb, ub integers (proved or assumed); g does not fail (may_fail) at the i skipped.
+// Both sums are 0 on an empty range, so no guard is needed.
 std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !is_class<mul>(r->body())) return std::nullopt;
@@ -836,22 +848,12 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
     else g *= x;
   }
   if (pred.is_zero()) return std::nullopt;
-  ex m = pred.op(0), rr = pred.op(1);
-  if (pamela_function(m) != Fn::Mod) std::swap(m, rr);
-  if (pamela_function(m) != Fn::Mod || rr.has(i)) return std::nullopt;
-  auto lin = linear_in(m.op(0), i);
-  const ex& k = m.op(1);
-  if (!lin || lin->first != 1 || k.has(i)) return std::nullopt;
-  ex e0 = lin->second;
-  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(e0)) return std::nullopt;
-  if (may_fail(g, f)) return std::nullopt;
-  if (is_class<numeric>(rr) && is_class<numeric>(k) &&
-      (!ex_to<numeric>(rr).is_integer() || ex_to<numeric>(rr).is_negative() || ex_to<numeric>(rr) >= ex_to<numeric>(k)))
-    return ex(0);  // a remainder outside 0..k-1: no i matches
-  if (!f.provably_integer(rr) || !f.provably_nonneg(rr) || !f.provably_nonneg(k - 1 - rr)) return std::nullopt;
+  auto t = residue_test(pred, i, f);
+  if (!t || may_fail(g, f)) return std::nullopt;
+  if (t->none) return ex(0);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
-  ex lo = ceil_of((r->lb() - rr + e0) / k), hi = floor_of((r->ub() - rr + e0) / k);
-  return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, g.subs(exmap{{i, k * i + rr - e0}}));
+  ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
+  return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}));
 }
 
 // sum (i = lb, ub) { x < y } (also <=; > and >= are stored swapped) where y - x = a i + b
