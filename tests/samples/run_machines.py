@@ -20,14 +20,12 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PAMC = "build/pamc"
-failures = []
-count = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cli"))
+import harness  # noqa: E402  (running pamc, tallying checks, writing models: shared with tests/cli)
+from harness import ROOT, check, pamc, write  # noqa: E402
 
 MACHINES = ["x1e", "r10000", "origin2000", "powerchallenge", "p575", "js22", "p570", "x3550", "x3650"]
 GB, MB, KB = 2 ** 30, 2 ** 20, 2 ** 10
@@ -113,19 +111,6 @@ TABLE3 = {  # phase: (T_comp, T_comm, T_io)
     1: (5.530, 0.470, 0.042), 2: (2.92, 0.98, 0.33), 3: (0.283, 0.283, 0.011), 4: (16.4, 1.63, 0.29)}
 
 
-def check(name, ok, detail=""):
-    global count
-    count += 1
-    if not ok:
-        failures.append(name)
-        print(f"FAIL {name}: {detail}")
-
-
-def pamc(*args):
-    p = subprocess.run([PAMC, *args], capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
 def close(a, b, rel=1e-9):
     return abs(a - b) <= rel * max(1.0, abs(a), abs(b))
 
@@ -135,13 +120,6 @@ def eval_json(path, *args):
     if rc != 0:
         raise RuntimeError(f"pamc eval {path} {' '.join(args)}: {err}")
     return json.loads(out)
-
-
-def write(tmp, name, text):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 def check_loading(tmp):
@@ -346,11 +324,10 @@ def check_seismic():
 
 
 def main():
-    global PAMC
     ap = argparse.ArgumentParser()
     ap.add_argument("--pamc", default="build/pamc")
     args = ap.parse_args()
-    PAMC = os.path.abspath(args.pamc)
+    harness.PAMC = os.path.abspath(args.pamc)
     with tempfile.TemporaryDirectory() as tmp:
         print("loading: check and compile --machine")
         check_loading(tmp)
@@ -360,8 +337,7 @@ def main():
         check_stdlib(tmp)
         print("seismic (seed 004)")
         check_seismic()
-    print(f"{count - len(failures)} of {count} machine/stdlib/seismic checks passed")
-    return 1 if failures else 0
+    return harness.summary("machine/stdlib/seismic checks")
 
 
 if __name__ == "__main__":

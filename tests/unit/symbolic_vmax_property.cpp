@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/symbolic/symbolic.h"
+#include "tests/unit/assumptions_at.h"
 
 #include <random>
 #include <sstream>
@@ -215,22 +216,6 @@ struct Gen {
     }
   }
 };
-
-bool assumptions_hold(const Assumptions& a, const GiNaC::exmap& env) {
-  try {
-    for (const ex& c : a.nonneg) {
-      WorkBudget b;
-      if (evaluate(c, env, b).scalar.is_negative()) return false;
-    }
-    for (const ex& c : a.integer) {
-      WorkBudget b;
-      if (!evaluate(c, env, b).scalar.is_integer()) return false;
-    }
-  } catch (const EvalError&) {
-    return false;
-  }
-  return true;
-}
 
 bool has_vmax(const ex& e) {
   if (pamela_function(e) == Fn::VectorMax) return true;
