@@ -121,6 +121,8 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   } else {
     for (const std::string& t : request.targets) {
       const CostEquation* e = find_target(model, t);
+      if (!e && model.parameter(t))
+        fail(DiagKind::UnknownTarget, "'" + t + "' is a parameter, not an equation: its value is what -D or its default gives");
       if (!e) fail(DiagKind::UnknownTarget, "no equation or process named '" + t + "'");
       targets.push_back(e);
     }

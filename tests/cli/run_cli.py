@@ -46,6 +46,8 @@ def main():
           rc == 1 and "P, N" in err and "[UnboundParameter]" in err, err)
     rc, out, err = pamc("eval", MRM, "-D", "P=1", "-D", "N=1", "--target", "nothing")
     check("unknown --target exits 1", rc == 1 and "nothing" in err and "[UnknownTarget]" in err, err)
+    rc, out, err = pamc("eval", MRM, "--target", "P", "-D", "P=3", "-D", "N=2")
+    check("--target of a parameter says it is a parameter", rc == 1 and "'P' is a parameter" in err, err)
     rc, out, err = pamc("eval", MRM, "-D", "P=1", "-D", "N=1", "-D", "Q=3")
     check("-D of a name that is no parameter exits 1", rc == 1 and "Q" in err, err)
 
