@@ -345,7 +345,7 @@ bool Facts::prove(const ex& e, bool strict) const {
   };
   if (ok(*this, e)) return true;
   ex x = e.expand();
-  if (ok(*this, x)) return true;
+  if (!x.is_equal(e) && ok(*this, x)) return true;  // the same expression: the same range
   // Retry with symbolic bounds made explicit: s >= L becomes s = L + t, t >= 0 (t > 0 when
   // strict); s <= U becomes s = U - t. One symbol at a time, then all lower bounds at once.
   std::vector<std::pair<exmap, Facts>> tries;
