@@ -550,33 +550,37 @@ std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) 
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
-  std::vector<std::map<std::string, std::pair<ex, long>>> per_arg;
-  for (const ex& arg : m.args()) {
-    std::map<std::string, std::pair<ex, long>> fac;
+  // Each argument's non-numeric factors as (base, exponent).
+  auto factors_of = [](const ex& arg) {
+    std::vector<std::pair<ex, long>> out;
     for (const ex& t : operands_of(arg, false)) {
       if (is_class<numeric>(t)) continue;
-      ex base = t;
-      long n = 1;
-      if (is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer()) {
-        base = t.op(0);
-        n = ex_to<numeric>(t.op(1)).to_long();
-      }
-      fac[to_pamela(base)] = {base, n};
-    }
-    per_arg.push_back(std::move(fac));
-  }
-  for (const auto& [key, be] : per_arg[0]) {
-    long least = be.second;
-    bool common = true;
-    for (size_t j = 1; j < per_arg.size() && common; ++j) {
-      auto it = per_arg[j].find(key);
-      if (it == per_arg[j].end() || !it->second.first.is_equal(be.first))
-        common = false;
+      if (is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer())
+        out.emplace_back(t.op(0), ex_to<numeric>(t.op(1)).to_long());
       else
-        least = std::min(least, it->second.second);
+        out.emplace_back(t, 1);
     }
-    if (!common) continue;
-    ex x = GiNaC::pow(be.first, least);
+    return out;
+  };
+  std::vector<std::vector<std::pair<ex, long>>> per_arg;
+  for (const ex& arg : m.args()) per_arg.push_back(factors_of(arg));
+  // The bases common to all arguments, each with its least exponent.
+  std::vector<std::pair<ex, long>> common;
+  for (const auto& [base, n] : per_arg[0]) {
+    long least = n;
+    bool in_all = true;
+    for (size_t j = 1; j < per_arg.size() && in_all; ++j) {
+      auto it = std::find_if(per_arg[j].begin(), per_arg[j].end(), [&](const auto& p) { return p.first.is_equal(base); });
+      if (it == per_arg[j].end()) in_all = false;
+      else least = std::min(least, it->second);
+    }
+    if (in_all) common.emplace_back(base, least);
+  }
+  if (common.size() > 1)  // the first in text order is taken: independent of GiNaC's order
+    std::stable_sort(common.begin(), common.end(),
+                     [](const auto& a, const auto& b) { return to_pamela(a.first) < to_pamela(b.first); });
+  for (const auto& [base, least] : common) {
+    ex x = GiNaC::pow(base, least);
     if (!f.provably_nonneg(x)) continue;
     exvector rest;
     for (const ex& arg : m.args()) rest.push_back(arg / x);
@@ -608,8 +612,11 @@ std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
     }
     return std::nullopt;
   };
-  for (const ex& x : sorted_by_text(m.args())) {
-    if (!is_class<add>(x) || !f.provably_nonneg(x)) continue;
+  exvector sums;  // the candidates x; visited in text order (printing only these)
+  for (const ex& x : m.args())
+    if (is_class<add>(x)) sums.push_back(x);
+  for (const ex& x : sums.size() > 1 ? sorted_by_text(sums) : sums) {
+    if (!f.provably_nonneg(x)) continue;
     exvector rest;
     bool ok = true, other = false;
     for (const ex& arg : m.args()) {
@@ -648,14 +655,18 @@ std::optional<ex> rule_max_common_term(const ex& e, const Facts&, Assumptions&) 
   const auto& m = ex_to<extremum>(e);
   for (const ex& arg : m.args())
     if (!is_class<add>(arg)) return std::nullopt;
-  for (const ex& t : sorted_by_text(operands_of(m.args()[0], true))) {
+  exvector commons;  // terms of every argument; the first in text order is taken
+  for (const ex& t : operands_of(m.args()[0], true)) {
     bool common = true;
     for (size_t j = 1; j < m.args().size() && common; ++j) {
       common = false;
       for (const ex& u : operands_of(m.args()[j], true))
         if (u.is_equal(t)) common = true;
     }
-    if (!common) continue;
+    if (common) commons.push_back(t);
+  }
+  if (commons.size() > 1) commons = sorted_by_text(commons);
+  for (const ex& t : commons) {
     exvector rest;
     for (const ex& arg : m.args()) rest.push_back(arg - t);
     return t + (m.is_max() ? make_max(rest) : make_min(rest));
