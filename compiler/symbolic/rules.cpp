@@ -597,14 +597,18 @@ std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
 std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e) || is_vector_valued(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
-  // c with y = c x, when y - c x expands to 0 (c from a symbol's coefficient).
+  // c with y = c x, when y - c x expands to 0. c comes from the coefficients of the first
+  // symbol whose coefficient in x is a nonzero number (a symbol whose coefficient is not,
+  // like t_cmp in ceil(log2(P)) t_cmp + t_hit, is passed over: which symbol comes first
+  // follows GiNaC's term order, and the answer must not); once c is fixed the test decides.
   auto multiple = [](const ex& y, const ex& x) -> std::optional<ex> {
     if (!is_class<add>(y)) return std::nullopt;
     ex xe = x.expand(), ye = y.expand();
     for (auto it = xe.preorder_begin(); it != xe.preorder_end(); ++it) {
       if (!is_class<symbol>(*it)) continue;
       ex cx = xe.coeff(*it, 1), cy = ye.coeff(*it, 1);
-      if (!is_class<numeric>(cx) || cx.is_zero() || !is_class<numeric>(cy)) return std::nullopt;
+      if (!is_class<numeric>(cx) || cx.is_zero()) continue;
+      if (!is_class<numeric>(cy)) return std::nullopt;
       ex c = cy / cx;
       ex d = (ye - c * xe).expand();
       if (!(d.is_zero() || (is_class<numeric>(d) && ex_to<numeric>(d).is_zero()))) return std::nullopt;
