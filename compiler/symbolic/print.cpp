@@ -145,10 +145,68 @@ Text number(const numeric& n) {
 
 bool by_text(const std::string& a, const std::string& b) { return a < b; }
 
-// A product as coefficient, numerator factors and denominator factors.
-Text product(const numeric& coeff, const exvector& factors) {
+// A term of a sum as the printer writes it: sign, magnitude text (wrapped for a sum), and
+// whether it is a number. A product whose text leads with '-' (its coefficient, or a factor's
+// sign moved there) counts as negative, so "a + -x" is written "a - x".
+struct Term {
+  bool neg;
+  std::string mag;
+  bool is_num;
+};
+Term term_of(const ex& t) {
+  if (is_class<numeric>(t) && ex_to<numeric>(t).is_real()) {
+    const numeric& n = ex_to<numeric>(t);
+    return {n.is_negative(), wrap(number(abs(n)), kAdd + 1), true};
+  }
+  bool neg = is_class<mul>(t) && is_class<numeric>(t.op(t.nops() - 1)) && ex_to<numeric>(t.op(t.nops() - 1)).is_negative();
+  Text x = P(neg ? ex(-t) : t);
+  while (x.prec == kMul && !x.s.empty() && x.s[0] == '-') {
+    x.s.erase(0, 1);
+    neg = !neg;
+  }
+  return {neg, wrap(x, kAdd + 1), false};
+}
+
+// The order the printer writes a sum's terms in: numbers last, then by magnitude text.
+bool term_before(const Term& a, const Term& b) {
+  if (a.is_num != b.is_num) return b.is_num;
+  if (a.mag != b.mag) return a.mag < b.mag;
+  return a.neg < b.neg;
+}
+
+// Should the sum e be printed negated (its sign moved out)? When more of its terms are
+// negative than positive; on a tie, when the first term in the printer's order is.
+bool print_negated(const ex& e) {
+  std::optional<Term> first;
+  size_t negative = 0;
+  for (size_t i = 0; i < e.nops(); ++i) {
+    Term t = term_of(e.op(i));
+    if (t.neg) ++negative;
+    if (!first || term_before(t, *first)) first = t;
+  }
+  if (2 * negative != e.nops()) return 2 * negative > e.nops();
+  return first && first->neg;
+}
+
+// A product as coefficient, numerator factors and denominator factors. A factor that is a
+// sum is printed with fewer negative terms than positive ones (on a tie,
+// its first term positive), the sign moved to the coefficient: x (a - b) and -x (b - a) are
+// one expression that GiNaC may hold either way (factor() normalizes by its own term order,
+// which follows the executable's layout), and they print alike.
+Text product(const numeric& coeff, const exvector& factors_in) {
   std::vector<std::pair<std::string, std::string>> num, den;  // (sort key, text)
   numeric c = coeff;
+  exvector factors;
+  for (const ex& f : factors_in) {
+    // -f of a sum is a sum again (GiNaC distributes a number over a sum); a power of a sum is
+    // left as it is: GiNaC would turn (-s)^3 back into -(s^3).
+    if (is_class<add>(f) && !is_vector_valued(f) && print_negated(f)) {
+      factors.push_back(-f);
+      c = -c;
+    } else {
+      factors.push_back(f);
+    }
+  }
   for (const ex& f : factors) {
     if (is_class<power>(f) && is_class<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
       Text d = P(GiNaC::pow(f.op(0), -f.op(1)));
@@ -226,25 +284,9 @@ Text P(const ex& e) {
     if (v.prec >= 0) return v;
   }
   if (is_class<add>(e)) {
-    struct Term { bool neg; std::string mag; bool is_num; };
     std::vector<Term> terms;
-    for (size_t i = 0; i < e.nops(); ++i) {
-      const ex& t = e.op(i);
-      if (is_class<numeric>(t) && ex_to<numeric>(t).is_real()) {
-        const numeric& n = ex_to<numeric>(t);
-        terms.push_back({n.is_negative(), wrap(number(abs(n)), kAdd + 1), true});
-      } else if (is_class<mul>(t) && is_class<numeric>(t.op(t.nops() - 1)) &&
-                 ex_to<numeric>(t.op(t.nops() - 1)).is_negative()) {
-        terms.push_back({true, wrap(P(-t), kAdd + 1), false});
-      } else {
-        terms.push_back({false, wrap(P(t), kAdd + 1), false});
-      }
-    }
-    std::sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) {
-      if (a.is_num != b.is_num) return b.is_num;
-      if (a.mag != b.mag) return a.mag < b.mag;
-      return a.neg < b.neg;
-    });
+    for (size_t i = 0; i < e.nops(); ++i) terms.push_back(term_of(e.op(i)));
+    std::sort(terms.begin(), terms.end(), term_before);
     // Lead with a positive term when there is one.
     auto first_pos = std::find_if(terms.begin(), terms.end(), [](const Term& t) { return !t.neg; });
     if (first_pos != terms.end()) std::rotate(terms.begin(), first_pos, first_pos + 1);

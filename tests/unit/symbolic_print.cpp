@@ -129,3 +129,19 @@ TEST_CASE("printing does not depend on symbol creation order") {
   CHECK(a == b);
   MESSAGE(a);
 }
+
+TEST_CASE("a sum factor prints with its sign moved out, whichever way GiNaC holds it") {
+  symbol a("a"), b("b"), c("c"), k("k"), N("N"), x("x");
+  // x (a - b) and -x (b - a) are one expression; GiNaC's own form follows its term order.
+  ex p = x * (a - b), q = -x * (b - a);
+  CHECK(to_pamela(p) == to_pamela(q));
+  // the form with fewer negative terms inside is the one printed: (k - N + 1), not
+  // -(N - k - 1); so (N - k - 1) x, the same expression negated, prints as -(k - N + 1) x
+  CHECK(to_pamela(x * (k - N + 1)) == "(k - N + 1) * x");
+  CHECK(to_pamela(x * (N - k - 1)) == "-(k - N + 1) * x");
+  // more negative terms: the sign moves out, and a sum writes it as a subtraction
+  CHECK(to_pamela(c + x * (1 - a - b)) == to_pamela(c - x * (a + b - 1)));
+  // a power of a sum is left alone (GiNaC would turn (-s)^3 back into -(s^3))
+  CHECK(to_pamela(GiNaC::pow(a - b - c, 3)) == to_pamela(GiNaC::pow(a - b - c, 3)));
+  CHECK(!to_pamela(x * GiNaC::pow(k - a - b, 3) / 3).empty());
+}
