@@ -164,6 +164,11 @@ Term term_of(const ex& t) {
     x.s.erase(0, 1);
     neg = !neg;
   }
+  // A vector term c [a - b] may be held as -c [b - a]: write the one whose text sorts first.
+  if (is_class<mul>(t) && x.prec == kAtom && is_vector_valued(t)) {
+    Text y = P(neg ? t : ex(-t));
+    if (y.prec == kAtom && y.s < x.s) return {!neg, wrap(y, kAdd + 1), false};
+  }
   return {neg, wrap(x, kAdd + 1), false};
 }
 
