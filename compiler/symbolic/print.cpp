@@ -194,7 +194,7 @@ bool print_negated(const ex& e) {
 }
 
 // A product as coefficient, numerator factors and denominator factors. A factor that is a
-// sum is printed with fewer negative terms than positive ones (on a tie,
+// sum (or a power of one) is printed with fewer negative terms than positive ones (on a tie,
 // its first term positive), the sign moved to the coefficient: x (a - b) and -x (b - a) are
 // one expression that GiNaC may hold either way (factor() normalizes by its own term order,
 // which follows the executable's layout), and they print alike.
@@ -213,6 +213,20 @@ Text product(const numeric& coeff, const exvector& factors_in) {
     }
   }
   for (const ex& f : factors) {
+    // A power of a sum: GiNaC picks the base's sign by its term order too, and would undo a
+    // flipped base ((-s)^3 -> -(s^3)), so the text is made here: the base printed the way
+    // print_negated chooses, the sign (for an odd exponent) moved to the coefficient.
+    if (is_class<power>(f) && is_class<add>(f.op(0)) && is_class<numeric>(f.op(1)) &&
+        ex_to<numeric>(f.op(1)).is_integer() && !is_vector_valued(f.op(0))) {
+      const numeric& n = ex_to<numeric>(f.op(1));
+      bool flip = print_negated(f.op(0));
+      if (flip && n.is_odd()) c = -c;
+      Text base = P(flip ? ex(-f.op(0)) : f.op(0));  // -s of a sum is a sum
+      numeric k = abs(n);
+      Text t = k == 1 ? base : Text{wrap(base, kAtom) + " ^ " + number(k).s, kPow};
+      (n.is_negative() ? den : num).emplace_back(t.s, wrap(t, kMul + 1));
+      continue;
+    }
     if (is_class<power>(f) && is_class<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_negative()) {
       Text d = P(GiNaC::pow(f.op(0), -f.op(1)));
       den.emplace_back(d.s, wrap(d, kMul + 1));
