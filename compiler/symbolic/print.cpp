@@ -232,6 +232,11 @@ Text product(const numeric& coeff, const exvector& factors_in) {
       den.emplace_back(d.s, wrap(d, kMul + 1));
     } else {
       Text t = P(f);
+      while (t.prec == kMul && !t.s.empty() && t.s[0] == '-') {  // -sum { x } as a factor
+        t.s.erase(0, 1);
+        t.prec = kAtom;
+        c = -c;
+      }
       num.emplace_back(t.s, wrap(t, kMul + 1));
     }
   }
@@ -349,9 +354,15 @@ Text P(const ex& e) {
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     static const char* names[] = {"sum", "max", "min"};
-    return {std::string(names[static_cast<int>(r.kind())]) + " (" + r.index().get_name() + " = " +
-                P(r.lb()).s + ", " + P(r.ub()).s + ") { " + P(r.body()).s + " }",
-            kAtom};
+    Text body = P(r.body());
+    // A sum whose body prints with a leading '-' (a product, its sign chosen by the printer)
+    // is written -sum (...) { ... }: sum { -x } and -sum { x } then print alike.
+    bool negated = r.kind() == ReduceKind::Sum && body.prec == kMul && !body.s.empty() && body.s[0] == '-';
+    if (negated) body.s.erase(0, 1);
+    std::string text = std::string(names[static_cast<int>(r.kind())]) + " (" + r.index().get_name() + " = " +
+                       P(r.lb()).s + ", " + P(r.ub()).s + ") { " + body.s + " }";
+    if (negated) return {"-" + text, kMul};
+    return {text, kAtom};
   }
   switch (pamela_function(e)) {
     case Fn::Unitvec: return call("unitvec", e);

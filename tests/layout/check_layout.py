@@ -7,7 +7,7 @@ in) changes whenever code or data before GiNaC in the executable changes size. T
 printer and the rules must not let that show (docs/design.md, "Deterministic output").
 pamc_layout_probe is pamc with 12 KB of data linked in ahead of GiNaC; this compiles every
 sample, every golden model and a generated 300-process model with both and compares the
-default output byte for byte.
+output of `compile --all` (phi_, delta_, omega_ and T_ of every process) byte for byte.
 
   check_layout.py --pamc build/pamc --probe build/pamc_layout_probe
 """
@@ -33,11 +33,11 @@ def main():
     for m in models:
         outs = []
         for exe in (a.pamc, a.probe):
-            p = subprocess.run([exe, "compile", m], capture_output=True, text=True, timeout=300)
+            p = subprocess.run([exe, "compile", "--all", m], capture_output=True, text=True, timeout=300)
             outs.append((p.returncode, p.stdout, p.stderr))
         if outs[0] != outs[1]:
             failures += 1
-            print(f"FAIL {os.path.relpath(m, ROOT)}: output differs between pamc and the probe")
+            print(f"FAIL {os.path.relpath(m, ROOT)}: compile --all differs between pamc and the probe")
             for x, y in zip(outs[0][1].splitlines(), outs[1][1].splitlines()):
                 if x != y:
                     print(f"  pamc:  {x[:300]}\n  probe: {y[:300]}")

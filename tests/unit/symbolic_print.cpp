@@ -141,6 +141,12 @@ TEST_CASE("a sum factor prints with its sign moved out, whichever way GiNaC hold
   CHECK(to_pamela(x * (N - k - 1)) == "-(k - N + 1) * x");
   // more negative terms: the sign moves out, and a sum writes it as a subtraction
   CHECK(to_pamela(c + x * (1 - a - b)) == to_pamela(c - x * (a + b - 1)));
+  // sum { -x } and -sum { x } print alike: -sum (...) { x }, also as a factor
+  symbol i("i");
+  ex s1 = make_reduction(ReduceKind::Sum, i, 1, N, (a - b - c) * unitvec(i));
+  ex s2 = make_reduction(ReduceKind::Sum, i, 1, N, (b + c - a) * unitvec(i));
+  CHECK(to_pamela(x * s1) == to_pamela(-x * s2));
+  CHECK(to_pamela(s1).rfind("-sum (i = 1, N) { ", 0) == 0);
   // a vector term c [a - b] held as -c [b - a] prints one way
   CHECK(to_pamela(c + (a - b) * unitvec(0)) == to_pamela(c - (b - a) * unitvec(0)));
   // a power of a sum too: even powers drop the sign, odd ones move it out, also in a
