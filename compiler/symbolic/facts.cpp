@@ -7,6 +7,7 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 
 namespace pamc::sym {
@@ -338,7 +339,18 @@ bool has_negative_power(const ex& e) {
 }
 }  // namespace
 
-bool Facts::prove(const ex& e, bool strict) const {
+namespace {
+// A max/min in e outside every reduction (inside one it may depend on the index).
+std::optional<ex> extremum_outside_reductions(const ex& e) {
+  if (is_class<reduction>(e)) return std::nullopt;
+  if (is_class<extremum>(e)) return e;
+  for (size_t i = 0; i < e.nops(); ++i)
+    if (auto m = extremum_outside_reductions(e.op(i))) return m;
+  return std::nullopt;
+}
+}  // namespace
+
+bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   auto ok = [&](const Facts& f, const ex& x) {
     Interval r = f.range(x);
     return strict ? r.positive() : r.nonneg();
@@ -384,8 +396,19 @@ bool Facts::prove(const ex& e, bool strict) const {
   // from N - P >= 0 and P > 0). Only tried when x divides by something.
   if (has_negative_power(x)) {
     ex nd = x.normal().numer_denom();
-    if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove(nd.op(1), true))
-      return prove(nd.op(0), strict);
+    if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove_at(nd.op(1), true, depth) &&
+        prove_at(nd.op(0), strict, depth))
+      return true;
+  }
+  // A max/min (outside reductions) equals one of its arguments at every point, so e holds
+  // if it holds with each argument in its place, all occurrences alike: N - max(0, y) - 1
+  // >= 0 from N - 1 >= 0 and N - y - 1 >= 0. Two levels at most (the proofs multiply).
+  if (depth < 2) {
+    if (auto m = extremum_outside_reductions(e)) {
+      for (const ex& arg : ex_to<extremum>(*m).args())
+        if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
+      return true;
+    }
   }
   return false;
 }

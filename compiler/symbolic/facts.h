@@ -71,7 +71,9 @@ private:
   };
   Interval range_rec(const ex& e, int depth) const;
   Interval symbol_range(const GiNaC::symbol& s, int depth) const;
-  bool prove(const ex& e, bool strict) const;
+  bool prove(const ex& e, bool strict) const { return prove_at(e, strict, 0); }
+  // depth: how many max/min have been split into their arguments above this proof.
+  bool prove_at(const ex& e, bool strict, int depth) const;
   std::map<ex, Info, GiNaC::ex_is_less> info_;
 };
 

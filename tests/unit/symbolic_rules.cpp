@@ -269,6 +269,15 @@ TEST_CASE_FIXTURE(Fixture, "facts: interval and sign analysis") {
   CHECK(g.provably_nonneg(mod_of(x, P)));
   CHECK(F.provably_integer(N * P + 1));
   CHECK(!F.provably_integer(N / P));
+  // a max/min is split into its arguments: N - max(0, N - C - 1) - 1 >= 0 (gauss_block's
+  // guard) from N - 1 >= 0 and C >= 0, with C = ceil(N / P)
+  Facts h = F;
+  h.add_lower(N, 1, false);
+  h.add_lower(P, 1, false);
+  ex C = ceil_of(N / P);
+  CHECK(h.provably_nonneg(N - make_max({0, N - C - 1}) - 1));
+  CHECK(!h.provably_nonneg(N - make_max({0, N - C + 1}) - 1));  // false at P = 1
+  CHECK(h.provably_nonneg(make_min({N, P}) - 1));
 }
 
 // ---- closed forms for data-parallel models -------------------------------------------
