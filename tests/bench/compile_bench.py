@@ -12,21 +12,11 @@
    with delays and uses, some calling a shared process with arguments), CPU time and
    growth per 10x; target 10000 equations under 2 s.
 """
-import argparse, os, random, statistics, subprocess, sys, tempfile, time
+import argparse, os, random, statistics, sys, tempfile
+
+from timing import run_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def run_once(cmd):
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode()
-    p.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(cmd)} failed: {err[:2000]}")
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
 def model(nprocs, seed=1):
@@ -71,9 +61,9 @@ def main():
     print(f"{'command':52s} {'median':>8} {'min':>8} {'CPU med':>8} {'peak MiB':>8}")
     for name, cmd in cases:
         res = [run_once(cmd) for _ in range(a.runs)]
-        print(f"{name:52s} {statistics.median(r[0] for r in res) * 1e3:8.2f} "
-              f"{min(r[0] for r in res) * 1e3:8.2f} {statistics.median(r[1] for r in res) * 1e3:8.2f} "
-              f"{max(r[2] for r in res):8.1f}")
+        print(f"{name:52s} {statistics.median(r.wall for r in res) * 1e3:8.2f} "
+              f"{min(r.wall for r in res) * 1e3:8.2f} {statistics.median(r.cpu for r in res) * 1e3:8.2f} "
+              f"{max(r.rss_mib for r in res):8.1f}")
     print()
     print("pamc compile of generated models (median of 3 runs; 1 run above 10 s)")
     print(f"{'processes':>9} {'wall s':>8} {'CPU s':>8} {'peak MiB':>8} {'CPU x':>6}")
@@ -83,12 +73,12 @@ def main():
         with open(path, "w") as f:
             f.write(model(n))
         res = [run_once([a.pamc, "compile", path])]
-        if res[0][1] < 10:
+        if res[0].cpu < 10:
             res += [run_once([a.pamc, "compile", path]) for _ in range(2)]
-        wall = statistics.median(r[0] for r in res)
-        cpu = statistics.median(r[1] for r in res)
+        wall = statistics.median(r.wall for r in res)
+        cpu = statistics.median(r.cpu for r in res)
         g = f"{cpu / prev:.1f}" if prev else ""
-        print(f"{n:9d} {wall:8.3f} {cpu:8.3f} {max(r[2] for r in res):8.1f} {g:>6}")
+        print(f"{n:9d} {wall:8.3f} {cpu:8.3f} {max(r.rss_mib for r in res):8.1f} {g:>6}")
         prev = cpu
         os.remove(path)
     os.remove(empty)

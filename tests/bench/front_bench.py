@@ -23,7 +23,9 @@ time (median of --runs; on a loaded machine CPU time is the steadier figure); me
 the child's peak RSS (os.wait4 -> ru_maxrss). Growth columns are ratios to the previous
 size (10x more lines: 10 is linear).
 """
-import argparse, os, random, statistics, subprocess, sys, tempfile, time
+import argparse, os, random, statistics, sys, tempfile
+
+from timing import run_once
 
 
 def block(k, rng, param_every):
@@ -55,20 +57,6 @@ def model(lines_wanted, seed=1, param_every=20):
     return "\n".join(out[:lines_wanted]) + "\n"
 
 
-def run_once(cmd):
-    """(wall s, peak RSS MiB, user+sys CPU s) of one run of cmd."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode()
-    p.stderr.close()
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}): {err[:2000]}")
-    return wall, ru.ru_maxrss / 1024.0, ru.ru_utime + ru.ru_stime  # ru_maxrss is in KiB on Linux
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pamc", default="build/pamc")
@@ -85,7 +73,7 @@ def main():
     empty = os.path.join(tmp, "empty.pam")
     with open(empty, "w") as f:
         f.write("numeric parameter P\n")
-    base = statistics.median(run_once([a.pamc, "check", empty])[2] for _ in range(a.runs))
+    base = statistics.median(run_once([a.pamc, "check", empty]).cpu for _ in range(a.runs))
     print(f"pamc check, median of {a.runs} runs, a parameter every {a.param_every} blocks; "
           f"start-up (one-line model) {base * 1000:.1f} ms CPU")
     print(f"{'lines':>8} {'params':>7} {'bytes':>10} {'wall s':>8} {'CPU s':>8} {'peak MiB':>9} "
@@ -97,16 +85,16 @@ def main():
         with open(path, "w") as f:
             f.write(text)
         res = [run_once([a.pamc, "check", path])]
-        if res[0][2] < 10:
+        if res[0].cpu < 10:
             res += [run_once([a.pamc, "check", path]) for _ in range(a.runs - 1)]
-        wall = statistics.median(r[0] for r in res)
-        cpu = statistics.median(r[2] for r in res)
-        mem = max(r[1] for r in res)
+        wall = statistics.median(r.wall for r in res)
+        cpu = statistics.median(r.cpu for r in res)
+        mem = max(r.rss_mib for r in res)
         gt = f"{cpu / prev[0]:.1f}" if prev else ""
         gm = f"{mem / prev[1]:.1f}" if prev else ""
         extra = ""
         if a.stage:
-            extra = f" {run_once([a.pamc, 'compile', '--stage', 'parsed', path])[2]:12.3f}"
+            extra = f" {run_once([a.pamc, 'compile', '--stage', 'parsed', path]).cpu:12.3f}"
         params = text.count("numeric parameter")
         print(f"{n:8d} {params:7d} {len(text):10d} {wall:8.3f} {cpu:8.3f} {mem:9.1f} {gt:>6} {gm:>6}{extra}")
         prev = (cpu, mem)
