@@ -145,25 +145,23 @@ def check_rankings(pamc):
     def size(seed, reduced, *names):
         return reduced if any(n in EXPECTED_RESIDUAL for n in names) else seed
 
+    # Two variants of one program: the same at P = 1, the better one faster for P >= 2.
+    def better_variant(label, better, worse, N, Ps):
+        for P in Ps:
+            b, w = T(pamc, better, N=N, P=P), T(pamc, worse, N=N, P=P)
+            print(f"  {label} N={N} P={P}: {better} {b:.6g} s, {worse} {w:.6g} s")
+            if P == 1 and not close(b, w):
+                fail(f"{label} P=1: {better} {b} and {worse} {w} should be the same program")
+            if P >= 2 and not b < w:
+                fail(f"{label} N={N} P={P}: {better} {b} should beat {worse} {w}")
+
     # GAUSS: block beats cyclic (N = 512 in the seed) for P >= 2; equal at P = 1.
-    N = size(512, 128, "gauss_block", "gauss_cyclic")
-    for P in (1, 2, 4, 8, 16, 32, 64):
-        b, c = T(pamc, "gauss_block", N=N, P=P), T(pamc, "gauss_cyclic", N=N, P=P)
-        print(f"  GAUSS N={N} P={P}: block {b:.6g} s, cyclic {c:.6g} s")
-        if P == 1 and not close(b, c):
-            fail(f"GAUSS P=1: block {b} and cyclic {c} should be the same program")
-        if P >= 2 and not b < c:
-            fail(f"GAUSS N={N} P={P}: block {b} should beat cyclic {c}")
+    better_variant("GAUSS", "gauss_block", "gauss_cyclic", size(512, 128, "gauss_block", "gauss_cyclic"),
+                   (1, 2, 4, 8, 16, 32, 64))
 
     # PSRS: improved beats original for P >= 2 (N = 819200 in the seed); equal at P = 1.
     N = size(819200, 51200, "psrs_original", "psrs_improved")
-    for P in (1, 2, 8, 32, 64):
-        o, i = T(pamc, "psrs_original", N=N, P=P), T(pamc, "psrs_improved", N=N, P=P)
-        print(f"  PSRS N={N} P={P}: original {o:.6g} s, improved {i:.6g} s")
-        if P == 1 and not close(o, i):
-            fail(f"PSRS P=1: original {o} and improved {i} should be the same program")
-        if P >= 2 and not i < o:
-            fail(f"PSRS N={N} P={P}: improved {i} should beat original {o}")
+    better_variant("PSRS", "psrs_improved", "psrs_original", N, (1, 2, 8, 32, 64))
     if not T(pamc, "psrs_original", N=N, P=64) > 10 * T(pamc, "psrs_improved", N=N, P=64):
         fail("PSRS P=64: the original's O(NP) bottleneck should cost over 10x the improved")
 
