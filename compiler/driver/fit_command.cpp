@@ -75,7 +75,7 @@ std::string format_json(const FitResult& r, const std::string& data_path) {
       << ", \"relative_error\": " << json_opt(row.relative_error) << "}";
   }
   o << "], \"notes\": [";
-  for (std::size_t i = 0; i < r.notes.size(); ++i) o << (i ? ", " : "") << json_quote(r.notes[i]);
+  o << json_string_list(r.notes);
   o << "]}\n";
   return o.str();
 }

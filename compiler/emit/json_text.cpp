@@ -25,4 +25,10 @@ std::string json_quote(const std::string& s) {
   return out + "\"";
 }
 
+std::string json_string_list(const std::vector<std::string>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + json_quote(v[i]);
+  return out;
+}
+
 }  // namespace pamc

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compiler/diag/diag.h"
+#include "compiler/emit/json_text.h"
 #include "compiler/passes/evaluate_model.h"
 #include "compiler/passes/sweep.h"
 
@@ -309,15 +310,6 @@ bool has_reduction_with(const ex& e, const GiNaC::symbol& s) {
   return false;
 }
 
-std::string json_str(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string json_num(const numeric& n) {
   std::string s = format_number(n);
   return s;
@@ -432,16 +424,16 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
     o << "{";
     for (std::size_t t = 0; t < reports.size(); ++t) {
       const ExplainReport& r = reports[t];
-      o << (t ? ", " : "") << json_str(r.target) << ": {\"equation\": " << json_str(r.equation)
+      o << (t ? ", " : "") << json_quote(r.target) << ": {\"equation\": " << json_quote(r.equation)
         << ", \"value\": " << json_num(r.value) << ", \"extrema\": [";
       for (std::size_t k = 0; k < r.extrema.size(); ++k) {
         const ExtremumInfo& x = r.extrema[k];
-        o << (k ? ", " : "") << "{\"expression\": " << json_str(x.text) << ", \"kind\": \"" << (x.is_max ? "max" : "min")
+        o << (k ? ", " : "") << "{\"expression\": " << json_quote(x.text) << ", \"kind\": \"" << (x.is_max ? "max" : "min")
           << "\", \"dominant\": " << x.dominant << ", \"args\": [";
         for (std::size_t a = 0; a < x.args.size(); ++a) {
-          o << (a ? ", " : "") << "{\"expression\": " << json_str(x.args[a].text) << ", \"value\": " << json_num(x.args[a].value)
+          o << (a ? ", " : "") << "{\"expression\": " << json_quote(x.args[a].text) << ", \"value\": " << json_num(x.args[a].value)
             << ", \"parameters\": [";
-          for (std::size_t q = 0; q < x.args[a].parameters.size(); ++q) o << (q ? ", " : "") << json_str(x.args[a].parameters[q]);
+          o << json_string_list(x.args[a].parameters);
           o << "]}";
         }
         o << "], \"tied\": [";
@@ -449,18 +441,18 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
         o << "], \"ratio\": " << (x.ratio ? json_num(*x.ratio) : "null") << ", \"crossovers\": [";
         for (std::size_t c = 0; c < x.crossovers.size(); ++c) {
           const Crossover& cr = x.crossovers[c];
-          o << (c ? ", " : "") << "{\"with\": " << cr.other << ", \"parameter\": " << json_str(cr.parameter)
-            << ", \"solution\": " << (cr.symbolic.empty() ? "null" : json_str(cr.symbolic))
+          o << (c ? ", " : "") << "{\"with\": " << cr.other << ", \"parameter\": " << json_quote(cr.parameter)
+            << ", \"solution\": " << (cr.symbolic.empty() ? "null" : json_quote(cr.symbolic))
             << ", \"value\": " << (cr.value ? json_num(*cr.value) : "null")
             << ", \"numeric_only\": " << (cr.numeric_only ? "true" : "false")
-            << ", \"other_dominates_when\": " << json_str(cr.takes_over) << "}";
+            << ", \"other_dominates_when\": " << json_quote(cr.takes_over) << "}";
         }
         o << "], \"crossover_depends_on\": [";
-        for (std::size_t q = 0; q < x.crossover_parameters.size(); ++q) o << (q ? ", " : "") << json_str(x.crossover_parameters[q]);
+        o << json_string_list(x.crossover_parameters);
         o << "]}";
       }
       o << "], \"notes\": [";
-      for (std::size_t q = 0; q < r.notes.size(); ++q) o << (q ? ", " : "") << json_str(r.notes[q]);
+      o << json_string_list(r.notes);
       o << "]}";
     }
     o << "}\n";
@@ -522,17 +514,17 @@ std::string format_sensitivity(const std::vector<SensitivityReport>& reports, bo
     o << "{";
     for (std::size_t t = 0; t < reports.size(); ++t) {
       const SensitivityReport& r = reports[t];
-      o << (t ? ", " : "") << json_str(r.target) << ": {\"equation\": " << json_str(r.equation)
-        << ", \"active\": " << json_str(r.active) << ", \"value\": " << json_num(r.value) << ", \"parameters\": {";
+      o << (t ? ", " : "") << json_quote(r.target) << ": {\"equation\": " << json_quote(r.equation)
+        << ", \"active\": " << json_quote(r.active) << ", \"value\": " << json_num(r.value) << ", \"parameters\": {";
       for (std::size_t k = 0; k < r.rows.size(); ++k) {
         const SensitivityRow& row = r.rows[k];
-        o << (k ? ", " : "") << json_str(row.parameter) << ": {\"at\": " << json_num(row.at)
-          << ", \"derivative\": " << (row.derivative.empty() ? "null" : json_str(row.derivative))
+        o << (k ? ", " : "") << json_quote(row.parameter) << ": {\"at\": " << json_num(row.at)
+          << ", \"derivative\": " << (row.derivative.empty() ? "null" : json_quote(row.derivative))
           << ", \"value\": " << (row.value ? json_num(*row.value) : "null")
           << ", \"elasticity\": " << (row.elasticity ? json_num(*row.elasticity) : "null") << "}";
       }
       o << "}, \"notes\": [";
-      for (std::size_t q = 0; q < r.notes.size(); ++q) o << (q ? ", " : "") << json_str(r.notes[q]);
+      o << json_string_list(r.notes);
       o << "]}";
     }
     o << "}\n";
