@@ -179,6 +179,25 @@ bool is_vector_valued(const ex& e) {
   return false;
 }
 
+std::optional<std::pair<ex, ex>> split_factor(const ex& t, const std::function<bool(const ex&)>& pick) {
+  std::optional<ex> picked;
+  ex rest = 1;
+  auto take = [&](const ex& f) {
+    if (!picked && pick(f)) picked = f;
+    else if (is_vector_valued(f)) return false;
+    else rest *= f;
+    return true;
+  };
+  if (is_class<mul>(t)) {
+    for (size_t i = 0; i < t.nops(); ++i)
+      if (!take(t.op(i))) return std::nullopt;
+  } else if (!take(t)) {
+    return std::nullopt;
+  }
+  if (!picked) return std::nullopt;
+  return std::make_pair(*picked, rest);
+}
+
 std::optional<VectorTerms> split_vector(const ex& v) {
   VectorTerms out;
   ex x = v.expand();
@@ -192,24 +211,9 @@ std::optional<VectorTerms> split_vector(const ex& v) {
       out.scalar += t;
       continue;
     }
-    ex pos, coeff = 1;
-    bool found = false;
-    exvector factors;
-    if (is_class<mul>(t))
-      for (size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));
-    else
-      factors.push_back(t);
-    for (const ex& f : factors) {
-      if (pamela_function(f) == Fn::Unitvec && !found) {
-        pos = f.op(0);
-        found = true;
-      } else if (is_vector_valued(f)) {
-        return std::nullopt;
-      } else {
-        coeff *= f;
-      }
-    }
-    if (!found) return std::nullopt;
+    auto uc = split_factor(t, [](const ex& f) { return pamela_function(f) == Fn::Unitvec; });
+    if (!uc) return std::nullopt;
+    ex pos = uc->first.op(0), coeff = uc->second;
     bool merged = false;
     for (auto& pc : out.terms)
       if (pc.first.is_equal(pos)) {

@@ -8,6 +8,7 @@
 
 #include <ginac/ginac.h>
 
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -50,5 +51,10 @@ struct VectorTerms {
   ex scalar = 0;
 };
 std::optional<VectorTerms> split_vector(const ex& v);
+
+// A product t (or t alone as one factor) as (d, s): d its first factor that `pick` accepts,
+// s the product of the others, which must be scalars. nullopt when no factor is picked or
+// another one is vector-valued (c * unitvec(k) -> (unitvec(k), c)).
+std::optional<std::pair<ex, ex>> split_factor(const ex& t, const std::function<bool(const ex&)>& pick);
 
 }  // namespace pamc::sym

@@ -453,18 +453,10 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   const reduction* r = nullptr;
   ex body = 0, d;
   for (const ex& term : terms) {
-    ex s = 1;
-    const reduction* rt = nullptr;
-    for (const ex& t : operands_of(term, false)) {
-      if (const reduction* rr = as_red(t, ReduceKind::Sum); rr && !rt) {
-        rt = rr;
-      } else if (is_vector_valued(t)) {
-        return std::nullopt;
-      } else {
-        s *= t;
-      }
-    }
-    if (!rt) return std::nullopt;
+    auto ds = split_factor(term, [](const ex& t) { return as_red(t, ReduceKind::Sum) != nullptr; });
+    if (!ds) return std::nullopt;
+    const reduction* rt = as_red(ds->first, ReduceKind::Sum);  // held by `terms`
+    const ex& s = ds->second;
     if (r && (!(rt->lb() - r->lb()).expand().is_zero() || !(rt->ub() - r->ub()).expand().is_zero()))
       return std::nullopt;
     auto vt = split_vector(rt->body());
@@ -713,23 +705,11 @@ std::optional<MapSum> single_map(const ex& v) {
   MapSum m;
   bool have = false;
   for (const ex& t : operands_of(v.expand(), true)) {
-    ex red, s = 1;
-    bool found = false;
-    for (const ex& x : operands_of(t, false)) {
-      const reduction* r = as_red(x, ReduceKind::Sum);
-      if (r && !found && is_vector_valued(x)) {
-        red = x;
-        found = true;
-      } else if (is_vector_valued(x)) {
-        return std::nullopt;
-      } else {
-        s *= x;
-      }
-    }
-    if (!found) return std::nullopt;
-    if (have && !red.is_equal(m.red)) return std::nullopt;
-    m.red = red;
-    m.w += s;
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs) return std::nullopt;
+    if (have && !rs->first.is_equal(m.red)) return std::nullopt;
+    m.red = rs->first;
+    m.w += rs->second;
     have = true;
   }
   if (!have) return std::nullopt;
