@@ -18,6 +18,12 @@ const CostEquation* CostModel::equation(const std::string& n) const {
 
 std::string print_cost_model(const CostModel& model, bool all) {
   std::string out;
+  if (!model.assumptions.from_model.empty()) {
+    out += "% from the model:";
+    for (std::size_t k = 0; k < model.assumptions.from_model.size(); ++k)
+      out += (k ? ", " : " ") + model.assumptions.from_model[k];
+    out += "\n";
+  }
   for (const std::string& a : model.assumptions.items) out += "% assumes " + a + "\n";
   for (const CostParameter& p : model.parameters) {
     out += "numeric parameter " + p.name;

@@ -1,25 +1,64 @@
 #include "compiler/passes/pipeline.h"
 
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/model_facts.h"
 
 namespace pamc {
 
-void simplify_model(CostModel& model) {
-  // sym::simplify overwrites stats.residual_reductions with its own result's count, so the
-  // totals are summed here after each call. The headline figure counts the cost model's
-  // equations (those printed by default: T_ of top-level processes, top-level numerics);
-  // the intermediate phi_/delta_/omega_ equations are counted separately (a delta_ is a
-  // symbolic vector such as sum (p = 0, P - 1) { unitvec(p) }, which has no closed form).
-  long top = 0, all = 0;
+namespace {
+
+// One simplification of every equation from its time-domain form under `facts`.
+struct Round {
+  std::vector<GiNaC::ex> values;
+  sym::Assumptions assumptions;
+  sym::RuleStats stats;
+  long top = 0, all = 0;  // residual reductions: top-level equations, all equations
+};
+
+Round simplify_round(const CostModel& model, const sym::Facts& facts, const sym::Assumptions& start) {
+  Round r;
+  r.assumptions = start;
   sym::SimplifyCache cache;  // shared work across the equations; output unchanged
-  for (CostEquation& e : model.equations) {
-    e.value = sym::simplify(e.value, model.facts, model.assumptions, model.stats, cache);
-    long n = sym::count_reductions(e.value);
-    all += n;
-    if (e.top_level) top += n;
+  for (const CostEquation& e : model.equations) {
+    r.values.push_back(sym::simplify(e.time_value, facts, r.assumptions, r.stats, cache));
+    long n = sym::count_reductions(r.values.back());
+    r.all += n;
+    if (e.top_level) r.top += n;
   }
-  model.stats.residual_reductions = top;
-  model.stats.residual_reductions_all = all;
+  return r;
+}
+
+}  // namespace
+
+void simplify_model(CostModel& model) {
+  // Facts from the model itself (model_facts.h): inferred once, printed, checked like
+  // assumptions.
+  std::vector<GiNaC::ex> time_values;
+  for (const CostEquation& e : model.equations) time_values.push_back(e.time_value);
+  sym::infer_model_facts(time_values, model.facts, model.assumptions);
+  Round best = simplify_round(model, model.facts, model.assumptions);
+  // A closed form is used only where every recorded assumption holds (the evaluators check
+  // them all together), so the rules may take them as facts. When the first round leaves
+  // reductions open and assumed something, the model is simplified again from its time
+  // domain with those assumptions as facts; the new round is kept if it closes more.
+  for (int round = 0; round < 2 && best.top > 0 && best.assumptions.items.size() > model.assumptions.items.size();
+       ++round) {
+    sym::Facts more = model.facts;
+    sym::promote_assumptions(best.assumptions, more);
+    Round next = simplify_round(model, more, best.assumptions);
+    if (next.top >= best.top) break;
+    best = std::move(next);
+  }
+  for (std::size_t k = 0; k < model.equations.size(); ++k) model.equations[k].value = best.values[k];
+  model.assumptions = best.assumptions;
+  for (const auto& [name, n] : best.stats.fired) model.stats.fired[name] += n;
+  // sym::simplify overwrites stats.residual_reductions with its own result's count, so the
+  // totals are the rounds' own. The headline figure counts the cost model's equations
+  // (those printed by default: T_ of top-level processes, top-level numerics); the
+  // intermediate phi_/delta_/omega_ equations are counted separately (a delta_ is a
+  // symbolic vector such as sum (p = 0, P - 1) { unitvec(p) }, which has no closed form).
+  model.stats.residual_reductions = best.top;
+  model.stats.residual_reductions_all = best.all;
 }
 
 static std::unique_ptr<Compilation> run_stages(std::unique_ptr<Program> program, Stage last, Diagnostics& diags) {

@@ -157,6 +157,26 @@ void Facts::declare_integer(const symbol& s) {
   it->second.integer = true;
 }
 
+namespace {
+// Numbers and symbols under +, * and integer powers only.
+bool rational_in_symbols(const ex& e) {
+  if (is_class<numeric>(e) || is_class<symbol>(e)) return true;
+  if (is_class<power>(e)) return is_class<numeric>(e.op(1)) && rational_in_symbols(e.op(0));
+  if (!is_class<add>(e) && !is_class<mul>(e)) return false;
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (!rational_in_symbols(e.op(k))) return false;
+  return true;
+}
+}  // namespace
+
+void Facts::declare_integer_expr(const ex& e) {
+  ex x = e.expand();
+  if (!rational_in_symbols(x)) return;  // the registry's quotients must stay plain
+  for (const ex& g : integer_exprs_)
+    if (g.is_equal(x)) return;
+  integer_exprs_.push_back(x);
+}
+
 bool Facts::is_integer_symbol(const symbol& s) const {
   auto it = info_.find(s);
   return it != info_.end() && it->second.integer;
@@ -246,6 +266,11 @@ Interval Facts::range_rec(const ex& e, int depth) const {
     }
     if (is_class<numeric>(x) && ex_to<numeric>(x).is_positive() && b.nonneg())
       return b.positive() ? positive_iv() : nonneg_iv();
+    // c ^ x for a number c > 1 grows with x: c ^ x >= 1 where x >= 0 (2 ^ (L - l), l <= L).
+    if (is_class<numeric>(e.op(0)) && ex_to<numeric>(e.op(0)) > 1) {
+      if (depth < 2 && prove_at(x, false, 2)) return Interval{End{0, 1, false}, End{+1, 0, true}};
+      return positive_iv();
+    }
     if (b.positive()) return positive_iv();
     return Interval::all();
   }
@@ -422,16 +447,38 @@ bool Facts::mentions_index(const ex& e) const {
 bool Facts::provably_nonneg(const ex& e) const { return prove(e, false); }
 bool Facts::provably_positive(const ex& e) const { return prove(e, true); }
 
-bool Facts::provably_integer(const ex& e) const {
+
+bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
+
+bool Facts::integer_rec(const ex& e, bool registry) const {
   if (is_class<numeric>(e)) return ex_to<numeric>(e).is_integer();
   if (is_class<symbol>(e)) return is_integer_symbol(ex_to<symbol>(e));
+  // A known integer expression g (declare_integer_expr): e = g, e = g * (an integer), or
+  // e = g + (an integer); the rest is proved without the registry, so this never loops.
+  if (registry && !integer_exprs_.empty() && (is_class<mul>(e) || is_class<power>(e) || is_class<add>(e)) &&
+      rational_in_symbols(e)) {
+    for (const ex& g : integer_exprs_) {
+      if (g.is_equal(e)) return true;
+      if (is_class<add>(e)) {
+        ex rest = (e.expand() - g).expand();
+        if (rest.is_zero() || (!rest.is_equal(e) && integer_rec(rest, false))) return true;
+        continue;
+      }
+      ex q = (e / g).normal();
+      if (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, false)) return true;
+    }
+  }
   if (is_class<add>(e) || is_class<mul>(e) || is_class<extremum>(e)) {
     for (size_t i = 0; i < e.nops(); ++i)
-      if (!provably_integer(e.op(i))) return false;
+      if (!integer_rec(e.op(i), registry)) return false;
     return true;
   }
-  if (is_class<power>(e))
-    return provably_integer(e.op(0)) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_nonneg_integer();
+  if (is_class<power>(e)) {
+    if (!integer_rec(e.op(0), registry)) return false;
+    if (is_class<numeric>(e.op(1))) return ex_to<numeric>(e.op(1)).is_nonneg_integer();
+    // b ^ k for an integer b and an integer k >= 0 (2 ^ (L - l) with l <= L).
+    return integer_rec(e.op(1), registry) && provably_nonneg(e.op(1));
+  }
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     Facts inner = *this;
@@ -447,8 +494,8 @@ bool Facts::provably_integer(const ex& e) const {
     case Fn::Ne:
     case Fn::Lt:
     case Fn::Le: return true;
-    case Fn::Mod: return provably_integer(e.op(0)) && provably_integer(e.op(1));
-    case Fn::VectorMax: return provably_integer(e.op(0));
+    case Fn::Mod: return integer_rec(e.op(0), registry) && integer_rec(e.op(1), registry);
+    case Fn::VectorMax: return integer_rec(e.op(0), registry);
     default: return false;
   }
 }

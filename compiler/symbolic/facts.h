@@ -44,6 +44,8 @@ struct Facts {
   // A real symbol with no default bound (e.g. a formal parameter of unknown sign).
   void declare_unbounded(const GiNaC::symbol& s, const std::string& name);
   void declare_integer(const GiNaC::symbol& s);
+  // An expression known to be an integer (a loop bound such as N / P or 2 * N - 1).
+  void declare_integer_expr(const ex& e);
   // A loop index: an integer with lb <= i <= ub.
   void declare_index(const GiNaC::symbol& i, const ex& lb, const ex& ub);
   void add_lower(const GiNaC::symbol& s, const ex& bound, bool strict);
@@ -70,11 +72,13 @@ private:
     bool index = false;
   };
   Interval range_rec(const ex& e, int depth) const;
+  bool integer_rec(const ex& e, bool registry) const;
   Interval symbol_range(const GiNaC::symbol& s, int depth) const;
   bool prove(const ex& e, bool strict) const { return prove_at(e, strict, 0); }
   // depth: how many max/min have been split into their arguments above this proof.
   bool prove_at(const ex& e, bool strict, int depth) const;
   std::map<ex, Info, GiNaC::ex_is_less> info_;
+  std::vector<ex> integer_exprs_;  // expanded, with integer constants stripped
 };
 
 // Things a closed form relies on that the facts could not prove (e.g. "P >= 1" for a max
@@ -83,6 +87,9 @@ private:
 // integer), so tests and tools can check them at concrete points.
 struct Assumptions {
   std::set<std::string> items;
+  // Facts from the model itself (model_facts.h), printed as one `% from the model:` line;
+  // their conditions are in nonneg and integer too, checked like the assumptions.
+  std::vector<std::string> from_model;
   std::vector<ex> nonneg;
   std::vector<ex> integer;
 };

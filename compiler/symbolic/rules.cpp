@@ -1220,6 +1220,122 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
   return part(r->lb(), make_min({r->ub(), L - 1}), fC) + part(make_max({r->lb(), L}), r->ub(), fg);
 }
 
+namespace {
+
+// A two-way extremum of B that depends on the index i through g1 - g2 = a i + b (a a nonzero
+// number, b free of i): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g). Searched
+// outside inner reductions' bodies (their bounds included), first in printed-text order.
+struct LinearChoice {
+  ex node;      // the subexpression to replace
+  ex g1, g2;    // its two candidates
+  bool is_max;  // the node is max(g1, g2) (else min)
+  numeric a;
+  ex b;
+};
+void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out) {
+  if (!x.has(i)) return;
+  if (is_class<reduction>(x)) {
+    const auto& r = ex_to<reduction>(x);
+    find_linear_choices(r.lb(), i, out);
+    find_linear_choices(r.ub(), i, out);
+    return;
+  }
+  if (is_class<extremum>(x) && ex_to<extremum>(x).args().size() == 2) {
+    const auto& m = ex_to<extremum>(x);
+    if (auto lin = linear_in(m.args()[0] - m.args()[1], i))
+      out.push_back({x, m.args()[0], m.args()[1], m.is_max(), lin->first, lin->second});
+  } else if (is_ex_the_function(x, abs)) {
+    if (auto lin = linear_in(2 * x.op(0), i)) out.push_back({x, x.op(0), -x.op(0), true, lin->first, lin->second});
+  }
+  for (size_t k = 0; k < x.nops(); ++k) find_linear_choices(x.op(k), i, out);
+}
+
+}  // namespace
+
+// Piecewise split: sum (i = lb, ub) { B(i) } where B holds m = max(g1, g2) or min(g1, g2)
+// (abs(g) = max(g, -g)) with d(i) = g1 - g2 = a i + b linear in i (a a nonzero number, b
+// free of i). m = g1 exactly where d >= 0 (max) or d <= 0 (min), and that is a ray of i:
+// i >= L = ceil(-b / a) or i <= U = floor(-b / a) by the signs of a. So the sum is the sum of
+// B with m := g1 over the ray, clamped to [lb, ub], plus B with m := g2 over the rest:
+//   ray i <= U: sum (i = lb, min(ub, U)) { B[g1] } + sum (i = max(lb, U + 1), ub) { B[g2] },
+//   ray i >= L: sum (i = max(lb, L), ub) { B[g1] } + sum (i = lb, min(ub, L - 1)) { B[g2] }.
+// Each i lies in exactly one part (a part is empty where the ray misses the range; at
+// d = 0 both candidates are equal), so the value is unchanged for any B. This is the
+// general form of sum_min_split: min/max anywhere in the body (inside ceil, a product, an
+// inner loop's bound), both sides depending on i (wavefront diagonals min(d, 2 N - d),
+// distances abs(i - c)). Side conditions: lb, ub integers (proved or assumed; the split
+// bounds are then integers); b does not fail (may_fail) unless the range is provably
+// non-empty (the new bounds evaluate it, brute force would not).
+std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::vector<LinearChoice> found;
+  find_linear_choices(r->body(), i, found);
+  if (found.empty()) return std::nullopt;
+  const LinearChoice* c = &found[0];
+  if (found.size() > 1) {  // not GiNaC's operand order: the first in printed-text order
+    for (const LinearChoice& x : found)
+      if (to_pamela(x.node) < to_pamela(c->node)) c = &x;
+  }
+  bool nonempty = f.provably_nonneg(r->ub() - r->lb());
+  if (may_fail(c->b, f) && !nonempty) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex t = (-c->b / ex(c->a)).expand();
+  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
+  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
+  ex b1 = r->body().subs(exmap{{c->node, c->g1}}, subs_options::no_pattern);
+  ex b2 = r->body().subs(exmap{{c->node, c->g2}}, subs_options::no_pattern);
+  // g1 on the ray where d >= 0 (max) or d <= 0 (min): i >= L when that ray grows with i.
+  bool ray_up = c->a.is_positive() == c->is_max;
+  if (ray_up) {
+    ex L = cl(t);
+    return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
+           rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), L - 1}), b2);
+  }
+  ex U = fl(t);
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
+         rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
+}
+
+// Cyclic map with a weight that depends on the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec((i + e) mod k + d) }). The n = ub - lb + 1 items fall into residue classes, each
+// an arithmetic progression with step k; with w c(i) >= 0 and nondecreasing in i, the class
+// of ub is the busiest: a class with as many items is dominated term by term (its t-th
+// largest item is <= ub - t k), and a class with one item fewer is dominated by it without
+// its smallest item. It holds the m = ceil(n / k) items ub - t k, t = 0..m-1, so the max is
+// sum (t = 0, m - 1) { w c(ub - k t) } (nonincreasing: the class of lb, c(lb + k t)); that
+// sum is closed by the sum rules (Faulhaber for a polynomial c) and is 0 on an empty range,
+// where the vector is 0. Side conditions: k a positive integer, e an integer (proved; the
+// model implies both for i mod P); w c(i) >= 0 on the range and the monotonicity
+// (proved); w c does not fail unless the range is provably non-empty; lb, ub integers
+// (proved or assumed). An index-free c is vmax_cyclic's case.
+std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  auto p = mod_div_position(m->pos, i, Fn::Mod);
+  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0))
+    return std::nullopt;
+  ex wc = m->w * m->c;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc)) return std::nullopt;
+  Facts step = f;
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
+  bool up = step.provably_nonneg(d);
+  if (!up && !step.provably_nonpos(d)) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  ex count = ceil_of((r.ub() - r.lb() + 1) / p->k);
+  ex item = up ? r.ub() - p->k * i : r.lb() + p->k * i;
+  return rebuild_reduction(r, ReduceKind::Sum, 0, count - 1, wc.subs(exmap{{i, item}}));
+}
+
 // sum (i = lb, ub) { (i + u) div k != (i + u - 1) div k }: is the owner of i + u under a
 // block map with block size k not that of its predecessor (a block starts at i + u)? For
 // k >= 1 the two floors differ by 0 or 1, so the predicate is their difference and the sum
@@ -1320,6 +1436,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_floor_poly", rule_sum_floor_poly},
       {"sum_div_step", rule_sum_div_step},
       {"sum_min_split", rule_sum_min_split},
+      {"sum_piecewise", rule_sum_piecewise},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},
@@ -1333,6 +1450,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_identity", rule_vmax_identity},
       {"vmax_split", rule_vmax_split},
       {"vmax_cyclic", rule_vmax_cyclic},
+      {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},
       {"vmax_injective", rule_vmax_injective},
       {"floor_int", rule_floor_int},

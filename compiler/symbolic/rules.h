@@ -47,6 +47,8 @@ std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);

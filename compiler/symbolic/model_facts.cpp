@@ -1,0 +1,179 @@
+// Facts from the model itself: see model_facts.h.
+#include "compiler/symbolic/model_facts.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+
+// e without its integer constant terms ("N - 1 is an integer" says "N is an integer").
+ex strip_integer_constants(const ex& e) {
+  ex x = e.expand();
+  if (!is_class<add>(x)) return x;
+  ex out = 0;
+  for (size_t k = 0; k < x.nops(); ++k)
+    if (!(is_class<numeric>(x.op(k)) && ex_to<numeric>(x.op(k)).is_integer())) out += x.op(k);
+  return out;
+}
+
+// A numeric coefficient times the rest: 2 * N -> (2, N), N / P -> (1, N / P).
+std::pair<numeric, ex> split_coefficient(const ex& x) {
+  if (is_class<mul>(x) && is_class<numeric>(x.op(x.nops() - 1)))
+    return {ex_to<numeric>(x.op(x.nops() - 1)), x / x.op(x.nops() - 1)};
+  return {numeric(1), x};
+}
+
+struct Inferrer {
+  Facts& facts;
+  std::vector<symbol> bound;  // reduction indices in scope
+  std::set<ex, ex_is_less> int_symbols, ge1_symbols, int_exprs;
+  std::vector<ex> ge1_exprs;  // divisors that are not a symbol: each must be >= 1
+
+  bool parameters_only(const ex& e) const {
+    for (const symbol& i : bound)
+      if (e.has(i)) return false;
+    return true;
+  }
+
+  // The value of a loop bound must be an integer.
+  void need_integer(const ex& e) {
+    if (!parameters_only(e)) return;
+    ex x = strip_integer_constants(e);
+    if (is_class<numeric>(x) || facts.provably_integer(x)) return;
+    if (is_class<symbol>(x)) {
+      int_symbols.insert(x);
+      facts.declare_integer(ex_to<symbol>(x));
+      return;
+    }
+    auto [c, rest] = split_coefficient(x);
+    if (c == -1) x = rest;  // -N / P is an integer iff N / P is
+    int_exprs.insert(x);
+    facts.declare_integer_expr(x);
+  }
+
+  // The divisor of mod / div: an integer >= 1.
+  void need_divisor(const ex& e) {
+    if (!parameters_only(e) || is_class<numeric>(e)) return;
+    need_integer(e);
+    ex x = e.expand();
+    if (is_class<symbol>(x)) {
+      if (!facts.provably_nonneg(x - 1)) ge1_symbols.insert(x);  // else declared
+      facts.add_lower(ex_to<symbol>(x), 1, false);
+      return;
+    }
+    auto [c, rest] = split_coefficient(x);
+    if (c.is_positive() && is_class<symbol>(rest)) facts.add_lower(ex_to<symbol>(rest), 1 / c, false);
+    if (!facts.provably_nonneg(x - 1)) ge1_exprs.push_back(x);
+  }
+
+  void walk(const ex& e) {
+    if (is_class<reduction>(e)) {
+      const auto& r = ex_to<reduction>(e);
+      walk(r.lb());
+      walk(r.ub());
+      need_integer(r.lb());
+      need_integer(r.ub());
+      bound.push_back(r.index());
+      walk(r.body());
+      bound.pop_back();
+      return;
+    }
+    switch (pamela_function(e)) {
+      case Fn::Mod:
+      case Fn::Div: need_divisor(e.op(1)); break;
+      case Fn::Unitvec:
+        if (!is_class<numeric>(e.op(0))) need_integer(e.op(0));
+        break;
+      default: break;
+    }
+    for (size_t k = 0; k < e.nops(); ++k) walk(e.op(k));
+  }
+};
+
+}  // namespace
+
+void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out) {
+  Inferrer in{facts, {}, {}, {}, {}, {}};
+  for (const ex& e : equations) in.walk(e);
+  // "P divides N" (N / P an integer) with P an integer: P != 0, so P >= 1 (P >= 0 by default).
+  for (const ex& x : in.int_exprs) {
+    ex den = x.normal().denom();
+    if (is_class<symbol>(den) && in.int_symbols.count(den) && !in.ge1_symbols.count(den) &&
+        !facts.provably_nonneg(den - 1)) {
+      in.ge1_symbols.insert(den);
+      facts.add_lower(ex_to<symbol>(den), 1, false);
+    }
+  }
+  // One item per symbol or expression, sorted by text so the line is stable.
+  std::map<std::string, std::string> items;
+  for (const ex& s : in.int_symbols) {
+    std::string name = to_pamela(s);
+    items[name] = name + (in.ge1_symbols.count(s) ? " >= 1 integer" : " integer");
+    out.integer.push_back(s);
+  }
+  for (const ex& s : in.ge1_symbols) {
+    std::string name = to_pamela(s);
+    if (!items.count(name)) items[name] = name + " >= 1";
+    out.nonneg.push_back(s - 1);
+  }
+  Facts symbols_only;  // an expression that follows from the integer symbols says nothing new
+  for (const ex& s : in.int_symbols) symbols_only.declare_integer(ex_to<symbol>(s));
+  for (const ex& x : in.int_exprs) {
+    if (symbols_only.provably_integer(x)) continue;
+    ex nd = x.normal().numer_denom();
+    std::string text;
+    if (!nd.op(1).is_equal(1) && is_class<symbol>(nd.op(1)) && (is_class<symbol>(nd.op(0)) || is_class<mul>(nd.op(0))))
+      text = to_pamela(nd.op(1)) + " divides " + to_pamela(nd.op(0));
+    else
+      text = to_pamela(x) + " integer";
+    items[to_pamela(x)] = text;
+    out.integer.push_back(x);
+  }
+  for (const ex& x : in.ge1_exprs) {
+    std::string name = to_pamela(x);
+    items[name + " >= 1"] = name + " >= 1";
+    out.nonneg.push_back(x - 1);
+  }
+  for (const auto& [key, text] : items) out.from_model.push_back(text);
+}
+
+void promote_assumptions(const Assumptions& a, Facts& facts) {
+  for (const ex& e : a.integer) {
+    if (is_class<symbol>(e))
+      facts.declare_integer(ex_to<symbol>(e));
+    else
+      facts.declare_integer_expr(e);
+  }
+  for (const ex& e : a.nonneg) {
+    // x >= 0 with x = s + rest, s a symbol with coefficient 1 not in rest: s >= -rest.
+    ex x = e.expand();
+    exvector terms;
+    if (is_class<add>(x))
+      for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));
+    else
+      terms.push_back(x);
+    std::vector<symbol> candidates;
+    for (const ex& t : terms)
+      if (is_class<symbol>(t)) candidates.push_back(ex_to<symbol>(t));
+    std::sort(candidates.begin(), candidates.end(),
+              [](const symbol& p, const symbol& q) { return p.get_name() < q.get_name(); });
+    for (const symbol& s : candidates) {
+      ex rest = (x - s).expand();
+      if (rest.has(s)) continue;
+      facts.add_lower(s, -rest, false);
+      break;
+    }
+  }
+}
+
+}  // namespace pamc::sym

@@ -1,0 +1,35 @@
+// Facts from the model itself (SPEC 2, "Facts from the model itself"; docs/simplifier.md).
+//
+// What evaluating the time-domain model already requires is a fact the simplifier may use
+// without any declared bound:
+//   - a loop bound that mentions parameters only is an integer (`par (i = 1, N)`: N is an
+//     integer; `seq (i = 1, N / P)`: N / P is an integer, "P divides N");
+//   - the divisor of `mod` / `div` is an integer >= 1 (`i mod P`: P >= 1 integer);
+//   - a resource position that mentions parameters only is an integer >= 0.
+// They are inferred once per model, from the lowered equations, in this one place, added to
+// the simplifier's Facts, and printed (`% from the model: P >= 1 integer, P divides N`).
+// A fact is still checked at every evaluation, like an assumption: a loop that is never
+// entered does not evaluate its bounds, so a point can violate a fact and still have a value
+// (`seq (k = 1, K) par (i = 1, N / P)` at K = 0). There the evaluators fall back to the
+// time-domain form, which gives the model's own value or error: never a different number.
+#pragma once
+
+#include "compiler/symbolic/facts.h"
+
+#include <ginac/ginac.h>
+
+#include <vector>
+
+namespace pamc::sym {
+
+// Adds to `facts` what the equations require, and to `out` the printed items (out.from_model)
+// and the conditions every evaluator checks (out.nonneg, out.integer).
+void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out);
+
+// Promotes assumptions recorded by the rules into facts, where a fact can say them (a symbol
+// bounded below, an integer symbol or expression). Sound because every evaluator checks all
+// assumptions together and falls back to the time-domain form where any fails: a closed
+// form found under these facts is used only where they hold.
+void promote_assumptions(const Assumptions& a, Facts& facts);
+
+}  // namespace pamc::sym
