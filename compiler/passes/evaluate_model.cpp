@@ -39,24 +39,33 @@ bool compare_holds(const std::string& op, const GiNaC::numeric& a, const GiNaC::
 }  // namespace
 
 bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env) {
+  // A condition that mentions a parameter without a value is not needed for these targets;
+  // one that cannot be evaluated at a point (N / P >= 1 at P = 0) does not hold there.
+  enum class At { Unbound, Fails, Value };
   auto value_at = [&](const GiNaC::ex& e, GiNaC::numeric& out) {
+    std::set<std::string> names;
+    collect_symbols(e, names);
+    for (const CostParameter& p : model.parameters)
+      if (names.count(p.name) && !env.count(p.symbol)) return At::Unbound;
     try {
       sym::WorkBudget budget;
       sym::Value v = sym::evaluate(e, env, budget);
-      if (v.is_vector) return false;
+      if (v.is_vector) return At::Fails;
       out = v.scalar;
-      return true;
+      return At::Value;
     } catch (const sym::EvalError&) {
-      return false;  // mentions an unbound parameter: not needed for these targets
+      return At::Fails;
     }
   };
   for (const GiNaC::ex& e : model.assumptions.integer) {
     GiNaC::numeric v;
-    if (value_at(e, v) && !v.is_integer()) return false;
+    At at = value_at(e, v);
+    if (at == At::Fails || (at == At::Value && !v.is_integer())) return false;
   }
   for (const GiNaC::ex& e : model.assumptions.nonneg) {
     GiNaC::numeric v;
-    if (value_at(e, v) && v.is_negative()) return false;
+    At at = value_at(e, v);
+    if (at == At::Fails || (at == At::Value && v.is_negative())) return false;
   }
   return true;
 }

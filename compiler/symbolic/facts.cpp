@@ -289,7 +289,15 @@ Interval Facts::range_rec(const ex& e, int depth) const {
     Facts inner = *this;
     inner.declare_index(r.index(), r.lb(), r.ub());
     Interval b = inner.range_rec(r.body(), depth + 1);
-    if (r.kind() != ReduceKind::Sum) return b;
+    if (r.kind() != ReduceKind::Sum) {
+      // A par's max is 0 on an empty range: widen to 0 unless the range is non-empty.
+      bool lo_above = b.lo.inf == 0 && b.lo.v.is_positive(), hi_below = b.hi.inf == 0 && b.hi.v.is_negative();
+      if (r.empty_is_zero() && (lo_above || hi_below) && !prove_at(r.ub() - r.lb(), false, 2)) {
+        if (lo_above) b.lo = End{0, 0, false};
+        if (hi_below) b.hi = End{0, 0, false};
+      }
+      return b;
+    }
     Interval out = Interval::all();
     if (b.nonneg()) out.lo = End{0, 0, false};
     if (b.nonpos()) out.hi = End{0, 0, false};

@@ -66,14 +66,24 @@ struct Inferrer {
     if (!parameters_only(e) || is_class<numeric>(e)) return;
     need_integer(e);
     ex x = e.expand();
+    // Checked whatever the facts below can prove: they are proved from this very fact.
+    bool checked_as_symbol = is_class<symbol>(x) && !facts.provably_nonneg(x - 1);
+    if (!is_class<symbol>(x) && !facts.provably_nonneg(x - 1)) ge1_exprs.push_back(x);
     if (is_class<symbol>(x)) {
-      if (!facts.provably_nonneg(x - 1)) ge1_symbols.insert(x);  // else declared
+      if (checked_as_symbol) ge1_symbols.insert(x);  // else declared
       facts.add_lower(ex_to<symbol>(x), 1, false);
       return;
     }
     auto [c, rest] = split_coefficient(x);
     if (c.is_positive() && is_class<symbol>(rest)) facts.add_lower(ex_to<symbol>(rest), 1 / c, false);
-    if (!facts.provably_nonneg(x - 1)) ge1_exprs.push_back(x);
+    // A quotient N / P >= 1 of two parameters (block size N / P): P > 0 and N >= P.
+    ex nd = x.normal().numer_denom();
+    if (is_class<symbol>(nd.op(0)) && is_class<symbol>(nd.op(1))) {
+      // Only what the facts lack: a bound stated twice (P <= N declared, N >= P inferred)
+      // makes every proof walk both ways.
+      if (!facts.provably_positive(nd.op(1))) facts.add_lower(ex_to<symbol>(nd.op(1)), 0, true);
+      if (!facts.provably_nonneg(nd.op(0) - nd.op(1))) facts.add_lower(ex_to<symbol>(nd.op(0)), nd.op(1), false);
+    }
   }
 
   void walk(const ex& e) {
@@ -167,6 +177,7 @@ void promote_assumptions(const Assumptions& a, Facts& facts) {
       if (is_class<symbol>(t)) candidates.push_back(ex_to<symbol>(t));
     std::sort(candidates.begin(), candidates.end(),
               [](const symbol& p, const symbol& q) { return p.get_name() < q.get_name(); });
+    if (facts.provably_nonneg(x)) continue;  // nothing new, and a second path slows proofs
     for (const symbol& s : candidates) {
       ex rest = (x - s).expand();
       if (rest.has(s)) continue;

@@ -1336,6 +1336,416 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   return rebuild_reduction(r, ReduceKind::Sum, 0, count - 1, wc.subs(exmap{{i, item}}));
 }
 
+namespace {
+
+// The truth value of a comparison when the facts decide it, else nullopt.
+std::optional<bool> decide_comparison(const ex& e, const Facts& f) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Eq && fn != Fn::Ne && fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  ex d = (e.op(1) - e.op(0)).expand();  // b - a
+  std::optional<bool> lt, le;           // a < b, a <= b
+  if (f.provably_positive(d)) lt = le = true;
+  else if (f.provably_nonneg(-d)) lt = false;
+  if (!le && f.provably_nonneg(d)) le = true;
+  else if (!le && f.provably_positive(-d)) le = false;
+  switch (fn) {
+    case Fn::Lt: return lt;
+    case Fn::Le: return le;
+    case Fn::Eq:
+    case Fn::Ne: {
+      std::optional<bool> eq;
+      if (d.is_zero()) eq = true;
+      else if (f.provably_positive(d) || f.provably_positive(-d)) eq = false;
+      if (!eq) return std::nullopt;
+      return fn == Fn::Eq ? *eq : !*eq;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// e with the comparisons the facts decide replaced by 1 or 0, and 0 mod k, 0 div k by 0
+// for k provably positive.
+ex decide_all(const ex& e, const Facts& f) {
+  struct Decide : map_function {
+    const Facts& f;
+    explicit Decide(const Facts& f_) : f(f_) {}
+    ex operator()(const ex& x) override {
+      if (x.nops() == 0 || is_class<reduction>(x)) return x;
+      ex y = x.map(*this);
+      Fn fn = pamela_function(y);
+      if ((fn == Fn::Mod || fn == Fn::Div) && y.op(0).is_zero() && f.provably_positive(y.op(1))) return 0;
+      if (auto t = decide_comparison(y, f)) return *t ? 1 : 0;
+      return y;
+    }
+  } d(f);
+  return d(e);
+}
+
+}  // namespace
+
+// A comparison (a == b, a != b, a < b, a <= b) whose truth the facts prove is 1 or 0:
+// (p != q) with p < q in the context, (0 <= N / P) with N, P >= 0. Always (the value is
+// the proved one).
+std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions&) {
+  if (auto t = decide_comparison(e, f)) return ex(*t ? 1 : 0);
+  return std::nullopt;
+}
+
+// max (i = lb, ub) { g(i) } = h where h is an upper bound of g on the range (interval
+// analysis with i in [lb, ub]) that g reaches at lb or at ub (g(lb) - h >= 0 proved); min
+// with a lower bound likewise. E.g. max (q = 0, P - 1) { q mod 2 ^ l == 0 } = 1 (reached at
+// q = 0). Side conditions: non-empty range and integer bounds (proved or assumed).
+std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r->index(), r->lb(), r->ub());
+  Interval iv = in.range(r->body());
+  bool is_max = r->kind() == ReduceKind::Max;
+  const End& bound = is_max ? iv.hi : iv.lo;
+  if (bound.inf || bound.open) return std::nullopt;
+  ex h = bound.v;
+  bool reached = false;
+  for (const ex& at : {r->lb(), r->ub()}) {
+    ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
+    if (is_max ? f.provably_nonneg(g - h) : f.provably_nonpos(g - h)) reached = true;
+  }
+  if (!reached) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  return h;
+}
+
+namespace {
+
+// Is g convex in i on the integers, by its structure: linear in i, abs of something linear,
+// a max of convex terms, a sum of convex terms, or a provably nonnegative factor free of i
+// times a convex term (then every chord lies above g, so a max over a range is at an end).
+bool structurally_convex(const ex& g, const ex& i, const Facts& f, int depth = 0) {
+  if (!g.has(i)) return true;
+  if (depth > 8) return false;
+  if (linear_in(g, i)) return true;
+  if (is_ex_the_function(g, abs)) return static_cast<bool>(linear_in(g.op(0), i));
+  if (is_class<extremum>(g) && ex_to<extremum>(g).is_max()) {
+    for (const ex& x : ex_to<extremum>(g).args())
+      if (!structurally_convex(x, i, f, depth + 1)) return false;
+    return true;
+  }
+  if (is_class<add>(g)) {
+    for (size_t k = 0; k < g.nops(); ++k)
+      if (!structurally_convex(g.op(k), i, f, depth + 1)) return false;
+    return true;
+  }
+  if (is_class<mul>(g)) {
+    ex free = 1, dep = 1;
+    for (size_t k = 0; k < g.nops(); ++k) (g.op(k).has(i) ? dep : free) *= g.op(k);
+    if (is_class<mul>(dep)) return false;  // more than one factor with i
+    if (f.provably_nonneg(free)) return structurally_convex(dep, i, f, depth + 1);
+    if (f.provably_nonpos(free)) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+// max (i = lb, ub) { g(i) } = max(g(lb), g(ub)) for g structurally convex in i (a sum or max
+// of terms linear in i or abs of linear, with nonnegative index-free factors: distances
+// abs(i - c)); min (i) of a structurally concave g (-g convex) = min(g(lb), g(ub)). The
+// second-difference test of ext_convex does not see through abs and max. Side conditions:
+// non-empty range and integer bounds (proved or assumed).
+std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  bool is_max = r->kind() == ReduceKind::Max;
+  if (!structurally_convex(is_max ? r->body() : ex(-r->body()), i, f)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  exvector ends{r->body().subs(exmap{{i, r->lb()}}), r->body().subs(exmap{{i, r->ub()}})};
+  return is_max ? make_max(ends) : make_min(ends);
+}
+
+// min (i = lb, ub) { g(i) } for g convex with a known real minimizer m: g = c abs(a i + b)
+// (c >= 0 free of i; m = -b / a) or g = a i^2 + b i + c0 with a > 0 a number (m = -b / 2a).
+// A convex function of the integers in [lb, ub] is smallest at an integer next to m, moved
+// into the range: min(g(clamp(floor(m))), g(clamp(ceil(m)))), clamp(x) = max(lb, min(ub, x));
+// g(clamp(m)) when m is a proved integer. max of a concave g (-g of that shape) likewise.
+// Side conditions: non-empty range, integer bounds (proved or assumed); b does not fail.
+std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  bool is_max = r->kind() == ReduceKind::Max;
+  ex g = is_max ? ex(-r->body()) : r->body();
+  std::optional<ex> m;
+  ex free = 1, dep = 1;
+  for (const ex& x : operands_of(g, false)) (x.has(i) ? dep : free) *= x;
+  if (is_ex_the_function(dep, abs) && f.provably_nonneg(free)) {
+    if (auto lin = linear_in(dep.op(0), i)) m = (-lin->second / ex(lin->first)).expand();
+  } else {
+    ex x = g.expand();
+    if (x.is_polynomial(i) && x.degree(i) == 2 && x.ldegree(i) >= 0 && is_class<numeric>(x.coeff(i, 2)) &&
+        ex_to<numeric>(x.coeff(i, 2)).is_positive() && !x.coeff(i, 1).has(i))
+      m = (-x.coeff(i, 1) / (2 * x.coeff(i, 2))).expand();
+  }
+  if (!m || may_fail(*m, f)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  auto clamp = [&](const ex& x) { return make_max({r->lb(), make_min({r->ub(), x})}); };
+  auto at = [&](const ex& x) { return r->body().subs(exmap{{i, clamp(x)}}); };
+  if (f.provably_integer(*m)) return at(*m);
+  exvector cands{at(floor_of(*m)), at(ceil_of(*m))};
+  return is_max ? make_max(cands) : make_min(cands);
+}
+
+namespace {
+
+// The positions a vector term w * sum (i = lb, ub) { c * unitvec(pos) } can touch, as a
+// symbolic interval [lo, hi] (pos = a i + b with a = +-1, or (s i + e) mod k + d), or for a
+// term outside reductions unitvec(pos) with pos free of indices: [pos, pos].
+std::optional<std::pair<ex, ex>> position_span(const ex& red, const ex& pos, const Facts& f) {
+  if (red.is_zero()) return std::make_pair(pos, pos);
+  const reduction& r = ex_to<reduction>(red);
+  const ex& i = r.index_ex();
+  if (!pos.has(i)) return std::make_pair(pos, pos);
+  if (auto lin = linear_in(pos, i)) {
+    if (lin->first == 1) return std::make_pair(r.lb() + lin->second, r.ub() + lin->second);
+    if (lin->first == -1) return std::make_pair(lin->second - r.ub(), lin->second - r.lb());
+    return std::nullopt;
+  }
+  if (auto p = mod_div_position(pos, i, Fn::Mod, true)) {
+    if (!f.provably_integer(p->k) || !f.provably_positive(p->k)) return std::nullopt;
+    return std::make_pair(p->d, p->d + p->k - 1);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// max(v_1 + ... + v_m) = max(max(G_1), ..., max(G_g)) where the terms are grouped so that
+// the groups' position spans are pairwise disjoint, proved symbolically: a term's span is
+// [lb + b, ub + b] for unitvec(i + b) over i = lb..ub, [d, d + k - 1] for unitvec((i + e)
+// mod k + d), [p, p] for an index-free position; terms whose spans may overlap share a
+// group. With v >= 0 elementwise, each group's max sees only zeros outside its span, so
+// the value is unchanged (vmax_split does the same with numeric spans only: cpu(p) and
+// link(p) = fcfs(P + p, 1) need P - 1 < P). Side conditions: v >= 0 elementwise and the
+// disjointness (proved).
+std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  ex v = e.op(0).expand();
+  if (!is_class<add>(v) || !f.provably_nonneg(v)) return std::nullopt;
+  struct Group {
+    ex sum = 0;
+    std::vector<std::pair<ex, ex>> spans;
+  };
+  std::vector<Group> groups;
+  auto disjoint = [&](const std::pair<ex, ex>& x, const std::pair<ex, ex>& y) {
+    return f.provably_positive(y.first - x.second) || f.provably_positive(x.first - y.second);
+  };
+  for (const ex& t : operands_of(v, true)) {
+    ex red = 0;
+    for (const ex& x : operands_of(t, false))
+      if (as_red(x, ReduceKind::Sum) && is_vector_valued(x)) {
+        if (!red.is_zero()) return std::nullopt;
+        red = x;
+      }
+    auto vt = split_vector(red.is_zero() ? t : ex_to<reduction>(red).body());
+    if (!vt || !vt->scalar.is_zero()) return std::nullopt;
+    Group g;
+    g.sum = t;
+    for (const auto& [pos, c] : vt->terms) {
+      auto span = position_span(red, pos, f);
+      if (!span) return std::nullopt;
+      g.spans.push_back(*span);
+    }
+    // Merge with every group it may overlap.
+    std::vector<Group> rest;
+    for (Group& h : groups) {
+      bool apart = true;
+      for (const auto& x : g.spans)
+        for (const auto& y : h.spans) apart = apart && disjoint(x, y);
+      if (apart) {
+        rest.push_back(std::move(h));
+      } else {
+        g.sum += h.sum;
+        g.spans.insert(g.spans.end(), h.spans.begin(), h.spans.end());
+      }
+    }
+    rest.push_back(std::move(g));
+    groups = std::move(rest);
+  }
+  if (groups.size() < 2) return std::nullopt;
+  exvector maxes;
+  for (const Group& g : groups) maxes.push_back(vector_max(g.sum));
+  return make_max(maxes);
+}
+
+// Identity maps with offsets: max(sum_t w_t * sum (i = lb_t, ub_t) { c_t * unitvec(i + b_t) })
+// with w_t c_t >= 0 free of i: position r holds sum_t w_t c_t [lb_t + b_t <= r <= ub_t + b_t],
+// a step function of r that only rises at a span's left end, so its max is at one of
+// them: max over s of sum_t w_t c_t (a_t <= a_s) (a_s <= z_t) with [a_t, z_t] the spans,
+// each comparison decided by the facts where they can (cpu(i) and cpu(i + 1) for i = 0..P - 2:
+// 1 + (3 <= P)). An empty span (z_s < a_s) adds nothing at its own left end, so each
+// candidate carries its own (a_s <= z_s); the zero vector's max is 0, which the max of the
+// candidates (all >= 0) also gives. Side conditions: w_t c_t >= 0 (proved) and not failing
+// (may_fail); at most 6 spans (the candidates grow as the square).
+std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  ex v = e.op(0).expand();
+  struct Span {
+    ex a, z, load;
+  };
+  std::vector<Span> spans;
+  for (const ex& t : operands_of(v, true)) {
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs) return std::nullopt;
+    const reduction& r = ex_to<reduction>(rs->first);
+    const ex& i = r.index_ex();
+    if (rs->second.has(i)) return std::nullopt;
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero()) return std::nullopt;
+    for (const auto& [pos, c] : vt->terms) {
+      auto lin = linear_in(pos, i);
+      if (!lin || lin->first != 1 || c.has(i)) return std::nullopt;
+      ex wc = rs->second * c;
+      if (!f.provably_nonneg(wc) || may_fail(wc, f)) return std::nullopt;
+      spans.push_back({r.lb() + lin->second, r.ub() + lin->second, wc});
+    }
+  }
+  if (spans.size() < 2 || spans.size() > 6) return std::nullopt;
+  exvector cands;
+  for (const Span& s : spans) {
+    ex load = 0;
+    for (const Span& t : spans)
+      load += t.load * compare(Cmp::Le, t.a, s.a) * compare(Cmp::Le, s.a, t.z);
+    cands.push_back(decide_all(compare(Cmp::Le, s.a, s.z) * load, f).expand());
+  }
+  return make_max(cands);
+}
+
+// Scaled positions: max(w * sum (i = lb, ub) { c(i) * unitvec(m * q(i) + d) }) with m, d free
+// of i, m a proved integer >= 1, q(i) a proved integer >= 0 = max(w * sum (i) { c(i) *
+// unitvec(q(i)) }): q -> m q + d is one-to-one, so the positions receive the same loads,
+// only placed elsewhere, and the rest are zeros. A 2-D grid's column owner Px * (j mod Py) +
+// a. Side condition: w c(i) >= 0 on the range (proved), so zeros never decide the max.
+std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  ex scaled = 0, d = 0;
+  for (const ex& t : operands_of(m->pos.expand(), true)) (t.has(i) ? scaled : d) += t;
+  if (!is_class<mul>(scaled)) return std::nullopt;
+  ex mult = 1, q = 1;
+  for (const ex& x : operands_of(scaled, false)) (x.has(i) ? q : mult) *= x;
+  if (mult.is_equal(1) && d.is_zero()) return std::nullopt;
+  if (!f.provably_integer(mult) || !f.provably_nonneg(mult - 1)) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_integer(q) || !in.provably_nonneg(q) || !in.provably_nonneg(m->w * m->c)) return std::nullopt;
+  return vector_max(m->w * rebuild_reduction(r, ReduceKind::Sum, r.lb(), r.ub(), m->c * unitvec(q)));
+}
+
+// Product map (a 2-D process grid): max(w * sum (i = li, ui) { sum (j = lj, uj) { c *
+// unitvec(u + s * q) } }) where one of u, q depends on i only and the other on j only, s is
+// free of both, 0 <= u <= s - 1 (proved) and q >= 0 an integer (proved), c and the j bounds
+// free of i: the position u + s q determines the pair (u, q), so the load at (a, b) is
+// #{i, j : u = a, q = b} c = (#u = a) (#q = b) c, and the max of these products of
+// nonnegative counts is the product of the maxes: w c max(sum (i) { unitvec(u or q) })
+// max(sum (j) { unitvec(q or u) }). Empty ranges give 0 on both sides. Side conditions:
+// w c >= 0 (proved); the bounds on u and q (proved).
+std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  ex v = e.op(0).expand();
+  auto outer = split_factor(v, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+  if (!outer) return std::nullopt;
+  const reduction& ri = ex_to<reduction>(outer->first);
+  const ex& i = ri.index_ex();
+  if (outer->second.has(i)) return std::nullopt;
+  auto inner = split_factor(ri.body().expand(), [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+  if (!inner || inner->second.has(i)) return std::nullopt;
+  const reduction& rj = ex_to<reduction>(inner->first);
+  const ex& j = rj.index_ex();
+  if (rj.lb().has(i) || rj.ub().has(i)) return std::nullopt;
+  auto vt = split_vector(rj.body());
+  if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+  const auto& [pos, c0] = vt->terms[0];
+  ex c = outer->second * inner->second * c0;
+  if (c.has(i) || c.has(j) || !f.provably_nonneg(c) || may_fail(c, f)) return std::nullopt;
+  // pos = u + s q: the term with a multiplier s and the other.
+  exvector terms = operands_of(pos.expand(), true);
+  if (terms.size() != 2) return std::nullopt;
+  Facts fij = f;
+  fij.declare_index(ri.index(), ri.lb(), ri.ub());
+  fij.declare_index(rj.index(), rj.lb(), rj.ub());
+  for (int k = 0; k < 2; ++k) {
+    const ex& u = terms[k];
+    const ex& sq = terms[1 - k];
+    if (u.has(i) == u.has(j) || sq.has(i) == sq.has(j) || u.has(i) == sq.has(i)) continue;
+    const ex& qi = u.has(i) ? i : j;  // u's index
+    (void)qi;
+    ex s = 1, q = 1;
+    for (const ex& x : operands_of(sq, false)) (x.has(i) || x.has(j) ? q : s) *= x;
+    if (s.is_equal(1)) continue;
+    // u = x mod s is in [0, s - 1] by itself (s >= 1); else prove it.
+    bool u_fits = pamela_function(u) == Fn::Mod && (u.op(1) - s).expand().is_zero() && f.provably_positive(s);
+    if (!u_fits) u_fits = fij.provably_nonneg(u) && fij.provably_nonneg(s - 1 - u);
+    if (!u_fits || !fij.provably_integer(u) ||
+        !fij.provably_integer(q) || !fij.provably_nonneg(q) || !f.provably_integer(s))
+      continue;
+    bool u_outer = u.has(i);
+    ex mi = vector_max(rebuild_reduction(ri, ReduceKind::Sum, ri.lb(), ri.ub(), unitvec(u_outer ? u : q)));
+    ex mj = vector_max(rebuild_reduction(rj, ReduceKind::Sum, rj.lb(), rj.ub(), unitvec(u_outer ? q : u)));
+    return c * mi * mj;
+  }
+  return std::nullopt;
+}
+
+// max(sum_t w_t * sum (i = lb_t, ub_t) { c_t * unitvec(pos_t) }) = (lo <= hi) * sum_t w_t c_t
+// when every term is uniform on one common span [lo, hi]: it puts w_t c_t on every position
+// of the span and nothing elsewhere. Uniform terms: unitvec(i + b) (the span [lb + b, ub +
+// b]) and unitvec((i + e) mod k + d) over exactly k consecutive i (ub - lb + 1 = k: each
+// residue once; span [d, d + k - 1]), with c_t, w_t free of i. A halo exchange's send to
+// the right neighbour (p + 1) mod P and its own link p. Side conditions: w_t c_t >= 0
+// (proved); the spans equal (proved: their difference expands to 0); k a positive integer.
+std::optional<ex> rule_vmax_uniform(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  ex v = e.op(0).expand();
+  std::optional<std::pair<ex, ex>> common;
+  ex total = 0;
+  int n = 0;
+  for (const ex& t : operands_of(v, true)) {
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs) return std::nullopt;
+    const reduction& r = ex_to<reduction>(rs->first);
+    const ex& i = r.index_ex();
+    if (rs->second.has(i)) return std::nullopt;
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero()) return std::nullopt;
+    for (const auto& [pos, c] : vt->terms) {
+      if (c.has(i)) return std::nullopt;
+      std::optional<std::pair<ex, ex>> span;
+      if (auto lin = linear_in(pos, i); lin && lin->first == 1) {
+        span = std::make_pair(r.lb() + lin->second, r.ub() + lin->second);
+      } else if (auto p = mod_div_position(pos, i, Fn::Mod)) {
+        if (!f.provably_integer(p->k) || !f.provably_positive(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
+        if (!(r.ub() - r.lb() + 1 - p->k).expand().is_zero()) return std::nullopt;
+        span = std::make_pair(p->d, p->d + p->k - 1);
+      } else {
+        return std::nullopt;
+      }
+      if (!common) common = span;
+      else if (!(common->first - span->first).expand().is_zero() || !(common->second - span->second).expand().is_zero())
+        return std::nullopt;
+      ex wc = rs->second * c;
+      if (!f.provably_nonneg(wc) || may_fail(wc, f)) return std::nullopt;
+      total += wc;
+      ++n;
+    }
+  }
+  if (n < 2 || !common) return std::nullopt;
+  // An empty span is the zero vector: the guard is 1 exactly where lo <= hi.
+  return decide_all(compare(Cmp::Le, common->first, common->second), f) * total;
+}
+
 // sum (i = lb, ub) { (i + u) div k != (i + u - 1) div k }: is the owner of i + u under a
 // block map with block size k not that of its predecessor (a block starts at i + u)? For
 // k >= 1 the two floors differ by 0 or 1, so the predicate is their difference and the sum
@@ -1443,17 +1853,26 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_collect", rule_ext_collect},
       {"ext_monotone", rule_ext_monotone},
       {"ext_convex", rule_ext_convex},
+      {"ext_convex_shape", rule_ext_convex_shape},
+      {"ext_convex_min", rule_ext_convex_min},
+      {"ext_attained", rule_ext_attained},
       {"ext_block_count", rule_ext_block_count},
       {"unroll", rule_unroll},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_identity", rule_vmax_identity},
       {"vmax_split", rule_vmax_split},
+      {"vmax_groups", rule_vmax_groups},
+      {"vmax_uniform", rule_vmax_uniform},
+      {"vmax_intervals", rule_vmax_intervals},
+      {"vmax_rescale", rule_vmax_rescale},
+      {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},
       {"vmax_injective", rule_vmax_injective},
       {"floor_int", rule_floor_int},
+      {"cmp_decide", rule_cmp_decide},
       {"max_dominated", rule_max_dominated},
       {"max_common_term", rule_max_common_term},
       {"max_factor", rule_max_factor},

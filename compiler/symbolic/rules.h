@@ -48,6 +48,15 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_uniform(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
