@@ -1699,6 +1699,64 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
   return std::nullopt;
 }
 
+// (s x) div y = x div (y / s) for a symbol s >= 0 free of loop indices that divides every
+// term of s x, where x mentions a loop index: floor(s x / y) and floor(x / (y / s)) are the
+// same real number when s > 0 (proved, else s >= 1 assumed). The block owner of row i among P processors,
+// (i - 1) * P div N, is then the block map (i - 1) div (N / P) with block size N / P.
+std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::Div) return std::nullopt;
+  ex x = e.op(0).expand();
+  if (!f.mentions_index(x)) return std::nullopt;
+  exvector first = operands_of(operands_of(x, true)[0], false);
+  std::vector<symbol> cands;
+  for (const ex& t : first)
+    if (is_class<symbol>(t) && !f.mentions_index(t)) cands.push_back(ex_to<symbol>(t));
+  std::sort(cands.begin(), cands.end(), [](const symbol& a, const symbol& b) { return a.get_name() < b.get_name(); });
+  for (const symbol& sy : cands) {
+    ex q = (x / sy).expand();
+    if (!q.is_polynomial(sy) || !f.mentions_index(q)) continue;
+    // s > 0: proved, or s >= 1 assumed (a processor count; s = 0 falls back).
+    if (!f.provably_positive(sy) && !require({{false, sy - 1}}, f, a)) continue;
+    return idiv_of(q, e.op(1) / sy);
+  }
+  return std::nullopt;
+}
+
+// Block-cyclic map: max(w * sum (i = lb, ub) { c * unitvec(((i + e) div B) mod P + d) }) with
+// lb + e = 0, B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items
+// j = i + e = 0..n-1 form blocks of B dealt round-robin to P owners. Every full round of B P
+// items gives each owner B; the rest, n mod (B P), goes block by block from owner 0, which
+// gets min(n mod (B P), B) of it and is the busiest: (B floor(n / (B P)) + min(n mod (B P),
+// B)) w c. Side conditions: B, P positive integers, lb + e = 0 (proved); lb, ub integers
+// (proved or assumed); guarded for an empty range.
+std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  ex modt, d = 0;
+  for (const ex& t : operands_of(m->pos.expand(), true)) {
+    if (modt.is_zero() && pamela_function(t) == Fn::Mod && t.has(i)) modt = t;
+    else d += t;
+  }
+  if (modt.is_zero() || d.has(i)) return std::nullopt;
+  ex P = modt.op(1), inner = modt.op(0);
+  if (P.has(i) || pamela_function(inner) != Fn::Div) return std::nullopt;
+  ex B = inner.op(1);
+  auto lin = linear_in(inner.op(0), i);
+  if (B.has(i) || !lin || lin->first != 1) return std::nullopt;
+  if (!(r.lb() + lin->second).expand().is_zero()) return std::nullopt;
+  if (!f.provably_integer(B) || !f.provably_positive(B) || !f.provably_integer(P) || !f.provably_positive(P))
+    return std::nullopt;
+  auto wc = map_weight(*m, f);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  ex busiest = B * floor_of(n / (B * P)) + make_min({mod_of(n, B * P), B});
+  return nonempty_guard(n, f) * busiest * *wc;
+}
+
 // max(sum_t w_t * sum (i = lb_t, ub_t) { c_t * unitvec(pos_t) }) = (lo <= hi) * sum_t w_t c_t
 // when every term is uniform on one common span [lo, hi]: it puts w_t c_t on every position
 // of the span and nothing elsewhere. Uniform terms: unitvec(i + b) (the span [lb + b, ub +
@@ -1865,6 +1923,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_groups", rule_vmax_groups},
       {"vmax_uniform", rule_vmax_uniform},
       {"vmax_intervals", rule_vmax_intervals},
+      {"vmax_block_cyclic", rule_vmax_block_cyclic},
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},
@@ -1873,6 +1932,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_injective", rule_vmax_injective},
       {"floor_int", rule_floor_int},
       {"cmp_decide", rule_cmp_decide},
+      {"div_rate", rule_div_rate},
       {"max_dominated", rule_max_dominated},
       {"max_common_term", rule_max_common_term},
       {"max_factor", rule_max_factor},
