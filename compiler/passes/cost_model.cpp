@@ -1,6 +1,11 @@
 #include "compiler/passes/cost_model.h"
 
 #include "compiler/ast/ast.h"
+#include "compiler/symbolic/class_test.h"
+#include "compiler/symbolic/open_reason.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <set>
 
 namespace pamc {
 
@@ -16,6 +21,43 @@ const CostEquation* CostModel::equation(const std::string& n) const {
   return nullptr;
 }
 
+namespace {
+
+// The outermost reductions of e (an open inner loop is reported through its outer one's
+// "an inner loop stays open" only when the outer one has nothing else to say).
+void outer_reductions(const GiNaC::ex& e, std::vector<GiNaC::ex>& out) {
+  if (sym::is_class<sym::reduction>(e)) {
+    out.push_back(e);
+    return;
+  }
+  for (std::size_t k = 0; k < e.nops(); ++k) outer_reductions(e.op(k), out);
+}
+
+}  // namespace
+
+std::vector<std::string> CostModel::open_notes() const {
+  std::vector<std::string> notes;
+  std::set<std::string> seen;
+  for (const CostEquation& e : equations) {
+    if (!e.top_level) continue;
+    std::vector<GiNaC::ex> reds;
+    outer_reductions(e.value, reds);
+    for (const GiNaC::ex& x : reds) {
+      const auto& r = GiNaC::ex_to<sym::reduction>(x);
+      std::string kind = r.kind() == sym::ReduceKind::Sum ? "sum" : r.kind() == sym::ReduceKind::Max ? "max" : "min";
+      std::string where;
+      for (const LoopSite& l : loops)
+        if (l.index.is_equal(r.index()) && l.loc.valid()) {
+          where = " (" + l.loc.file->path + ":" + std::to_string(l.loc.line) + ":" + std::to_string(l.loc.col) + ")";
+          break;
+        }
+      std::string note = kind + " over " + r.index().get_name() + where + ": " + sym::why_open(x, facts);
+      if (seen.insert(note).second) notes.push_back(note);
+    }
+  }
+  return notes;
+}
+
 std::string print_cost_model(const CostModel& model, bool all) {
   std::string out;
   if (!model.assumptions.from_model.empty()) {
@@ -25,6 +67,7 @@ std::string print_cost_model(const CostModel& model, bool all) {
     out += "\n";
   }
   for (const std::string& a : model.assumptions.items) out += "% assumes " + a + "\n";
+  for (const std::string& n : model.open_notes()) out += "% open: " + n + "\n";
   for (const CostParameter& p : model.parameters) {
     out += "numeric parameter " + p.name;
     if (p.default_value) out += " = " + sym::to_pamela(*p.default_value);

@@ -38,6 +38,12 @@ struct CostEquation {
   Loc loc;
 };
 
+// A loop index and where its loop is written (for the notes on reductions left open).
+struct LoopSite {
+  GiNaC::symbol index;
+  Loc loc;
+};
+
 struct CostModel {
   std::string name;  // the model file's stem
   std::vector<CostParameter> parameters;
@@ -45,6 +51,11 @@ struct CostModel {
   sym::Facts facts;              // parameter bounds, for the simplifier's side conditions
   sym::Assumptions assumptions;  // what closed forms relied on without proof
   sym::RuleStats stats;
+  std::vector<LoopSite> loops;  // every loop of the model, in source order
+
+  // One line per reduction left open in the printed equations: which loop, and what kept
+  // it open ("sum over i (model.pam:7:16): the weight depends on i through sqrt(i), ...").
+  std::vector<std::string> open_notes() const;
 
   const CostParameter* parameter(const std::string& name) const;
   const CostEquation* equation(const std::string& name) const;

@@ -48,6 +48,8 @@ struct LowerMemo {
   // shares its symbol with one it hides or one its range mentions.
   int depth = 0;                       // BindIndex objects alive
   std::map<std::pair<std::string, int>, GiNaC::symbol> indices;
+  // Where each loop index is bound in the source, for the notes on reductions left open.
+  std::vector<LoopSite> loops;
 
   bool is_closed(const NodeP& n) {
     auto it = closed.find(n.get());
@@ -103,9 +105,10 @@ class BindIndex {
 ex lower_num(const NodeP& n, Scope& scope);
 
 // The symbol of a loop index bound here (see LowerMemo::indices).
-GiNaC::symbol index_symbol(const std::string& name) {
+GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
   if (!t_memo) return GiNaC::symbol(name);
   auto [it, fresh] = t_memo->indices.try_emplace({name, t_memo->depth}, name);
+  t_memo->loops.push_back({it->second, loc});
   return it->second;
 }
 
@@ -206,7 +209,7 @@ class ProcessLowering {
       case Kind::ParLoop: {
         ex lb = lower_num(n->kids[0], scope);
         ex ub = lower_num(n->kids[1], scope);
-        GiNaC::symbol index = index_symbol(n->name);
+        GiNaC::symbol index = index_symbol(n->name, n->loc);
         Lowered b;
         {
           BindIndex bind(scope, n->name, index);
@@ -338,7 +341,7 @@ ex lower_num_uncached(const NodeP& n, Scope& scope) {
     case Kind::Reduce: {
       ex lb = lower_num(n->kids[0], scope);
       ex ub = lower_num(n->kids[1], scope);
-      GiNaC::symbol index = index_symbol(n->name);
+      GiNaC::symbol index = index_symbol(n->name, n->loc);
       BindIndex bind(scope, n->name, index);
       return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
     }
@@ -401,6 +404,11 @@ CostModel lower(const NormalModel& model) {
     cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});
     cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, omega, omega, false, e.loc});
     cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, l.T, l.T, e.top_level, e.loc});
+  }
+  for (const LoopSite& l : memo.loops) {
+    bool seen = false;
+    for (const LoopSite& k : cost.loops) seen = seen || (k.index.is_equal(l.index) && k.loc.line == l.loc.line && k.loc.col == l.loc.col && k.loc.file == l.loc.file);
+    if (!seen) cost.loops.push_back(l);
   }
   return cost;
 }
