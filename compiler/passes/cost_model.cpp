@@ -48,7 +48,9 @@ std::vector<std::string> CostModel::open_notes() const {
       std::string where;
       for (const LoopSite& l : loops)
         if (l.index.is_equal(r.index()) && l.loc.valid()) {
-          where = " (" + l.loc.file->path + ":" + std::to_string(l.loc.line) + ":" + std::to_string(l.loc.col) + ")";
+          std::string path = l.loc.file->path;  // the file's name: stable wherever the model lives
+          path = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+          where = " (" + path + ":" + std::to_string(l.loc.line) + ":" + std::to_string(l.loc.col) + ")";
           break;
         }
       std::string note = kind + " over " + r.index().get_name() + where + ": " + sym::why_open(x, facts);
@@ -67,7 +69,8 @@ std::string print_cost_model(const CostModel& model, bool all) {
     out += "\n";
   }
   for (const std::string& a : model.assumptions.items) out += "% assumes " + a + "\n";
-  for (const std::string& n : model.open_notes()) out += "% open: " + n + "\n";
+  if (model.simplified)
+    for (const std::string& n : model.open_notes()) out += "% open: " + n + "\n";
   for (const CostParameter& p : model.parameters) {
     out += "numeric parameter " + p.name;
     if (p.default_value) out += " = " + sym::to_pamela(*p.default_value);

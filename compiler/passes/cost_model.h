@@ -52,6 +52,7 @@ struct CostModel {
   sym::Assumptions assumptions;  // what closed forms relied on without proof
   sym::RuleStats stats;
   std::vector<LoopSite> loops;  // every loop of the model, in source order
+  bool simplified = false;      // equations hold closed forms (the last stage ran)
 
   // One line per reduction left open in the printed equations: which loop, and what kept
   // it open ("sum over i (model.pam:7:16): the weight depends on i through sqrt(i), ...").
