@@ -1252,6 +1252,40 @@ void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& ou
 
 }  // namespace
 
+namespace {
+ex decide_all(const ex& e, const Facts& f);  // below, with the comparison rules
+}  // namespace
+
+// max/min (i = lb, ub) { g * t(i) } for t a residue test ((i + e) mod k == r, or !=) and g
+// free of i: t is 1 on m of the n = ub - lb + 1 indices (m counted as sum_mod_count does),
+// so the max is g when some index matches (m >= 1) and 0 otherwise, for g >= 0; for
+// g <= 0, g when all match (m == n); min the other way round. A phase run only by the
+// even-numbered processes, if (i mod 2 == 0) delay(t). Side conditions: residue_test's;
+// the sign of g (proved); non-empty range and integer bounds (proved or assumed).
+std::optional<ex> rule_ext_residue(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex g = 1, pred;
+  for (const ex& x : operands_of(r->body(), false)) {
+    if (pred.is_zero() && x.has(i)) pred = x;
+    else if (x.has(i)) return std::nullopt;
+    else g *= x;
+  }
+  if (pred.is_zero()) return std::nullopt;
+  auto res = residue_test(pred, i, f);
+  if (!res || res->none) return std::nullopt;
+  bool up = f.provably_nonneg(g);
+  if (!up && !f.provably_nonpos(g)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  ex n = r->ub() - r->lb() + 1;
+  ex eq = floor_of((r->ub() + res->e - res->r) / res->k) - floor_of((r->lb() - 1 + res->e - res->r) / res->k);
+  ex m = pamela_function(pred) == Fn::Eq ? eq : n - eq;
+  bool some = up == (r->kind() == ReduceKind::Max);  // else: all must match
+  ex holds = some ? compare(Cmp::Le, 1, m) : compare(Cmp::Eq, m, n);
+  return g * decide_all(holds, f);
+}
+
 // Piecewise split: sum (i = lb, ub) { B(i) } where B holds m = max(g1, g2) or min(g1, g2)
 // (abs(g) = max(g, -g)) with d(i) = g1 - g2 = a i + b linear in i (a a nonzero number, b
 // free of i). m = g1 exactly where d >= 0 (max) or d <= 0 (min), and that is a ray of i:
@@ -1914,6 +1948,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_convex_shape", rule_ext_convex_shape},
       {"ext_convex_min", rule_ext_convex_min},
       {"ext_attained", rule_ext_attained},
+      {"ext_residue", rule_ext_residue},
       {"ext_block_count", rule_ext_block_count},
       {"unroll", rule_unroll},
       {"vmax_numeric", rule_vmax_numeric},
