@@ -460,7 +460,19 @@ bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
 
 bool Facts::integer_rec(const ex& e, bool registry) const {
   if (is_class<numeric>(e)) return ex_to<numeric>(e).is_integer();
-  if (is_class<symbol>(e)) return is_integer_symbol(ex_to<symbol>(e));
+  if (is_class<symbol>(e)) {
+    if (is_integer_symbol(ex_to<symbol>(e))) return true;
+    // s from a known integer g = +-s + rest with rest an integer (N from N + S and S).
+    if (registry)
+      for (const ex& g : integer_exprs_) {
+        if (!is_class<add>(g)) continue;
+        ex c = g.coeff(e, 1);
+        if (!(c.is_equal(1) || c.is_equal(-1)) || g.degree(e) != 1) continue;
+        ex rest = (g - c * e).expand();
+        if (!rest.has(e) && integer_rec(rest, false)) return true;
+      }
+    return false;
+  }
   // A known integer expression g (declare_integer_expr): e = g, e = g * (an integer), or
   // e = g + (an integer); the rest is proved without the registry, so this never loops.
   if (registry && !integer_exprs_.empty() && (is_class<mul>(e) || is_class<power>(e) || is_class<add>(e)) &&

@@ -338,8 +338,12 @@ std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
 std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || r->body().has(r->index_ex())) return std::nullopt;
-  if (!require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
-  return r->body();
+  if (require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return r->body();
+  // A par's max over a range that may be empty, inside another loop (the condition
+  // mentions its index, so it cannot be assumed): (lb <= ub) c, exact either way.
+  if (r->empty_is_zero() && !may_fail(r->body(), f) && require({{true, r->lb()}, {true, r->ub()}}, f, a))
+    return compare(Cmp::Le, r->lb(), r->ub()) * r->body();
+  return std::nullopt;
 }
 
 // max (i) { c + g(i) } = c + max (i) { g(i) } for c free of i (also min). Always for a
@@ -1223,7 +1227,8 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
 namespace {
 
 // A two-way extremum of B that depends on the index i through g1 - g2 = a i + b (a a nonzero
-// number, b free of i): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g). Searched
+// number, b free of i): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g); also a
+// comparison x <= y with y - x = a i + b, which is 1 where a i + b >= 0 and 0 elsewhere. Searched
 // outside inner reductions' bodies (their bounds included), first in printed-text order.
 struct LinearChoice {
   ex node;      // the subexpression to replace
@@ -1246,6 +1251,9 @@ void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& ou
       out.push_back({x, m.args()[0], m.args()[1], m.is_max(), lin->first, lin->second});
   } else if (is_ex_the_function(x, abs)) {
     if (auto lin = linear_in(2 * x.op(0), i)) out.push_back({x, x.op(0), -x.op(0), true, lin->first, lin->second});
+  } else if (pamela_function(x) == Fn::Le) {
+    // (a <= b) is max-like: 1 where d = b - a >= 0, else 0.
+    if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second});
   }
   for (size_t k = 0; k < x.nops(); ++k) find_linear_choices(x.op(k), i, out);
 }
