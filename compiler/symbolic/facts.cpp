@@ -456,6 +456,14 @@ bool Facts::provably_nonneg(const ex& e) const { return prove(e, false); }
 bool Facts::provably_positive(const ex& e) const { return prove(e, true); }
 
 
+// Does e mention every symbol of g?
+bool has_all_symbols_of(const ex& e, const ex& g) {
+  if (is_class<symbol>(g)) return e.has(g);
+  for (size_t k = 0; k < g.nops(); ++k)
+    if (!has_all_symbols_of(e, g.op(k))) return false;
+  return true;
+}
+
 bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
 
 bool Facts::integer_rec(const ex& e, bool registry) const {
@@ -484,7 +492,9 @@ bool Facts::integer_rec(const ex& e, bool registry) const {
         if (rest.is_zero() || (!rest.is_equal(e) && integer_rec(rest, false))) return true;
         continue;
       }
-      ex q = (e / g).normal();
+      // e / g for a monomial g: GiNaC merges the powers itself, no normal() needed.
+      if (is_class<add>(g) || !has_all_symbols_of(e, g)) continue;
+      ex q = e * pow(g, -1);
       if (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, false)) return true;
     }
   }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace pamc::sym {
 
@@ -86,7 +87,13 @@ struct Inferrer {
     }
   }
 
+  // Lowered equations share subexpressions heavily (phi_, T_ and omega_ of one process, a
+  // process used twice): each node is walked once. What a node yields does not depend on
+  // where it is met, as an index symbol only ever occurs inside its own reduction.
+  std::unordered_set<const basic*> seen;
+
   void walk(const ex& e) {
+    if (e.nops() == 0 || !seen.insert(&ex_to<basic>(e)).second) return;
     if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
       walk(r.lb());
@@ -113,7 +120,7 @@ struct Inferrer {
 }  // namespace
 
 void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out) {
-  Inferrer in{facts, {}, {}, {}, {}, {}};
+  Inferrer in{facts, {}, {}, {}, {}, {}, {}};
   for (const ex& e : equations) in.walk(e);
   // "P divides N" (N / P an integer) with P an integer: P != 0, so P >= 1 (P >= 0 by default).
   for (const ex& x : in.int_exprs) {

@@ -1008,7 +1008,7 @@ std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& 
 std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0).expand();
-  if (!is_class<add>(v) || !f.provably_nonneg(v)) return std::nullopt;
+  if (!is_class<add>(v)) return std::nullopt;
   struct Part {
     ex red;  // 0 for the part outside reductions
     ex sum = 0;
@@ -1065,6 +1065,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
   for (size_t j = 0; j < parts.size(); ++j)
     for (size_t k = j + 1; k < parts.size(); ++k)
       if (!before(parts[j].pos, parts[k].pos) && !before(parts[k].pos, parts[j].pos)) return std::nullopt;
+  if (!f.provably_nonneg(v)) return std::nullopt;  // last: the expensive proof
   exvector maxes;
   for (const Part& p : parts) maxes.push_back(vector_max(p.sum));
   return make_max(maxes);
@@ -1572,7 +1573,7 @@ std::optional<std::pair<ex, ex>> position_span(const ex& red, const ex& pos, con
 std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0).expand();
-  if (!is_class<add>(v) || !f.provably_nonneg(v)) return std::nullopt;
+  if (!is_class<add>(v)) return std::nullopt;
   struct Group {
     ex sum = 0;
     std::vector<std::pair<ex, ex>> spans;
@@ -1613,7 +1614,8 @@ std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions&) {
     rest.push_back(std::move(g));
     groups = std::move(rest);
   }
-  if (groups.size() < 2) return std::nullopt;
+  // The sign proof last: it is the expensive part, and most vectors fail the spans first.
+  if (groups.size() < 2 || !f.provably_nonneg(v)) return std::nullopt;
   exvector maxes;
   for (const Group& g : groups) maxes.push_back(vector_max(g.sum));
   return make_max(maxes);
