@@ -70,21 +70,48 @@ std::optional<numeric> diff_num(const ex& a, const ex& b) {
   if (is_real_num(d)) return ex_to<numeric>(d);
   return std::nullopt;
 }
+// Terms that a and b share cancel (t - N + 1 <= t is 1 - N <= 0): a comparison then shows
+// which symbols it really depends on, and one whose sides differ by an index loses it.
+std::pair<ex, ex> cancel_common(const ex& a, const ex& b) {
+  if (!is_a<add>(a) && !is_a<add>(b)) return {a, b};
+  ex x = a.expand(), y = b.expand();
+  auto terms = [](const ex& e) {
+    exvector t;
+    if (is_a<add>(e))
+      for (size_t k = 0; k < e.nops(); ++k) t.push_back(e.op(k));
+    else
+      t.push_back(e);
+    return t;
+  };
+  ex common = 0;
+  exvector ty = terms(y);
+  for (const ex& t : terms(x)) {
+    if (is_a<numeric>(t)) continue;
+    for (const ex& u : ty)
+      if (t.is_equal(u)) common += t;
+  }
+  if (common.is_zero()) return {a, b};
+  return {(x - common).expand(), (y - common).expand()};
+}
 ex eq_eval(const ex& a, const ex& b) {
   if (auto d = diff_num(a, b)) return d->is_zero() ? 1 : 0;
-  return pam_eq(a, b).hold();
+  auto [x, y] = cancel_common(a, b);
+  return pam_eq(x, y).hold();
 }
 ex ne_eval(const ex& a, const ex& b) {
   if (auto d = diff_num(a, b)) return d->is_zero() ? 0 : 1;
-  return pam_ne(a, b).hold();
+  auto [x, y] = cancel_common(a, b);
+  return pam_ne(x, y).hold();
 }
 ex lt_eval(const ex& a, const ex& b) {
   if (auto d = diff_num(a, b)) return d->is_negative() ? 1 : 0;
-  return pam_lt(a, b).hold();
+  auto [x, y] = cancel_common(a, b);
+  return pam_lt(x, y).hold();
 }
 ex le_eval(const ex& a, const ex& b) {
   if (auto d = diff_num(a, b)) return d->is_positive() ? 0 : 1;
-  return pam_le(a, b).hold();
+  auto [x, y] = cancel_common(a, b);
+  return pam_le(x, y).hold();
 }
 
 // log2 folds exactly on powers of two (2^k for any integer k).
