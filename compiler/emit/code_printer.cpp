@@ -106,6 +106,67 @@ std::string CodePrinter::print_reduction(const ex& e) {
   return reduction(static_cast<int>(r.kind()), r.empty_is_zero(), i, lb, ub, body);
 }
 
+std::string CodePrinter::vector_add(const std::string&, const std::string&) {
+  cannot_emit("a vector-valued expression (this target has no vectors)");
+}
+std::string CodePrinter::vector_loop(const std::string&, const std::string&, const std::string&, const std::string&) {
+  cannot_emit("a vector-valued expression (this target has no vectors)");
+}
+std::string CodePrinter::vector_max(const std::string&, const std::vector<std::string>&) {
+  cannot_emit("a vector-valued expression (this target has no vectors)");
+}
+
+std::string CodePrinter::print_vector_max(const ex& v) {
+  if (!sym::is_vector_valued(v)) return print(v);  // a scalar s is the vector [s]
+  std::vector<std::string> free;
+  for (const auto& [symbol, name] : bound_)
+    if (v.has(symbol)) free.push_back(name);
+  return vector_max(vector_statements(v.expand(), 1), free);
+}
+
+// Statements adding scale * v into the accumulator: a sum term by term, a product's scalar
+// factors into the scale, unitvec(k) at position k, a sum reduction as a loop.
+std::string CodePrinter::vector_statements(const ex& v, const ex& scale) {
+  using namespace GiNaC;
+  if (is_class<add>(v)) {
+    std::string out;
+    for (std::size_t i = 0; i < v.nops(); ++i) out += vector_statements(v.op(i), scale);
+    return out;
+  }
+  if (is_class<mul>(v)) {
+    ex vec, s = scale;
+    for (std::size_t i = 0; i < v.nops(); ++i) {
+      if (sym::is_vector_valued(v.op(i))) {
+        if (!vec.is_zero()) cannot_emit("a product of two vectors");
+        vec = v.op(i);
+      } else {
+        s *= v.op(i);
+      }
+    }
+    if (vec.is_zero()) return vector_add(number(0), print(s));
+    return vector_statements(vec, s);
+  }
+  if (sym::pamela_function(v) == sym::Fn::Unitvec) return vector_add(print(v.op(0)), print(scale));
+  if (sym::is_reduction(v)) {
+    const sym::reduction& r = sym::as_reduction(v);
+    if (r.kind() != sym::ReduceKind::Sum) cannot_emit("a max or min of vectors");
+    std::string lb = print(r.lb()), ub = print(r.ub());
+    const ex index = r.index_ex();
+    std::string i = names_.make(r.index().get_name());
+    auto previous = bound_.find(index);
+    std::optional<std::string> saved;
+    if (previous != bound_.end()) saved = previous->second;
+    bound_[index] = i;
+    std::string body = vector_statements(r.body().expand(), scale);
+    if (saved) bound_[index] = *saved;
+    else bound_.erase(index);
+    names_.release(i);
+    return vector_loop(i, lb, ub, body);
+  }
+  if (!sym::is_vector_valued(v)) return vector_add(number(0), print(scale * v));
+  cannot_emit("a vector expression of an unsupported kind");
+}
+
 std::string CodePrinter::print_add(const ex& e) {
   std::string out = "(";
   for (std::size_t i = 0; i < e.nops(); ++i) out += (i ? " + " : "") + print(e.op(i));
@@ -144,8 +205,8 @@ std::string CodePrinter::print_function(const ex& e) {
     case Fn::Ne: return compare("!=", arg(0), arg(1));
     case Fn::Lt: return compare("<", arg(0), arg(1));
     case Fn::Le: return compare("<=", arg(0), arg(1));
-    case Fn::Unitvec:
-    case Fn::VectorMax: cannot_emit("a vector-valued expression (only scalar equations can be emitted)");
+    case Fn::VectorMax: return print_vector_max(e.op(0));
+    case Fn::Unitvec: cannot_emit("a vector-valued expression (only scalar equations can be emitted)");
     case Fn::None: break;
   }
   std::string fname = GiNaC::ex_to<GiNaC::function>(e).get_name();

@@ -63,6 +63,19 @@ class CodePrinter {
   virtual std::string reduction(int kind, bool empty_is_zero, const std::string& index, const std::string& lb,
                                 const std::string& ub, const std::string& body) = 0;
 
+  // max(v) of a resource vector: the target accumulates v's terms into a dense array
+  // (vector_add at a position, vector_loop over a reduction's index) and takes the max
+  // of positions 0 .. the highest nonzero one, as the exact evaluator does. Targets without
+  // these hooks cannot emit vectors.
+  virtual std::string vector_add(const std::string& pos, const std::string& value);
+  virtual std::string vector_loop(const std::string& index, const std::string& lb, const std::string& ub,
+                                  const std::string& body);
+  // free: the emitted names of the parameters and loop indices the vector depends on (for
+  // targets that put the statements into a function of their own).
+  virtual std::string vector_max(const std::string& statements, const std::vector<std::string>& free);
+  std::string print_vector_max(const GiNaC::ex& v);
+  std::string vector_statements(const GiNaC::ex& v, const GiNaC::ex& scale);
+
   std::string print_mul(const GiNaC::ex& e);
   std::string print_add(const GiNaC::ex& e);
   std::string print_function(const GiNaC::ex& e);

@@ -83,7 +83,7 @@ class CppPrinter : public CodePrinter {
   }
   std::string extremum(bool is_max, const std::vector<std::string>& args) override {
     // (std::max) stays a call even where a platform header defines a max() macro.
-    std::string out = std::string(is_max ? "(std::max)" : "(std::min)") + "({";
+    std::string out = std::string(is_max ? "detail::max" : "detail::min") + "({";
     for (std::size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i];
     return out + "})";
   }
@@ -96,8 +96,23 @@ class CppPrinter : public CodePrinter {
     std::string result = empty_is_zero ? "(" + i + "_any ? acc : 0.0)" : "acc";
     std::string mark = empty_is_zero ? " " + i + "_any = true;" : "";
     std::string any = empty_is_zero ? " bool " + i + "_any = false;" : "";
-    return "[&]() { double acc = " + init + ";" + any + " for (double " + i + " = " + lb + "; " + i + " <= " + ub +
-           "; " + i + " += 1.0) { const double v = " + body + "; " + step + mark + " } return " + result + "; }()";
+    return "[&]() { double acc = " + init + ";" + any + " const double " + i + "_lb = " + lb + ", " + i + "_ub = " + ub +
+           "; if (!detail::is_integer(" + i + "_lb) || !detail::is_integer(" + i + "_ub)) return std::nan(\"\"); for (double " + i +
+           " = " + i + "_lb; " + i + " <= " + i + "_ub; " + i + " += 1.0) { const double v = " + body + "; " + step + mark +
+           " } return " + result + "; }()";
+  }
+  // Resource vectors: a dense std::vector<double> acc, grown as positions appear.
+  std::string vector_add(const std::string& pos, const std::string& value) override {
+    return " detail::vadd(acc, " + pos + ", " + value + ");";
+  }
+  std::string vector_loop(const std::string& i, const std::string& lb, const std::string& ub,
+                          const std::string& body) override {
+    return " { const double " + i + "_lb = " + lb + ", " + i + "_ub = " + ub + "; if (!detail::is_integer(" + i +
+           "_lb) || !detail::is_integer(" + i + "_ub)) return std::nan(\"\"); for (double " + i + " = " + i +
+           "_lb; " + i + " <= " + i + "_ub; " + i + " += 1.0) {" + body + " } }";
+  }
+  std::string vector_max(const std::string& statements, const std::vector<std::string>&) override {
+    return "[&]() { std::vector<double> acc;" + statements + " return detail::vmax(acc); }()";
   }
 };
 
@@ -131,11 +146,39 @@ std::string emit_cpp(const CostModel& model, bool all) {
   if (model.parameters.empty()) out << " (none)";
   out << "\n";
   for (const std::string& a : model.assumptions.items) out << "// assumes " << comment(a) << "\n";
-  out << "#pragma once\n#include <algorithm>\n#include <cmath>\n\nnamespace " << ns << " {\n\n"
+  out << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n#include <initializer_list>\n#include <vector>\n\nnamespace " << ns << " {\n\n"
       << "namespace detail {\n"
       << "// Pamela's mod: floor semantics, also for negative operands.\n"
       << "inline double mod(double a, double b) { return a - b * std::floor(a / b); }\n"
       << "inline bool is_integer(double x) { return std::floor(x) == x; }\n"
+      << "// max and min that keep a NaN (where the model has no value) instead of dropping it.\n"
+      << "inline double max(std::initializer_list<double> xs) {\n"
+      << "  double m = -HUGE_VAL;\n"
+      << "  for (double x : xs) { if (std::isnan(x)) return x; m = (std::max)(m, x); }\n"
+      << "  return m;\n"
+      << "}\n"
+      << "inline double min(std::initializer_list<double> xs) {\n"
+      << "  double m = HUGE_VAL;\n"
+      << "  for (double x : xs) { if (std::isnan(x)) return x; m = (std::min)(m, x); }\n"
+      << "  return m;\n"
+      << "}\n"
+      << "// Adds x at position k of a resource vector (a NaN entry where k is not a position).\n"
+      << "inline void vadd(std::vector<double>& v, double k, double x) {\n"
+      << "  if (!(k >= 0.0) || !is_integer(k) || k > 1e9) { v.assign(1, std::nan(\"\")); return; }\n"
+      << "  std::size_t i = static_cast<std::size_t>(k);\n"
+      << "  if (i >= v.size()) v.resize(i + 1, 0.0);\n"
+      << "  v[i] += x;\n"
+      << "}\n"
+      << "// max of a resource vector: its elements run from 0 to the highest nonzero one.\n"
+      << "inline double vmax(const std::vector<double>& v) {\n"
+      << "  std::size_t n = v.size();\n"
+      << "  while (n > 0 && v[n - 1] == 0.0) --n;\n"
+      << "  if (n == 0) return 0.0;\n"
+      << "  double m = v[0];\n"
+      << "  for (std::size_t i = 1; i < n; ++i) m = (std::max)(m, v[i]);\n"
+      << "  for (std::size_t i = 0; i < n; ++i) if (std::isnan(v[i])) return v[i];\n"
+      << "  return m;\n"
+      << "}\n"
       << "}  // namespace detail\n\n";
 
   // Defaults become default arguments for the trailing run of parameters whose default is
@@ -151,19 +194,22 @@ std::string emit_cpp(const CostModel& model, bool all) {
     params += (i ? ", " : "") + std::string("[[maybe_unused]] double ") + param_names[i] + defaults[i];
     args += (i ? ", " : "") + param_names[i];
   }
-  for (std::size_t k = 0; k < equations.size(); ++k) {
-    const std::string body = printer.print(equations[k]->value);
-    out << "inline double " << eq_names[k] << "(" << params << ") {\n"
-        << "  return " << body << ";\n}\n\n";
-  }
-  // The closed forms hold where the assumptions recorded above do; elsewhere `pamc eval`
-  // uses the unsimplified model (docs/semantics.md), so a caller can ask.
-  out << "// True where the assumptions listed at the top hold; elsewhere the functions above may\n"
-      << "// differ from the model (pamc eval then evaluates the unsimplified model).\n"
+  // The closed forms hold where the facts and assumptions recorded above do; elsewhere each
+  // function evaluates the unsimplified model, as `pamc eval` does (docs/emit.md).
+  out << "// True where the facts from the model and the assumptions listed at the top hold; there\n"
+      << "// the functions below use their closed forms, elsewhere the unsimplified model.\n"
       << "inline bool assumptions_hold(" << params << ") {\n  return true";
   for (const GiNaC::ex& e : model.assumptions.nonneg) out << "\n      && " << printer.print(e) << " >= 0.0";
   for (const GiNaC::ex& e : model.assumptions.integer) out << "\n      && detail::is_integer(" << printer.print(e) << ")";
   out << ";\n}\n\n";
+  const bool conditional = !model.assumptions.nonneg.empty() || !model.assumptions.integer.empty();
+  for (std::size_t k = 0; k < equations.size(); ++k) {
+    const std::string body = printer.print(equations[k]->value);
+    out << "inline double " << eq_names[k] << "(" << params << ") {\n";
+    if (conditional && !equations[k]->time_value.is_equal(equations[k]->value))
+      out << "  if (!assumptions_hold(" << args << ")) return " << printer.print(equations[k]->time_value) << ";\n";
+    out << "  return " << body << ";\n}\n\n";
+  }
   out << "struct Results {\n";
   for (const std::string& n : eq_names) out << "  double " << n << " = 0.0;\n";
   out << "};\n\n";

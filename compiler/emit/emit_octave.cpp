@@ -42,6 +42,7 @@ class OctavePrinter : public CodePrinter {
  public:
   using CodePrinter::CodePrinter;
   bool saw_reduction = false;
+  std::vector<std::string> subfunctions;  // one per resource-vector max, after the main function
 
  protected:
   std::string number(const GiNaC::numeric& x) override {
@@ -76,6 +77,25 @@ class OctavePrinter : public CodePrinter {
     if (empty_is_zero) return "[0, " + m + "](1 + (" + lb + " <= " + ub + "))";
     return m;
   }
+  // Resource vectors: statements in a subfunction of the file, called with the values it
+  // needs; positions that are not nonnegative integers, or a non-integer loop bound, give NaN.
+  std::string vector_add(const std::string& pos, const std::string& value) override {
+    return "  acc = pamc_vadd(acc, " + pos + ", " + value + ");\n";
+  }
+  std::string vector_loop(const std::string& i, const std::string& lb, const std::string& ub,
+                          const std::string& body) override {
+    return "  if " + lb + " ~= floor(" + lb + ") || " + ub + " ~= floor(" + ub + ")\n    acc = NaN;\n  else\n  for " + i +
+           " = " + lb + ":" + ub + "\n" + body + "  end\n  end\n";
+  }
+  std::string vector_max(const std::string& statements, const std::vector<std::string>& free) override {
+    saw_reduction = true;
+    std::string args;
+    for (const std::string& f : free) args += (args.empty() ? "" : ", ") + f;
+    std::string name = "pamc_vmax_" + std::to_string(subfunctions.size() + 1);
+    subfunctions.push_back("function m = " + name + "(" + args + ")\n  acc = [];\n" + statements +
+                           "  m = pamc_vmax(acc);\nend\n");
+    return name + "(" + args + ")";
+  }
 };
 
 }  // namespace
@@ -99,6 +119,18 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     OctavePrinter printer(names);
     for (std::size_t i = 0; i < pnames.size(); ++i) printer.bind(model.parameters[i].symbol, pnames[i]);
     std::string body = printer.print(e->value);
+    // Outside the facts and assumptions, the unsimplified model (as pamc eval does).
+    const bool conditional = (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty()) &&
+                             !e->time_value.is_equal(e->value);
+    std::string time_body, conds;
+    if (conditional) {
+      time_body = printer.print(e->time_value);
+      for (const GiNaC::ex& c : model.assumptions.nonneg) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
+      for (const GiNaC::ex& c : model.assumptions.integer) {
+        std::string x = printer.print(c);
+        conds += (conds.empty() ? "" : " && ") + ("(" + x + " == floor(" + x + "))");
+      }
+    }
     const std::string& fname = fnames[k];
     std::ostringstream out;
     out << "function value = " << fname << "(" << params << ")\n"
@@ -108,8 +140,26 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       out << " " << pnames[i] << (pnames[i] == model.parameters[i].name ? "" : " (" + model.parameters[i].name + ")");
     if (pnames.empty()) out << " (none)";
     out << "\n";
+    if (!model.assumptions.from_model.empty()) {
+      out << "  % from the model:";
+      for (std::size_t i = 0; i < model.assumptions.from_model.size(); ++i)
+        out << (i ? ", " : " ") << model.assumptions.from_model[i];
+      out << "\n";
+    }
     for (const std::string& a : model.assumptions.items) out << "  % assumes " << a << "\n";
-    if (printer.saw_reduction && !pnames.empty()) {
+    if (conditional) {
+      // One point at a time: the closed form where its conditions hold, else the model.
+      std::string call = "pamc_point(" + params + ")";
+      if (!pnames.empty()) {
+        out << "  z = zeros(size(" << sum << "));\n";
+        for (const std::string& p : pnames) out << "  " << p << " = " << p << " + z;\n";
+        out << "  value = arrayfun(@(" << params << ") " << call << ", " << params << ");\n";
+      } else {
+        out << "  value = " << call << ";\n";
+      }
+      out << "end\n\nfunction v = pamc_point(" << params << ")\n"
+          << "  if " << conds << "\n    v = " << body << ";\n  else\n    v = " << time_body << ";\n  end\n";
+    } else if (printer.saw_reduction && !pnames.empty()) {
       // Loops inside: broadcast the parameters and evaluate element by element.
       out << "  z = zeros(size(" << sum << "));\n";
       for (const std::string& p : pnames) out << "  " << p << " = " << p << " + z;\n";
@@ -120,6 +170,18 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       out << "  value = " << body << shape << ";\n";
     }
     out << "end\n";
+    for (const std::string& f : printer.subfunctions) out << "\n" << f;
+    if (!printer.subfunctions.empty())
+      out << "\nfunction acc = pamc_vadd(acc, k, x)\n"
+          << "  % x at position k of a resource vector (NaN where k is not a position)\n"
+          << "  if ~(k >= 0) || k ~= floor(k) || k > 1e9\n    acc = NaN;\n    return;\n  end\n"
+          << "  if any(isnan(acc))\n    return;\n  end\n"
+          << "  if k + 1 > numel(acc)\n    acc(k + 1) = 0;\n  end\n"
+          << "  acc(k + 1) = acc(k + 1) + x;\nend\n"
+          << "\nfunction m = pamc_vmax(acc)\n"
+          << "  % elements 0 .. the highest nonzero one; the zero vector's max is 0\n"
+          << "  n = find(acc ~= 0, 1, 'last');\n"
+          << "  if isempty(n)\n    m = 0;\n  elseif any(isnan(acc))\n    m = NaN;\n  else\n    m = max(acc(1:n));\n  end\nend\n";
     files[fname + ".m"] = out.str();
   }
   return files;

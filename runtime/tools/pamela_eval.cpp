@@ -43,7 +43,8 @@ struct Job {
 
 void run(const Job& job) {
   std::ostringstream out;
-  out << "{\"model\": " << json_string(job.path);
+  const std::string head = "{\"model\": " + json_string(job.path);
+  out << head;
   try {
     pamela::Options opts;
     if (!job.include.empty()) opts.include_dirs.push_back(job.include);
@@ -64,10 +65,9 @@ void run(const Job& job) {
     for (std::size_t p = 0; p < job.points.size(); ++p)
       out << (p ? ", " : "") << (model.violated_assumptions(job.points[p]).empty() ? "true" : "false");
     out << "]}";
-  } catch (const pamela::Error& e) {
-    out << ", \"error\": " << json_string(e.what()) << "}";
-  } catch (const std::exception& e) {
-    out << ", \"error\": " << json_string(e.what()) << "}";
+  } catch (const std::exception& e) {  // pamela::Error included: a line of its own, valid JSON
+    out.str("");
+    out << head << ", \"error\": " << json_string(e.what()) << "}";
   }
   std::cout << out.str() << "\n";
 }

@@ -348,7 +348,7 @@ def backend_octave(work, models, log):
     return problems
 
 
-def backend_library(tool, work, models):
+def backend_library(tool, work, models, notes):
     jobs = []
     for m in models:
         jobs.append("model\t%s\t%s" % (m.path, m.include))
@@ -364,7 +364,13 @@ def backend_library(tool, work, models):
         r = json.loads(line)
         m = by_path[r["model"]]
         if "error" in r:
-            problems.append("library: %s: %s" % (m.label, r["error"]))
+            if "vector-valued" in r["error"]:
+                # The library's evaluator has no resource vectors yet (issue 12): noted, and
+                # the other back ends still compare.
+                notes.append("library: %s: %s" % (m.label, r["error"]))
+                m.no_library = True
+            else:
+                problems.append("library: %s: %s" % (m.label, r["error"]))
             continue
         if r["equations"] != m.equations:
             problems.append("library: %s: equations %s, emitted %s" % (m.label, r["equations"], m.equations))
@@ -471,7 +477,10 @@ def main():
     models, notes, problems = [], [], []
     try:
         # Samples and golden models.
-        files = sorted(glob.glob(os.path.join(ROOT, "samples", "*.pam"))) + sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.pam")))
+        files = (sorted(glob.glob(os.path.join(ROOT, "samples", "*.pam"))) +
+                 sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.pam"))) +
+                 sorted(glob.glob(os.path.join(ROOT, "samples", "corpus", "*.pam"))) +
+                 sorted(glob.glob(os.path.join(ROOT, "tests", "emit", "models", "*.pam"))))
         for src in files:
             rel = os.path.relpath(src, ROOT)
             stem = re.sub(r"\W", "_", os.path.splitext(rel)[0].replace(os.sep, "_"))
@@ -522,7 +531,7 @@ def main():
         problems += backend_cpp(compilers, work, models, 40, notes)
         if have_octave:
             problems += backend_octave(work, models, notes)
-        problems += backend_library(tool, work, models)
+        problems += backend_library(tool, work, models, notes)
         backend_pamc(pamc, models, args.jobs)
 
         backends = ["brute", "cpp", "library"] + (["octave"] if have_octave else [])
@@ -532,24 +541,31 @@ def main():
             for pi in range(len(m.points)):
                 for e in m.equations:
                     ref = m.results.get("exact", {}).get((pi, e))
-                    if not getattr(m, "valid", [True] * len(m.points))[pi]:
-                        invalid += 1  # the closed form's assumptions fail here: eval falls back
-                        continue
+                    outside = not getattr(m, "valid", [True] * len(m.points))[pi]
                     if ref is None:
                         skipped += 1
                         continue
-                    compared += 1
+                    if outside:
+                        # The closed form's assumptions fail here: eval, the emitted C++ and
+                        # Octave fall back to the unsimplified model; the library does not yet.
+                        invalid += 1
+                    else:
+                        compared += 1
                     for b in backends:
+                        if outside and b not in ("cpp", "octave"):
+                            continue
                         v = m.results.get(b, {}).get((pi, e))
                         if v is None and b == "brute":
                             continue  # brute force ran out of budget
+                        if b == "library" and getattr(m, "no_library", False):
+                            continue  # noted above: the library has no resource vectors yet
                         if v is None or not close(ref, v):
                             problems.append("%s: %s at %s: exact %r, %s %r" % (m.label, e, m.points[pi], ref, b, v))
                         else:
                             per_backend[b] += 1
         print("models: %d samples/golden, 1 hostile-names, %d random (%d more random models skipped: a vector "
               "inside the closed form, no scalar code form); %d (model, point, equation) values compared, "
-              "%d skipped (no exact value), %d skipped (the closed form's assumptions fail there)"
+              "%d skipped (no exact value), %d more where the closed form's assumptions fail (compared for C++ and Octave)"
               % (n_samples, n_random, n_vector, compared, skipped, invalid))
         print("agreeing with exact pamc eval: " + ", ".join("%s %d" % (b, n) for b, n in per_backend.items()))
         print("C++ headers compiled warning-free by: " + ", ".join(compilers))
