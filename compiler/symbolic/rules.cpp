@@ -43,15 +43,65 @@ std::string nonneg_text(const ex& c) {
 
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
+// An integer condition on e = sum_m c_m m(i, j, ...), a polynomial in loop indices (all
+// integers) with index-free coefficients c_m: sufficient that every c_m is an integer. The
+// block loop bound p * N / P is an integer wherever N / P is. nullopt when e has another
+// shape; the coefficients otherwise (a coefficient may be 0).
+std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
+  ex x = e.expand();
+  std::vector<ex> out;
+  exvector terms;
+  if (is_class<add>(x))
+    for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));
+  else
+    terms.push_back(x);
+  std::map<std::string, ex> by_monomial;  // index monomial (printed) -> coefficient
+  for (const ex& t : terms) {
+    ex mono = 1, coeff = 1;
+    exvector factors;
+    if (is_class<mul>(t))
+      for (size_t k = 0; k < t.nops(); ++k) factors.push_back(t.op(k));
+    else
+      factors.push_back(t);
+    for (const ex& y : factors) {
+      if (!f.mentions_index(y)) {
+        coeff *= y;
+        continue;
+      }
+      bool ok = is_class<symbol>(y) ||
+                (is_class<power>(y) && is_class<symbol>(y.op(0)) && is_class<numeric>(y.op(1)) &&
+                 ex_to<numeric>(y.op(1)).is_pos_integer());
+      if (!ok || !f.provably_integer(y)) return std::nullopt;
+      mono *= y;
+    }
+    by_monomial[to_pamela(mono)] += coeff;
+  }
+  for (const auto& [m, c] : by_monomial) out.push_back(c);
+  return out;
+}
+
 bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
   std::vector<const Cond*> unproved;
+  std::vector<Cond> split;  // integer conditions on index polynomials, as their coefficients
+  split.reserve(conds.size() * 4);
   for (const Cond& c : conds) {
     bool ok = c.integer ? f.provably_integer(c.e) : f.provably_nonneg(c.e);
     if (ok) continue;
+    if (c.integer && f.mentions_index(c.e)) {
+      auto coeffs = index_coefficients(c.e, f);
+      if (!coeffs) return false;
+      for (const ex& k : *coeffs) {
+        if (f.provably_integer(k)) continue;
+        if (f.mentions_index(k)) return false;
+        split.push_back({true, k});
+      }
+      continue;
+    }
     if (f.mentions_index(c.e)) return false;
     if (!c.integer && is_class<numeric>(c.e.expand())) return false;  // provably false
     unproved.push_back(&c);
   }
+  for (const Cond& c : split) unproved.push_back(&c);
   for (const Cond* c : unproved) {
     if (c->integer) {
       // "N - 1 is an integer" says no more than "N is an integer": drop integer constants.
@@ -304,6 +354,11 @@ std::optional<ex> rule_sum_const(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || r->body().has(r->index_ex())) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
+  // A block loop p N / P .. (p + 1) N / P - 1 counts N / P: expanded, the outer index cancels.
+  if (f.mentions_index(count)) {
+    ex x = count.expand();
+    if (!f.mentions_index(x)) count = x;
+  }
   if (may_fail(r->body(), f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   return nonempty_guard(count, f) * count * r->body();
