@@ -123,6 +123,7 @@ int cmd_eval(const EvalCommand& c) {
   EvalRequest request;
   if (!parse_bindings(c.bindings, request.bindings)) return kUsageError;
   request.targets = c.targets;
+  request.max_terms = c.max_terms;
   auto comp = compile_file(c.file, c.load, c.brute_force ? Stage::Time : Stage::Simplified, diags);
   if (!comp) return report(diags);
   EvalResult result;

@@ -170,9 +170,11 @@ int run(int argc, char** argv) {
     options.add_options()
         ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
         ("json", "print a JSON object {\"T_main\": value, ...}")
-        ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)");
-    Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force]");
+        ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)")
+        ("max-terms", po::value<double>()->default_value(3e7, "3e7"), "stop with an error when a point needs more reduction terms than this (a loop left open; about 10 s)");
+    Parsed p = parse_command(command, args, options, "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force] [--max-terms N]");
     EvalCommand c;
+    c.max_terms = p.vm["max-terms"].as<double>();
     read_model_options(c, p);
     c.json = p.vm.count("json") > 0;
     c.brute_force = p.vm.count("brute-force") > 0;

@@ -145,6 +145,12 @@ std::string emit_cpp(const CostModel& model, bool all) {
     out << " " << param_names[i] << (param_names[i] == model.parameters[i].name ? "" : " (" + model.parameters[i].name + ")");
   if (model.parameters.empty()) out << " (none)";
   out << "\n";
+  if (!model.assumptions.from_model.empty()) {
+    out << "// from the model:";
+    for (std::size_t i = 0; i < model.assumptions.from_model.size(); ++i)
+      out << (i ? ", " : " ") << comment(model.assumptions.from_model[i]);
+    out << "\n";
+  }
   for (const std::string& a : model.assumptions.items) out << "// assumes " << comment(a) << "\n";
   out << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n#include <initializer_list>\n#include <vector>\n\nnamespace " << ns << " {\n\n"
       << "namespace detail {\n"

@@ -6,6 +6,13 @@
 #include <set>
 
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/open_reason.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
 
 using pamc::sym::is_class;
 
@@ -36,7 +43,47 @@ bool compare_holds(const std::string& op, const GiNaC::numeric& a, const GiNaC::
   return a < b;
 }
 
+// The largest reduction at the top of e (outside other reductions) by estimated terms.
+void top_reductions(const GiNaC::ex& e, std::vector<GiNaC::ex>& out) {
+  if (sym::is_class<sym::reduction>(e)) {
+    out.push_back(e);
+    return;
+  }
+  for (std::size_t i = 0; i < e.nops(); ++i) top_reductions(e.op(i), out);
+}
+
 }  // namespace
+
+double estimate_terms(const GiNaC::ex& e, const GiNaC::exmap& env) {
+  if (sym::is_class<sym::reduction>(e)) {
+    const auto& r = GiNaC::ex_to<sym::reduction>(e);
+    auto bound = [&](const GiNaC::ex& b) -> std::optional<double> {
+      try {
+        sym::WorkBudget budget;
+        budget.steps_left = 1000000;
+        sym::Value v = sym::evaluate(b, env, budget);
+        if (v.is_vector) return std::nullopt;
+        return v.scalar.to_double();
+      } catch (const sym::EvalError&) {
+        return std::nullopt;
+      }
+    };
+    auto lb = bound(r.lb()), ub = bound(r.ub());
+    if (!lb || !ub) return 0;  // the evaluator reports the bound's own error
+    double count = std::max(0.0, std::floor(*ub) - std::ceil(*lb) + 1);
+    if (count == 0) return 0;
+    double inner = 0;
+    for (double at : {std::ceil(*lb), std::floor(*ub)}) {
+      GiNaC::exmap at_env = env;
+      at_env[r.index_ex()] = GiNaC::numeric(static_cast<long>(std::min(at, 9e18)));
+      inner = std::max(inner, estimate_terms(r.body(), at_env));
+    }
+    return count * (1 + inner);
+  }
+  double n = 0;
+  for (std::size_t i = 0; i < e.nops(); ++i) n += estimate_terms(e.op(i), env);
+  return n;
+}
 
 bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env) {
   // A condition that mentions a parameter without a value is not needed for these targets;
@@ -158,9 +205,38 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   const bool closed_form_valid = assumptions_hold(model, env);
   EvalResult result;
   for (const CostEquation* e : targets) {
+    const GiNaC::ex& x = closed_form_valid ? e->value : e->time_value;
+    if (double terms = estimate_terms(x, env); terms > request.max_terms) {
+      // Name the loop that costs most, where it is written, and what keeps it open.
+      std::vector<GiNaC::ex> reds;
+      top_reductions(x, reds);
+      GiNaC::ex worst = reds.empty() ? x : reds[0];
+      for (const GiNaC::ex& r : reds)
+        if (estimate_terms(r, env) > estimate_terms(worst, env)) worst = r;
+      std::string what;
+      Loc where = e->loc;
+      if (sym::is_class<sym::reduction>(worst)) {
+        const auto& r = GiNaC::ex_to<sym::reduction>(worst);
+        std::string kind = r.kind() == sym::ReduceKind::Sum ? "sum" : r.kind() == sym::ReduceKind::Max ? "max" : "min";
+        what = " (the " + kind + " over " + r.index().get_name();
+        for (const LoopSite& l : model.loops)
+          if (l.index.is_equal(r.index()) && l.loc.valid()) {
+            where = l.loc;
+            break;
+          }
+        what += model.simplified ? ", open because " + sym::why_open(worst, model.facts) + ")"
+                                 : ", unrolled by the unsimplified model)";
+      }
+      char count[64], limit[64];
+      std::snprintf(count, sizeof count, "%.3g", terms);
+      std::snprintf(limit, sizeof limit, "%.3g", request.max_terms);
+      fail(DiagKind::WorkLimit, e->name + ": this point needs about " + count + " reduction terms" + what +
+                                    ", more than the limit of " + limit + " (raise it with --max-terms)", where);
+    }
     sym::WorkBudget budget;
+    budget.steps_left = static_cast<long long>(std::min(9e18, std::max(2e8, 4 * request.max_terms)));
     try {
-      result.values.emplace_back(e->name, sym::evaluate(closed_form_valid ? e->value : e->time_value, env, budget));
+      result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
     } catch (const sym::EvalError& err) {
       fail(DiagKind::EvaluationError, e->name + ": " + err.message, e->loc);
     }

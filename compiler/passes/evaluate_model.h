@@ -12,7 +12,14 @@ namespace pamc {
 struct EvalRequest {
   std::map<std::string, GiNaC::numeric> bindings;  // -D NAME=VALUE
   std::vector<std::string> targets;                // equation names or process names; empty: top level
+  // Residual reductions are unrolled term by term; a point that needs more terms than this
+  // (estimated from the bounds before evaluating) is an error naming the loop (--max-terms).
+  double max_terms = 3e7;
 };
+
+// The number of reduction terms evaluating e at env unrolls (an estimate from the bounds:
+// an inner range that depends on an outer index is sized at the outer range's ends).
+double estimate_terms(const GiNaC::ex& e, const GiNaC::exmap& env);
 
 struct EvalResult {
   std::vector<std::pair<std::string, sym::Value>> values;  // in the order asked for
