@@ -350,6 +350,9 @@ std::vector<ExplainReport> explain_model(const CostModel& model, const std::map<
     for (const ex& m : extrema) r.extrema.push_back(analyse_extremum(model, env, m));
     if (in_reduction) r.notes.push_back("max/min inside a residual reduction are not analysed");
     if (extrema.empty()) r.notes.push_back("no max or min: one regime, nothing to explain");
+    // A loop left open: which one, and what kept it open (the compiled output's notes).
+    if (sym::count_reductions(eqs[t]->value) > 0)
+      for (const std::string& n : model.open_notes()) r.notes.push_back("open: " + n);
     out.push_back(std::move(r));
   }
   return out;

@@ -3,7 +3,12 @@
 #include "compiler/ast/ast.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/open_reason.h"
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+
+#include <map>
 
 #include <set>
 
@@ -60,6 +65,66 @@ std::vector<std::string> CostModel::open_notes() const {
   return notes;
 }
 
+namespace {
+
+// Readable output: a floor, ceil, div, mod, max or min that a printed equation repeats
+// (three times, or twice when long) is printed once as `numeric a = ...` above the
+// equation and named in it, as a person would write `where m = ceil(N / P)`. The named
+// equations are ordinary numerics: read back as a model, they substitute to the same value.
+// Subterms are keyed by their text, so the choice does not follow GiNaC's term order.
+void count_subterms(const GiNaC::ex& e, std::map<std::string, std::pair<GiNaC::ex, int>>& out, bool in_reduction) {
+  if (sym::is_class<sym::reduction>(e)) in_reduction = true;
+  sym::Fn fn = sym::pamela_function(e);
+  bool candidate = fn == sym::Fn::Floor || fn == sym::Fn::Ceil || fn == sym::Fn::Div || fn == sym::Fn::Mod ||
+                   sym::is_class<sym::extremum>(e);
+  if (candidate && !in_reduction) {
+    auto& slot = out[sym::to_pamela(e)];
+    slot.first = e;
+    ++slot.second;
+  }
+  for (std::size_t i = 0; i < e.nops(); ++i) count_subterms(e.op(i), out, in_reduction);
+}
+
+struct NamedTerms {
+  std::set<std::string> taken;  // parameter and equation names, and names given
+  std::string next() {
+    for (char c = 'a'; c <= 'z'; ++c) {
+      std::string n(1, c);
+      if (!taken.count(n)) {
+        taken.insert(n);
+        return n;
+      }
+    }
+    return "";
+  }
+};
+
+// e with its repeated subterms named; the definitions, in order, in `defs`.
+GiNaC::ex name_repeated(GiNaC::ex e, NamedTerms& names, std::vector<std::pair<std::string, std::string>>& defs) {
+  for (int round = 0; round < 4; ++round) {
+    std::map<std::string, std::pair<GiNaC::ex, int>> counts;
+    count_subterms(e, counts, false);
+    const std::pair<GiNaC::ex, int>* best = nullptr;
+    std::string best_text;
+    for (const auto& [text, entry] : counts) {
+      bool worth = text.size() >= 8 && (entry.second >= 3 || (entry.second >= 2 && text.size() >= 16));
+      if (worth && (!best || text.size() > best_text.size())) {
+        best = &entry;
+        best_text = text;
+      }
+    }
+    if (!best) break;
+    std::string n = names.next();
+    if (n.empty()) break;
+    GiNaC::symbol s(n);
+    defs.push_back({n, best_text});
+    e = e.subs(GiNaC::exmap{{best->first, s}}, GiNaC::subs_options::no_pattern);
+  }
+  return e;
+}
+
+}  // namespace
+
 std::string print_cost_model(const CostModel& model, bool all) {
   std::string out;
   if (!model.assumptions.from_model.empty()) {
@@ -79,6 +144,10 @@ std::string print_cost_model(const CostModel& model, bool all) {
   }
   // Region counters (tzetar.vector_flops) print inside their region's block, as written.
   std::string open;
+  NamedTerms names;
+  for (const CostParameter& p : model.parameters) names.taken.insert(p.name);
+  for (const CostEquation& e : model.equations) names.taken.insert(e.name);
+  for (const LoopSite& l : model.loops) names.taken.insert(l.index.get_name());
   for (const CostEquation& e : model.equations) {
     if (!all && !e.top_level) continue;
     auto [region, counter] = ast::split_counter_name(e.name);
@@ -87,7 +156,14 @@ std::string print_cost_model(const CostModel& model, bool all) {
       if (!region.empty()) out += "region " + region + " {\n";
       open = region;
     }
-    out += std::string(region.empty() ? "" : "  ") + "numeric " + counter + " = " + sym::to_pamela(e.value) + "\n";
+    std::string indent = region.empty() ? "" : "  ";
+    GiNaC::ex value = e.value;
+    if (model.simplified) {
+      std::vector<std::pair<std::string, std::string>> defs;
+      value = name_repeated(value, names, defs);
+      for (const auto& [n, text] : defs) out += indent + "numeric " + n + " = " + text + "\n";
+    }
+    out += indent + "numeric " + counter + " = " + sym::to_pamela(value) + "\n";
   }
   if (!open.empty()) out += "}\n";
   return out;

@@ -7,6 +7,7 @@
 
 #include "compiler/passes/lower.h"
 #include "compiler/symbolic/open_reason.h"
+#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 
 #include <algorithm>
@@ -211,8 +212,10 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
       std::vector<GiNaC::ex> reds;
       top_reductions(x, reds);
       GiNaC::ex worst = reds.empty() ? x : reds[0];
-      for (const GiNaC::ex& r : reds)
-        if (estimate_terms(r, env) > estimate_terms(worst, env)) worst = r;
+      for (const GiNaC::ex& r : reds) {  // ties: the first in printed order, not GiNaC's
+        double a = estimate_terms(r, env), b = estimate_terms(worst, env);
+        if (a > b || (a == b && sym::to_pamela(r) < sym::to_pamela(worst))) worst = r;
+      }
       std::string what;
       Loc where = e->loc;
       if (sym::is_class<sym::reduction>(worst)) {

@@ -60,7 +60,8 @@ std::string why_open(const ex& e, const Facts& facts) {
   const ex& i = r.index_ex();
   const std::string name = r.index().get_name();
   const ex& body = r.body();
-  if (auto inner = inner_reduction(body)) {
+  std::optional<ex> inner = is_class<reduction>(body) ? std::optional<ex>(body) : inner_reduction(body);
+  if (inner) {
     const reduction& q = ex_to<reduction>(*inner);
     std::string kind = q.kind() == ReduceKind::Sum ? "sum" : q.kind() == ReduceKind::Max ? "max" : "min";
     Facts in = facts;
