@@ -63,8 +63,11 @@ struct Inferrer {
   }
 
   // The divisor of mod / div: an integer >= 1.
+  std::set<ex, ex_is_less> divisors_done;
+
   void need_divisor(const ex& e) {
     if (!parameters_only(e) || is_class<numeric>(e)) return;
+    if (!divisors_done.insert(e).second) return;  // the same divisor in another place
     need_integer(e);
     ex x = e.expand();
     // Checked whatever the facts below can prove: they are proved from this very fact.
@@ -120,7 +123,7 @@ struct Inferrer {
 }  // namespace
 
 void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out) {
-  Inferrer in{facts, {}, {}, {}, {}, {}, {}};
+  Inferrer in{facts, {}, {}, {}, {}, {}, {}, {}};
   for (const ex& e : equations) in.walk(e);
   // "P divides N" (N / P an integer) with P an integer: P != 0, so P >= 1 (P >= 0 by default).
   for (const ex& x : in.int_exprs) {
