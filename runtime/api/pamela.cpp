@@ -25,6 +25,13 @@ struct EquationData {
   bool vector = false;
   std::string failure;  // why it has no program (vector-valued, ...)
   Program program;
+  // An equation the bytecode cannot hold (a resource vector left in the closed form) is
+  // evaluated by pamc's exact evaluator instead: slower, but the same value as pamc eval.
+  bool exact = false;
+  GiNaC::ex value;
+  // Where a fact or assumption fails, the unsimplified model gives the value (as pamc eval).
+  bool conditional = false;
+  GiNaC::ex time_value;
 };
 
 struct ModelData {
@@ -41,6 +48,7 @@ struct ModelData {
   };
   std::vector<Check> checks;
   std::vector<EquationData> equations;
+  std::vector<GiNaC::symbol> symbols;  // the parameters' symbols, for exact evaluation
 };
 
 }  // namespace detail
@@ -102,6 +110,7 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
   for (std::size_t i = 0; i < model.parameters.size(); ++i) {
     const pamc::CostParameter& p = model.parameters[i];
     params[p.symbol] = static_cast<unsigned>(i);
+    data->symbols.push_back(p.symbol);
     Parameter info;
     info.name = p.name;
     if (p.default_value) info.default_text = pamc::sym::to_pamela(*p.default_value);
@@ -133,13 +142,21 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     eq.top_level = e.top_level;
     eq.formula = pamc::sym::to_pamela(e.value);
     eq.vector = pamc::sym::is_vector_valued(e.value);
+    eq.time_value = e.time_value;
+    eq.conditional = !e.time_value.is_equal(e.value) &&
+                     (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty());
     if (eq.vector) {
       eq.failure = "'" + e.name + "' is vector-valued; only scalar equations can be evaluated";
     } else {
       try {
         eq.program = detail::compile_expression(e.value, params);
       } catch (const detail::CompileFailure& f) {
-        eq.failure = e.name + ": " + f.message;
+        if (f.message.find("vector") != std::string::npos) {
+          eq.exact = true;
+          eq.value = e.value;
+        } else {
+          eq.failure = e.name + ": " + f.message;
+        }
       }
     }
     data->equations.push_back(std::move(eq));
@@ -237,6 +254,51 @@ std::vector<std::string> Model::violated_assumptions(const std::vector<double>& 
 
 // ---- CostFunction
 
+namespace {
+
+// One equation at one point: its bytecode, or pamc's exact evaluator for what the bytecode
+// cannot hold (integral arguments bound as exact integers, so loop bounds stay integers).
+// NaN where the model has no value. GiNaC is not thread-safe: the exact path is serialized.
+double exact_at(const detail::ModelData& m, const GiNaC::ex& value, const double* args);
+
+bool conditions_hold(const detail::ModelData& m, const double* args) {
+  for (const auto& c : m.checks) {
+    double v = c.program.run(args);
+    if (c.integer ? !(std::isfinite(v) && v == std::floor(v)) : !(v >= 0)) return false;
+  }
+  return true;
+}
+
+double run_equation(const detail::ModelData& m, std::size_t eq, const double* args) {
+  const detail::EquationData& e = m.equations[eq];
+  if (e.conditional && !conditions_hold(m, args)) return exact_at(m, e.time_value, args);
+  if (!e.exact) return e.program.run(args);
+  return exact_at(m, e.value, args);
+}
+
+double exact_at(const detail::ModelData& m, const GiNaC::ex& value, const double* args) {
+  std::lock_guard<std::mutex> lock(compile_mutex());
+  GiNaC::exmap env;
+  for (std::size_t i = 0; i < m.symbols.size(); ++i) {
+    double x = args[i];
+    if (std::isnan(x)) return x;
+    if (x == std::floor(x) && std::fabs(x) < 4e18)
+      env[m.symbols[i]] = GiNaC::numeric(static_cast<long>(x));
+    else
+      env[m.symbols[i]] = GiNaC::numeric(x);
+  }
+  try {
+    pamc::sym::WorkBudget budget;
+    pamc::sym::Value v = pamc::sym::evaluate(value, env, budget);
+    if (v.is_vector) return std::nan("");
+    return v.scalar.to_double();
+  } catch (const pamc::sym::EvalError&) {
+    return std::nan("");
+  }
+}
+
+}  // namespace
+
 CostFunction::CostFunction(std::shared_ptr<const detail::ModelData> model, std::size_t equation)
     : model_(std::move(model)), program_(&model_->equations[equation].program), equation_(equation) {}
 
@@ -247,7 +309,7 @@ std::size_t CostFunction::instructions() const { return program_->code.size(); }
 
 double CostFunction::evaluate(const double* args, std::size_t n) const {
   const std::size_t count = model_->parameter_names.size();
-  if (n == count) return program_->run(args);
+  if (n == count) return run_equation(*model_, equation_, args);
   if (n > count || n < model_->required)
     throw std::invalid_argument(name() + " takes " +
                                 (model_->required == count ? std::to_string(count)
@@ -256,12 +318,12 @@ double CostFunction::evaluate(const double* args, std::size_t n) const {
                                 " arguments (" + std::to_string(n) + " given)");
   std::vector<double> full(args, args + n);
   for (std::size_t i = n; i < count; ++i) full.push_back(model_->defaults[i]->run(full.data()));
-  return program_->run(full.data());
+  return run_equation(*model_, equation_, full.data());
 }
 
 void CostFunction::evaluate_many(const double* args, std::size_t rows, std::size_t n, double* out) const {
   if (n == model_->parameter_names.size()) {
-    for (std::size_t r = 0; r < rows; ++r) out[r] = program_->run(args + r * n);
+    for (std::size_t r = 0; r < rows; ++r) out[r] = run_equation(*model_, equation_, args + r * n);
     return;
   }
   for (std::size_t r = 0; r < rows; ++r) out[r] = evaluate(args + r * n, n);
@@ -283,7 +345,7 @@ double CostFunction::operator()(const std::map<std::string, double>& args) const
       throw std::invalid_argument(name() + ": the parameter '" + names[i] + "' has no value and no default");
     }
   }
-  return program_->run(full.data());
+  return run_equation(*model_, equation_, full.data());
 }
 
 }  // namespace pamela

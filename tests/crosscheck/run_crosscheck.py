@@ -547,12 +547,12 @@ def main():
                         continue
                     if outside:
                         # The closed form's assumptions fail here: eval, the emitted C++ and
-                        # Octave fall back to the unsimplified model; the library does not yet.
+                        # Octave and the library fall back to the unsimplified model.
                         invalid += 1
                     else:
                         compared += 1
                     for b in backends:
-                        if outside and b not in ("cpp", "octave"):
+                        if outside and b not in ("cpp", "octave", "library"):
                             continue
                         v = m.results.get(b, {}).get((pi, e))
                         if v is None and b == "brute":
@@ -565,7 +565,7 @@ def main():
                             per_backend[b] += 1
         print("models: %d samples/golden, 1 hostile-names, %d random (%d more random models skipped: a vector "
               "inside the closed form, no scalar code form); %d (model, point, equation) values compared, "
-              "%d skipped (no exact value), %d more where the closed form's assumptions fail (compared for C++ and Octave)"
+              "%d skipped (no exact value), %d more where the closed form's assumptions fail (compared for C++, Octave and the library)"
               % (n_samples, n_random, n_vector, compared, skipped, invalid))
         print("agreeing with exact pamc eval: " + ", ".join("%s %d" % (b, n) for b, n in per_backend.items()))
         print("C++ headers compiled warning-free by: " + ", ".join(compilers))
