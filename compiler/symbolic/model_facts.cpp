@@ -177,6 +177,16 @@ void promote_assumptions(const Assumptions& a, Facts& facts) {
   for (const ex& e : a.nonneg) {
     // x >= 0 with x = s + rest, s a symbol with coefficient 1 not in rest: s >= -rest.
     ex x = e.expand();
+    // s ^ k - 1 >= 0 with s >= 0 (Q ^ 2 >= 1 from a Q x Q grid): s >= 1.
+    if (is_class<add>(x) && x.nops() == 2) {
+      ex t0 = x.op(0), t1 = x.op(1);
+      if (is_class<numeric>(t0)) std::swap(t0, t1);
+      if (t1.is_equal(-1) && is_class<power>(t0) && is_class<symbol>(t0.op(0)) && is_class<numeric>(t0.op(1)) &&
+          ex_to<numeric>(t0.op(1)).is_pos_integer() && facts.provably_nonneg(t0.op(0))) {
+        if (!facts.provably_nonneg(t0.op(0) - 1)) facts.add_lower(ex_to<symbol>(t0.op(0)), 1, false);
+        continue;
+      }
+    }
     exvector terms;
     if (is_class<add>(x))
       for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));

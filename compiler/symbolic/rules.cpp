@@ -112,12 +112,40 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
           if (!(is_class<numeric>(base.op(k)) && ex_to<numeric>(base.op(k)).is_integer())) stripped += base.op(k);
         base = stripped;
       }
+      // -M is an integer iff M is.
+      if (is_class<mul>(base) && base.op(base.nops() - 1).is_equal(-1)) base = (-base).expand();
       if (a.items.insert(to_pamela(base) + " is an integer").second) a.integer.push_back(base);
     } else {
       if (a.items.insert(nonneg_text(c->e)).second) a.nonneg.push_back(c->e);
     }
   }
   return true;
+}
+
+// The body of a sum whose range may be empty must not fail where brute force would not
+// evaluate it. A quotient by a parameter (N / P, with P >= 0 by default) fails only at
+// P = 0: then assume P >= 1 (recorded and checked: where it fails, the unsimplified model
+// answers), if that is all that could fail. True when the body cannot fail (then or now).
+void denominators(const ex& e, std::vector<symbol>& out) {
+  if (is_class<power>(e) && is_class<symbol>(e.op(0)) && is_class<numeric>(e.op(1)) &&
+      ex_to<numeric>(e.op(1)).is_negative())
+    out.push_back(ex_to<symbol>(e.op(0)));
+  for (size_t k = 0; k < e.nops(); ++k) denominators(e.op(k), out);
+}
+bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a) {
+  if (!may_fail(body, f)) return true;
+  std::vector<symbol> dens;
+  denominators(body, dens);
+  if (dens.empty()) return false;
+  Facts g = f;
+  std::vector<Cond> conds;
+  for (const symbol& d : dens) {
+    if (f.mentions_index(d) || f.provably_positive(d)) continue;
+    g.add_lower(d, 1, false);
+    conds.push_back({false, d - 1});
+  }
+  if (conds.empty() || may_fail(body, g)) return false;
+  return require(conds, f, a);
 }
 
 const reduction* as_red(const ex& e, ReduceKind k) {
@@ -359,7 +387,7 @@ std::optional<ex> rule_sum_const(const ex& e, const Facts& f, Assumptions& a) {
     ex x = count.expand();
     if (!f.mentions_index(x)) count = x;
   }
-  if (may_fail(r->body(), f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  if (!f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(r->body(), f, a)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   return nonempty_guard(count, f) * count * r->body();
 }
@@ -376,7 +404,7 @@ std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
   int deg = body.degree(i);
   if (deg < 0 || deg > 40 || body.ldegree(i) < 0) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
-  if (may_fail(body, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  if (!f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(body, f, a)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex out = 0;
   for (int k = 0; k <= deg; ++k) {
@@ -1833,6 +1861,47 @@ std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a) {
   return std::nullopt;
 }
 
+// Block map with a weight monotone in the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec((i + e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer,
+// w c(i) >= 0. Blocks are [lb + t k, lb + t k + k - 1]; with q = floor(n / k) full blocks
+// and a partial one after them. For w c nondecreasing, a later full block dominates an
+// earlier one term by term, so the busiest is the last full block or the partial block:
+// max((1 <= q) sum (i = lb + (q - 1) k, lb + q k - 1) { w c }, sum (i = lb + q k, ub) { w c });
+// for w c nonincreasing, the first block: sum (i = lb, min(ub, lb + k - 1)) { w c }. The sums
+// are closed by the sum rules; all are 0 on an empty range (the zero vector). Side
+// conditions: k a positive integer and lb + e = 0 (proved); w c >= 0 and monotone on the
+// range (proved); lb, ub integers (proved or assumed).
+std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  auto p = mod_div_position(m->pos, i, Fn::Div);
+  if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
+  if (!f.provably_integer(p->k) || !f.provably_positive(p->k)) return std::nullopt;
+  ex wc = m->w * m->c;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc)) return std::nullopt;
+  Facts step = f;
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
+  bool up = step.provably_nonneg(d);
+  if (!up && !step.provably_nonpos(d)) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  const ex& k = p->k;
+  auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
+  if (!up) return part(r.lb(), make_min({r.ub(), r.lb() + k - 1}));
+  ex n = r.ub() - r.lb() + 1;
+  ex q = f.provably_integer(n / k) ? ex(n / k) : floor_of(n / k);
+  ex last_full = part(r.lb() + (q - 1) * k, r.lb() + q * k - 1);
+  if (f.provably_integer(n / k)) return compare(Cmp::Le, 1, q) * last_full;
+  return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
+}
+
 // Block-cyclic map: max(w * sum (i = lb, ub) { c * unitvec(((i + e) div B) mod P + d) }) with
 // lb + e = 0, B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items
 // j = i + e = 0..n-1 form blocks of B dealt round-robin to P owners. Every full round of B P
@@ -2036,6 +2105,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_uniform", rule_vmax_uniform},
       {"vmax_intervals", rule_vmax_intervals},
       {"vmax_block_cyclic", rule_vmax_block_cyclic},
+      {"vmax_block_weighted", rule_vmax_block_weighted},
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},
