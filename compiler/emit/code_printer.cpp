@@ -90,19 +90,26 @@ std::string CodePrinter::print(const ex& e) {
   cannot_emit("an expression of an unsupported kind");
 }
 
-std::string CodePrinter::print_reduction(const ex& e) {
-  const sym::reduction& r = sym::as_reduction(e);
-  std::string lb = print(r.lb()), ub = print(r.ub());
+// Runs `body` with r's index bound to a fresh name (returned in `i`), then restores what
+// the index was bound to before (an outer loop's index of the same symbol).
+std::string CodePrinter::in_scope(const sym::reduction& r, std::string& i, const std::function<std::string()>& body) {
   const ex index = r.index_ex();
-  std::string i = names_.make(r.index().get_name());
+  i = names_.make(r.index().get_name());
   auto previous = bound_.find(index);
   std::optional<std::string> saved;
   if (previous != bound_.end()) saved = previous->second;
   bound_[index] = i;
-  std::string body = print(r.body());
+  std::string out = body();
   if (saved) bound_[index] = *saved;
   else bound_.erase(index);
   names_.release(i);
+  return out;
+}
+
+std::string CodePrinter::print_reduction(const ex& e) {
+  const sym::reduction& r = sym::as_reduction(e);
+  std::string lb = print(r.lb()), ub = print(r.ub()), i;
+  std::string body = in_scope(r, i, [&] { return print(r.body()); });
   return reduction(static_cast<int>(r.kind()), r.empty_is_zero(), i, lb, ub, body);
 }
 
@@ -150,17 +157,8 @@ std::string CodePrinter::vector_statements(const ex& v, const ex& scale) {
   if (sym::is_reduction(v)) {
     const sym::reduction& r = sym::as_reduction(v);
     if (r.kind() != sym::ReduceKind::Sum) cannot_emit("a max or min of vectors");
-    std::string lb = print(r.lb()), ub = print(r.ub());
-    const ex index = r.index_ex();
-    std::string i = names_.make(r.index().get_name());
-    auto previous = bound_.find(index);
-    std::optional<std::string> saved;
-    if (previous != bound_.end()) saved = previous->second;
-    bound_[index] = i;
-    std::string body = vector_statements(r.body().expand(), scale);
-    if (saved) bound_[index] = *saved;
-    else bound_.erase(index);
-    names_.release(i);
+    std::string lb = print(r.lb()), ub = print(r.ub()), i;
+    std::string body = in_scope(r, i, [&] { return vector_statements(r.body().expand(), scale); });
     return vector_loop(i, lb, ub, body);
   }
   if (!sym::is_vector_valued(v)) return vector_add(number(0), print(scale * v));

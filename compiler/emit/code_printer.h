@@ -2,12 +2,17 @@
 // the traversal; each target language overrides only what differs (as SymEngine's code
 // printers do): C++ (emit_cpp.cpp) and Octave (emit_octave.cpp).
 #pragma once
+#include <functional>
 #include <map>
 #include <set>
 #include <vector>
 #include <string>
 
 #include <ginac/ginac.h>
+
+namespace pamc::sym {
+class reduction;
+}
 
 namespace pamc::emit {
 
@@ -74,6 +79,7 @@ class CodePrinter {
   // targets that put the statements into a function of their own).
   virtual std::string vector_max(const std::string& statements, const std::vector<std::string>& free);
   std::string print_vector_max(const GiNaC::ex& v);
+  std::string in_scope(const sym::reduction& r, std::string& i, const std::function<std::string()>& body);
   std::string vector_statements(const GiNaC::ex& v, const GiNaC::ex& scale);
 
   std::string print_mul(const GiNaC::ex& e);

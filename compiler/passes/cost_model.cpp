@@ -8,6 +8,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <algorithm>
 #include <map>
 
 #include <set>
@@ -62,6 +63,7 @@ std::vector<std::string> CostModel::open_notes() const {
       if (seen.insert(note).second) notes.push_back(note);
     }
   }
+  std::sort(notes.begin(), notes.end());  // one order, whatever GiNaC's operand order
   return notes;
 }
 

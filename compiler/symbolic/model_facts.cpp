@@ -93,10 +93,18 @@ struct Inferrer {
   // Lowered equations share subexpressions heavily (phi_, T_ and omega_ of one process, a
   // process used twice): each node is walked once. What a node yields does not depend on
   // where it is met, as an index symbol only ever occurs inside its own reduction.
-  std::unordered_set<const basic*> seen;
+  // Keyed by value, not by address: op() of a sum or product builds temporaries, whose
+  // addresses are reused once they die (a node would be skipped by chance).
+  struct Hash {
+    size_t operator()(const ex& x) const { return x.gethash(); }
+  };
+  struct Eq {
+    bool operator()(const ex& a, const ex& b) const { return a.is_equal(b); }
+  };
+  std::unordered_set<ex, Hash, Eq> seen;
 
   void walk(const ex& e) {
-    if (e.nops() == 0 || !seen.insert(&ex_to<basic>(e)).second) return;
+    if (e.nops() == 0 || !seen.insert(e).second) return;
     if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
       walk(r.lb());

@@ -44,13 +44,23 @@ bool has_predicate(const ex& e, const ex& i) {
   return false;
 }
 
-// The first reduction inside e (any depth).
-std::optional<ex> inner_reduction(const ex& e) {
+// The outermost reductions inside e.
+void inner_reductions(const ex& e, std::vector<ex>& out) {
   for (size_t k = 0; k < e.nops(); ++k) {
-    if (is_class<reduction>(e.op(k))) return e.op(k);
-    if (auto x = inner_reduction(e.op(k))) return x;
+    if (is_class<reduction>(e.op(k))) out.push_back(e.op(k));
+    else inner_reductions(e.op(k), out);
   }
-  return std::nullopt;
+}
+
+// The first of them in printed-text order (not GiNaC's operand order, which follows the
+// executable's layout).
+std::optional<ex> inner_reduction(const ex& e) {
+  std::vector<ex> all;
+  inner_reductions(e, all);
+  std::optional<ex> best;
+  for (const ex& x : all)
+    if (!best || to_pamela(x) < to_pamela(*best)) best = x;
+  return best;
 }
 
 }  // namespace

@@ -148,6 +148,15 @@ bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a) {
   return require(conds, f, a);
 }
 
+// v >= 0 elementwise, proved term by term for a sum (each term is smaller than the whole,
+// and the proof of a whole sum could follow GiNaC's term order through its retries).
+bool terms_nonneg(const ex& v, const Facts& f) {
+  if (!is_class<add>(v)) return f.provably_nonneg(v);
+  for (size_t k = 0; k < v.nops(); ++k)
+    if (!f.provably_nonneg(v.op(k))) return f.provably_nonneg(v);
+  return true;
+}
+
 const reduction* as_red(const ex& e, ReduceKind k) {
   if (!is_class<reduction>(e)) return nullptr;
   const auto& r = ex_to<reduction>(e);
@@ -1148,7 +1157,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
   for (size_t j = 0; j < parts.size(); ++j)
     for (size_t k = j + 1; k < parts.size(); ++k)
       if (!before(parts[j].pos, parts[k].pos) && !before(parts[k].pos, parts[j].pos)) return std::nullopt;
-  if (!f.provably_nonneg(v)) return std::nullopt;  // last: the expensive proof
+  if (!terms_nonneg(v, f)) return std::nullopt;  // last: the expensive proof
   exvector maxes;
   for (const Part& p : parts) maxes.push_back(vector_max(p.sum));
   return make_max(maxes);
@@ -1331,8 +1340,11 @@ void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& ou
   }
   if (is_class<extremum>(x) && ex_to<extremum>(x).args().size() == 2) {
     const auto& m = ex_to<extremum>(x);
-    if (auto lin = linear_in(m.args()[0] - m.args()[1], i))
-      out.push_back({x, m.args()[0], m.args()[1], m.is_max(), lin->first, lin->second});
+    // The two sides in printed-text order, so the split is the same whatever order GiNaC
+    // holds them in.
+    ex g1 = m.args()[0], g2 = m.args()[1];
+    if (to_pamela(g2) < to_pamela(g1)) std::swap(g1, g2);
+    if (auto lin = linear_in(g1 - g2, i)) out.push_back({x, g1, g2, m.is_max(), lin->first, lin->second});
   } else if (is_ex_the_function(x, abs)) {
     if (auto lin = linear_in(2 * x.op(0), i)) out.push_back({x, x.op(0), -x.op(0), true, lin->first, lin->second});
   } else if (pamela_function(x) == Fn::Le) {
@@ -1424,6 +1436,28 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
          rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
 }
 
+namespace {
+
+// The weight w c(i) of a map sum, when it is >= 0 on the range and monotone in i (proved):
+// (w c, true) for nondecreasing, (w c, false) for nonincreasing. It must not fail where the
+// range may be empty (brute force would not evaluate it there).
+std::optional<std::pair<ex, bool>> monotone_weight(const MapSum& m, const reduction& r, const Facts& f) {
+  const ex& i = r.index_ex();
+  ex wc = m.w * m.c;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc)) return std::nullopt;
+  Facts step = f;
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
+  bool up = step.provably_nonneg(d);
+  if (!up && !step.provably_nonpos(d)) return std::nullopt;
+  return std::make_pair(wc, up);
+}
+
+}  // namespace
+
 // Cyclic map with a weight that depends on the index: max(w * sum (i = lb, ub) { c(i) *
 // unitvec((i + e) mod k + d) }). The n = ub - lb + 1 items fall into residue classes, each
 // an arithmetic progression with step k; with w c(i) >= 0 and nondecreasing in i, the class
@@ -1446,16 +1480,10 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   auto p = mod_div_position(m->pos, i, Fn::Mod);
   if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0))
     return std::nullopt;
-  ex wc = m->w * m->c;
-  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
-  Facts in = f;
-  in.declare_index(r.index(), r.lb(), r.ub());
-  if (!in.provably_nonneg(wc)) return std::nullopt;
-  Facts step = f;
-  step.declare_index(r.index(), r.lb(), r.ub() - 1);
-  ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
-  bool up = step.provably_nonneg(d);
-  if (!up && !step.provably_nonpos(d)) return std::nullopt;
+  auto mono = monotone_weight(*m, r, f);
+  if (!mono) return std::nullopt;
+  const ex& wc = mono->first;
+  bool up = mono->second;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
   ex count = ceil_of((r.ub() - r.lb() + 1) / p->k);
   ex item = up ? r.ub() - p->k * i : r.lb() + p->k * i;
@@ -1710,7 +1738,7 @@ std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions&) {
     groups = std::move(rest);
   }
   // The sign proof last: it is the expensive part, and most vectors fail the spans first.
-  if (groups.size() < 2 || !f.provably_nonneg(v)) return std::nullopt;
+  if (groups.size() < 2 || !terms_nonneg(v, f)) return std::nullopt;
   exvector maxes;
   for (const Group& g : groups) maxes.push_back(vector_max(g.sum));
   return make_max(maxes);
@@ -1881,16 +1909,10 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   auto p = mod_div_position(m->pos, i, Fn::Div);
   if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
   if (!f.provably_integer(p->k) || !f.provably_positive(p->k)) return std::nullopt;
-  ex wc = m->w * m->c;
-  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
-  Facts in = f;
-  in.declare_index(r.index(), r.lb(), r.ub());
-  if (!in.provably_nonneg(wc)) return std::nullopt;
-  Facts step = f;
-  step.declare_index(r.index(), r.lb(), r.ub() - 1);
-  ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
-  bool up = step.provably_nonneg(d);
-  if (!up && !step.provably_nonpos(d)) return std::nullopt;
+  auto mono = monotone_weight(*m, r, f);
+  if (!mono) return std::nullopt;
+  const ex& wc = mono->first;
+  bool up = mono->second;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
   const ex& k = p->k;
   auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };

@@ -28,6 +28,8 @@ def main():
     with open(generated, "w") as f:
         f.write(compile_bench.model(300))
     models = sorted(glob.glob(os.path.join(ROOT, "samples", "*.pam"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "samples", "corpus", "*.pam"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "tests", "emit", "models", "*.pam"))) + \
         sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.pam"))) + [generated]
     failures = 0
     for m in models:
