@@ -15,12 +15,14 @@ struct Round {
   long top = 0, all = 0;  // residual reductions: top-level equations, all equations
 };
 
-Round simplify_round(const CostModel& model, const sym::Facts& facts, const sym::Assumptions& start) {
+Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& inputs, const sym::Facts& facts,
+                     const sym::Assumptions& start) {
   Round r;
   r.assumptions = start;
   sym::SimplifyCache cache;  // shared work across the equations; output unchanged
-  for (const CostEquation& e : model.equations) {
-    r.values.push_back(sym::simplify(e.time_value, facts, r.assumptions, r.stats, cache));
+  for (std::size_t k = 0; k < model.equations.size(); ++k) {
+    const CostEquation& e = model.equations[k];
+    r.values.push_back(sym::simplify(inputs[k], facts, r.assumptions, r.stats, cache));
     long n = sym::count_reductions(r.values.back());
     r.all += n;
     if (e.top_level) r.top += n;
@@ -36,7 +38,8 @@ void simplify_model(CostModel& model) {
   std::vector<GiNaC::ex> time_values;
   for (const CostEquation& e : model.equations) time_values.push_back(e.time_value);
   sym::infer_model_facts(time_values, model.facts, model.assumptions);
-  Round best = simplify_round(model, model.facts, model.assumptions);
+  for (GiNaC::ex& v : time_values) v = sym::powers_of_two(v, model.facts);
+  Round best = simplify_round(model, time_values, model.facts, model.assumptions);
   // A closed form is used only where every recorded assumption holds (the evaluators check
   // them all together), so the rules may take them as facts. When the first round leaves
   // reductions open and assumed something, the model is simplified again from its time
@@ -45,7 +48,7 @@ void simplify_model(CostModel& model) {
        ++round) {
     sym::Facts more = model.facts;
     sym::promote_assumptions(best.assumptions, more);
-    Round next = simplify_round(model, more, best.assumptions);
+    Round next = simplify_round(model, time_values, more, best.assumptions);
     if (next.top >= best.top) break;
     best = std::move(next);
   }

@@ -14,6 +14,8 @@ namespace pamc::sym {
 
 using namespace GiNaC;
 
+std::optional<ex> merge_powers_of_two(const ex& e);
+
 namespace {
 
 const numeric zero(0);
@@ -251,6 +253,7 @@ Interval Facts::range_rec(const ex& e, int depth) const {
     return r;
   }
   if (is_class<mul>(e)) {
+    if (auto merged = merge_powers_of_two(e)) return range_rec(*merged, depth);
     Interval r = Interval::point(1);
     for (size_t i = 0; i < e.nops(); ++i) r = mul_iv(r, range_rec(e.op(i), depth));
     return r;
@@ -466,8 +469,31 @@ bool has_all_symbols_of(const ex& e, const ex& g) {
 
 bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
 
+// A product with two or more factors 2 ^ t (t not a number), as GiNaC's expand() splits
+// 2 ^ (log2(P) - l) into 2 ^ log2(P) * 2 ^ (-l): the same product with one factor 2 ^ (sum of
+// the t), so that its range and integrality are seen whole. nullopt when there is nothing
+// to merge.
+std::optional<ex> merge_powers_of_two(const ex& e) {
+  if (!is_class<mul>(e)) return std::nullopt;
+  ex exponent = 0, rest = 1;
+  int n = 0;
+  for (size_t k = 0; k < e.nops(); ++k) {
+    const ex& f = e.op(k);
+    if (is_class<power>(f) && f.op(0).is_equal(2) && !is_class<numeric>(f.op(1))) {
+      exponent += f.op(1);
+      ++n;
+    } else {
+      rest *= f;
+    }
+  }
+  if (n < 2) return std::nullopt;
+  return rest * power(ex(2), exponent).hold();
+}
+
 bool Facts::integer_rec(const ex& e, bool registry) const {
   if (is_class<numeric>(e)) return ex_to<numeric>(e).is_integer();
+  for (const ex& a : integer_atoms_)
+    if (a.is_equal(e)) return true;
   if (is_class<symbol>(e)) {
     if (is_integer_symbol(ex_to<symbol>(e))) return true;
     // s from a known integer g = +-s + rest with rest an integer (N from N + S and S).
@@ -497,6 +523,13 @@ bool Facts::integer_rec(const ex& e, bool registry) const {
       ex q = e * pow(g, -1);
       if (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, false)) return true;
     }
+  }
+  if (auto merged = merge_powers_of_two(e)) {
+    const ex& m = *merged;
+    if (is_class<power>(m)) return integer_rec(m, registry);
+    for (size_t i = 0; i < m.nops(); ++i)
+      if (!integer_rec(m.op(i), registry)) return false;
+    return true;
   }
   if (is_class<add>(e) || is_class<mul>(e) || is_class<extremum>(e)) {
     for (size_t i = 0; i < e.nops(); ++i)

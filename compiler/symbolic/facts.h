@@ -46,6 +46,9 @@ struct Facts {
   void declare_integer(const GiNaC::symbol& s);
   // An expression known to be an integer (a loop bound such as N / P or 2 * N - 1).
   void declare_integer_expr(const ex& e);
+  // A non-polynomial expression known to be an integer (log2(P) as a loop bound).
+  void declare_integer_atom(const ex& e) { integer_atoms_.push_back(e); }
+  const std::vector<ex>& integer_atoms() const { return integer_atoms_; }
   // A loop index: an integer with lb <= i <= ub.
   void declare_index(const GiNaC::symbol& i, const ex& lb, const ex& ub);
   void add_lower(const GiNaC::symbol& s, const ex& bound, bool strict);
@@ -79,6 +82,7 @@ private:
   bool prove_at(const ex& e, bool strict, int depth) const;
   std::map<ex, Info, GiNaC::ex_is_less> info_;
   std::vector<ex> integer_exprs_;  // expanded, with integer constants stripped
+  std::vector<ex> integer_atoms_;
 };
 
 // Things a closed form relies on that the facts could not prove (e.g. "P >= 1" for a max

@@ -60,6 +60,7 @@ struct Inferrer {
     if (c == -1) x = rest;  // -N / P is an integer iff N / P is
     int_exprs.insert(x);
     facts.declare_integer_expr(x);
+    if (pamela_function(x) == Fn::Log2) facts.declare_integer_atom(x);
   }
 
   // The divisor of mod / div: an integer >= 1.
@@ -173,6 +174,58 @@ void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptio
     out.nonneg.push_back(x - 1);
   }
   for (const auto& [key, text] : items) out.from_model.push_back(text);
+}
+
+ex powers_of_two(const ex& e, const Facts& facts) {
+  std::vector<ex> logs;  // log2(s) for parameters s whose log2 is a known integer
+  for (const ex& a : facts.integer_atoms())
+    if (pamela_function(a) == Fn::Log2 && is_class<symbol>(a.op(0))) logs.push_back(a);
+  if (logs.empty()) return e;
+  struct Rewrite : map_function {
+    const std::vector<ex>& logs;
+    explicit Rewrite(const std::vector<ex>& l) : logs(l) {}
+    ex operator()(const ex& x) override {
+      ex y = x.map(*this);
+      if (!is_class<mul>(y)) return y;
+      // A factor 2 ^ t with t not a number, beside s ^ k: the product 2 ^ (k log2(s) + t).
+      // 2 ^ t, also held as (2 ^ t) ^ c: its exponent, or 0 when f is not one.
+      auto pow2_exponent = [](const ex& f) -> ex {
+        if (!is_class<power>(f)) return 0;
+        if (f.op(0).is_equal(2) && !is_class<numeric>(f.op(1))) return f.op(1);
+        if (is_class<power>(f.op(0)) && f.op(0).op(0).is_equal(2) && is_class<numeric>(f.op(1)))
+          return f.op(0).op(1) * f.op(1);
+        return 0;
+      };
+      bool has_pow2 = false;
+      for (size_t k = 0; k < y.nops(); ++k)
+        if (!pow2_exponent(y.op(k)).is_zero()) has_pow2 = true;
+      if (!has_pow2) return y;
+      ex exponent = 0, rest = 1;
+      bool changed = false;
+      for (size_t k = 0; k < y.nops(); ++k) {
+        const ex& f = y.op(k);
+        if (ex t = pow2_exponent(f); !t.is_zero()) {
+          exponent += t;
+          continue;
+        }
+        ex base = is_class<power>(f) ? f.op(0) : f;
+        ex power_of = is_class<power>(f) ? f.op(1) : ex(1);
+        bool used = false;
+        if (is_class<numeric>(power_of) && ex_to<numeric>(power_of).is_integer()) {
+          for (const ex& l : logs)
+            if (base.is_equal(l.op(0))) {
+              exponent += power_of * l;
+              used = changed = true;
+              break;
+            }
+        }
+        if (!used) rest *= f;
+      }
+      if (!changed) return y;
+      return rest * pow(ex(2), exponent);
+    }
+  } rw(logs);
+  return rw(e);
 }
 
 void promote_assumptions(const Assumptions& a, Facts& facts) {

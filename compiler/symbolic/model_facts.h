@@ -26,6 +26,12 @@ namespace pamc::sym {
 // and the conditions every evaluator checks (out.nonneg, out.integer).
 void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out);
 
+// s ^ k * 2 ^ t = 2 ^ (k log2(s) + t) for a parameter s whose log2 is a known integer (a
+// loop bound log2(P)): exact wherever log2(s) has a value (s > 0, which the fact's check
+// requires), and it turns a tree's P / 2 ^ l processes into 2 ^ (log2(P) - l), an integer
+// power the facts can reason about.
+ex powers_of_two(const ex& e, const Facts& facts);
+
 // Promotes assumptions recorded by the rules into facts, where a fact can say them (a symbol
 // bounded below, an integer symbol or expression). Sound because every evaluator checks all
 // assumptions together and falls back to the time-domain form where any fails: a closed

@@ -1390,6 +1390,39 @@ std::optional<ex> rule_ext_residue(const ex& e, const Facts& f, Assumptions& a) 
   return g * decide_all(holds, f);
 }
 
+// Geometric sums: sum (i = lb, ub) { c * b ^ (a i + d) } for a number b > 0, b != 1, a a
+// nonzero number and c, d free of i (work doubling at each level of a tree, a multigrid's
+// halving grids) = c b ^ (a lb + d) (b ^ (a n) - 1) / (b ^ a - 1), n = ub - lb + 1: the
+// sum of n terms of ratio b ^ a. Side conditions: lb, ub integers (proved or assumed); c
+// does not fail where the range may be empty; guarded for an empty range (n < 0 would not
+// give 0).
+std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !r->body().has(r->index_ex())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex c = 1, pw;
+  for (const ex& x : operands_of(r->body(), false)) {
+    if (!x.has(i)) {
+      c *= x;
+    } else if (pw.is_zero() && is_class<power>(x) && is_class<numeric>(x.op(0))) {
+      pw = x;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (pw.is_zero()) return std::nullopt;
+  const numeric& b = ex_to<numeric>(pw.op(0));
+  if (!b.is_real() || !b.is_positive() || b == 1) return std::nullopt;
+  auto lin = linear_in(pw.op(1), i);
+  if (!lin) return std::nullopt;
+  if (!f.provably_nonneg(r->ub() - r->lb()) && may_fail(c, f)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex n = r->ub() - r->lb() + 1;
+  ex ratio = pow(pw.op(0), lin->first);
+  ex first = pow(pw.op(0), lin->first * r->lb() + lin->second);
+  return nonempty_guard(n, f) * c * first * (pow(ratio, n) - 1) / (ratio - 1);
+}
+
 // Piecewise split: sum (i = lb, ub) { B(i) } where B holds m = max(g1, g2) or min(g1, g2)
 // (abs(g) = max(g, -g)) with d(i) = g1 - g2 = a i + b linear in i (a a nonzero number, b
 // free of i). m = g1 exactly where d >= 0 (max) or d <= 0 (min), and that is a ray of i:
@@ -2107,6 +2140,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_div_step", rule_sum_div_step},
       {"sum_min_split", rule_sum_min_split},
       {"sum_piecewise", rule_sum_piecewise},
+      {"sum_geometric", rule_sum_geometric},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},
