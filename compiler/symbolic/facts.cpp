@@ -190,6 +190,20 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
   info_[i].index = true;
   add_lower(i, lb, false);
   add_upper(i, ub, false);
+  // Whatever holds for every i in lb..ub holds vacuously when the range is empty, so a
+  // proof about the index may also use lb <= ub: with ub - lb = c s + k linear in a symbol
+  // s (c = +-1, or k, c numbers), that bounds s (par (p = 0, P - 1) gives P >= 1 inside).
+  ex d = (ub - lb).expand();
+  for (auto& [s, info] : info_) {
+    if (s.is_equal(i) || !d.has(s) || !is_a<symbol>(s)) continue;
+    if (!d.is_polynomial(s) || d.degree(s) != 1) continue;
+    ex c = d.coeff(s, 1), k = d.coeff(s, 0);
+    if (!is_a<numeric>(c) || c.is_zero()) continue;
+    if (!is_a<numeric>(k) && c != 1 && c != -1) continue;
+    ex bound = (-k / c).expand();
+    if (ex_to<numeric>(c).is_positive()) add_lower(ex_to<symbol>(s), bound, false);
+    else add_upper(ex_to<symbol>(s), bound, false);
+  }
 }
 
 void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
@@ -401,6 +415,19 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   Facts all_facts = *this;
   for (const auto& [s, inf] : info_) {
     if (!x.has(s)) continue;
+    // A numeric lower bound other than 0 is shifted out the same way (P >= 1: P = 1 + t, so
+    // N P - N = N t >= 0).
+    if (inf.iv.lo.inf == 0 && !inf.iv.lo.v.is_zero() && inf.lower.empty() && !inf.index) {
+      symbol t("_t");
+      Facts f = *this;
+      f.declare(t, "_t");
+      if (inf.iv.lo.open) f.add_lower(t, 0, true);
+      if (inf.integer && inf.iv.lo.v.is_integer()) f.declare_integer(t);
+      tries.push_back({exmap{{s, inf.iv.lo.v + t}}, f});
+      all_lower[s] = inf.iv.lo.v + t;
+      all_facts.declare(t, "_t");
+      if (inf.iv.lo.open) all_facts.add_lower(t, 0, true);
+    }
     for (const auto& [b, st] : inf.lower) {
       symbol t("_t");
       Facts f = *this;

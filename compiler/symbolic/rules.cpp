@@ -955,38 +955,115 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
 // s = -b / a an integer (proved), the one match is counted by (lb <= s) (s <= ub).
 // Side conditions: lb, ub integers (proved or assumed); b does not fail (may_fail) unless
 // the range is provably non-empty.
-std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a) {
-  const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r) return std::nullopt;
-  Fn fn = pamela_function(r->body());
+namespace {
+
+// The number of i in lb..ub where x < y (also <=; > and >= are stored swapped), x == y or
+// x != y holds, for y - x = a i + b linear in i (a a nonzero number). Le/Lt: the matches form
+// a ray i >= L or i <= U, so the count is max(0, ub - max(lb, L) + 1), resp.
+// max(0, min(ub, U) - lb + 1), with a > 0: L = ceil(-b / a) (<=), floor(-b / a) + 1 (<);
+// a < 0: U = floor(b / -a) (<=), ceil(b / -a) - 1 (<); exact for an empty range too
+// (`any_range`). Eq/Ne: with a = +-1 and s = -b / a an integer (proved), the one match is
+// (lb <= s) (s <= ub); right where lb <= ub + 1. Needs lb, ub integers (the caller's require).
+struct MatchCount {
+  ex count;
+  bool any_range;  // exact on an empty range too, not only where lb <= ub + 1
+};
+std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r, const Facts& f) {
+  Fn fn = pamela_function(pred);
   if (fn != Fn::Lt && fn != Fn::Le && fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
-  const ex& i = r->index_ex();
-  auto lin = linear_in(r->body().op(1) - r->body().op(0), i);
+  const ex& i = r.index_ex();
+  auto lin = linear_in(pred.op(1) - pred.op(0), i);
   if (!lin) return std::nullopt;
   const numeric& ca = lin->first;
   const ex& b = lin->second;
-  if (may_fail(b, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
-  ex count = r->ub() - r->lb() + 1, out;
   if (fn == Fn::Eq || fn == Fn::Ne) {
     if (ca != 1 && ca != -1) return std::nullopt;
     ex s = (-b / ca).expand();
     if (!f.provably_integer(s)) return std::nullopt;
-    if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
-    ex one = compare(Cmp::Le, r->lb(), s) * compare(Cmp::Le, s, r->ub());
-    return fn == Fn::Eq ? one : nonempty_guard(count, f) * count - one;
+    ex one = compare(Cmp::Le, r.lb(), s) * compare(Cmp::Le, s, r.ub());
+    return MatchCount{fn == Fn::Eq ? one : r.ub() - r.lb() + 1 - one, fn == Fn::Eq};
   }
   bool strict = fn == Fn::Lt;
-  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   if (ca.is_positive()) {
     ex t = (-b / ca).expand();
     ex L = strict ? floor_of(t) + 1 : ceil_of(t);
-    out = make_max({ex(0), r->ub() - make_max({r->lb(), L}) + 1});
-  } else {
-    ex t = (b / -ca).expand();
-    ex U = strict ? ceil_of(t) - 1 : floor_of(t);
-    out = make_max({ex(0), make_min({r->ub(), U}) - r->lb() + 1});
+    return MatchCount{make_max({ex(0), r.ub() - make_max({r.lb(), L}) + 1}), true};
   }
-  return out;
+  ex t = (b / -ca).expand();
+  ex U = strict ? ceil_of(t) - 1 : floor_of(t);
+  return MatchCount{make_max({ex(0), make_min({r.ub(), U}) - r.lb() + 1}), true};
+}
+
+// The number of i in lb..ub matching a residue test (residue_test), right where
+// lb <= ub + 1.
+std::optional<ex> residue_match_count(const ex& pred, const reduction& r, const Facts& f) {
+  auto t = residue_test(pred, r.index_ex(), f);
+  if (!t) return std::nullopt;
+  ex eq = t->none ? ex(0) : floor_of((r.ub() + t->e - t->r) / t->k) - floor_of((r.lb() - 1 + t->e - t->r) / t->k);
+  return pamela_function(pred) == Fn::Eq ? eq : r.ub() - r.lb() + 1 - eq;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { x < y } (also <=, ==, !=): linear_match_count. Side conditions: lb, ub
+// integers (proved or assumed); b does not fail (may_fail) unless the range is provably
+// non-empty; guarded for an empty range where the count is not exact there.
+std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& body = r->body();
+  Fn fn = pamela_function(body);
+  if (fn != Fn::Lt && fn != Fn::Le && fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  if (may_fail(body.op(1) - body.op(0), f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  auto m = linear_match_count(body, *r, f);
+  if (!m || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  return m->any_range ? m->count : nonempty_guard(r->ub() - r->lb() + 1, f) * m->count;
+}
+
+// sum (i = lb, ub) { (x < y) * g(i) } (also <=, ==) for y - x = a i + b linear in i: the
+// matching i are a ray, so the sum runs over the part of the range on the ray: a > 0:
+// sum (i = max(lb, L), ub) { g(i) }; a < 0: sum (i = lb, min(ub, U)) { g(i) }, with L, U as
+// in linear_match_count (a boundary process, if (p > 0) use(link(p - 1), t)); ==, a = +-1
+// and s = -b / a an integer (proved): g(s) (lb <= s) (s <= ub). Both sides are 0 on an empty
+// range. Side conditions: lb, ub integers (proved or assumed); g does not fail (may_fail)
+// at the i skipped; b does not fail unless the range is provably non-empty.
+std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex pred, g = 1;
+  for (size_t t = 0; t < r->body().nops(); ++t) {
+    const ex& x = r->body().op(t);
+    Fn fn = pamela_function(x);
+    if (pred.is_zero() && (fn == Fn::Lt || fn == Fn::Le || fn == Fn::Eq) && x.has(i)) pred = x;
+    else g *= x;
+  }
+  if (pred.is_zero() || !g.has(i)) return std::nullopt;
+  auto lin = linear_in(pred.op(1) - pred.op(0), i);
+  if (!lin) return std::nullopt;
+  Facts fi = f;  // the skipped i lie in lb..ub
+  fi.declare_index(r->index(), r->lb(), r->ub());
+  if (may_fail(g, fi)) return std::nullopt;
+  if (may_fail(lin->second, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  const numeric& ca = lin->first;
+  const ex& b = lin->second;
+  Fn fn = pamela_function(pred);
+  if (fn == Fn::Eq) {
+    if (ca != 1 && ca != -1) return std::nullopt;
+    ex s0 = (-b / ca).expand();
+    if (!f.provably_integer(s0) || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+    return g.subs(exmap{{i, s0}}) * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
+  }
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  bool strict = fn == Fn::Lt;
+  if (ca.is_positive()) {
+    ex t = (-b / ca).expand();
+    ex L = strict ? floor_of(t) + 1 : ceil_of(t);
+    return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), g);
+  }
+  ex t = (b / -ca).expand();
+  ex U = strict ? ceil_of(t) - 1 : floor_of(t);
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), g);
 }
 
 // max (i = lb, ub) { g(i) } = max(g(lb), g(ub)) when g is convex on the integers:
@@ -1329,6 +1406,7 @@ struct LinearChoice {
   bool is_max;  // the node is max(g1, g2) (else min)
   numeric a;
   ex b;
+  bool strict = false;  // x < y: g1 (= 1) only where a i + b > 0
 };
 void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out) {
   if (!x.has(i)) return;
@@ -1350,6 +1428,9 @@ void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& ou
   } else if (pamela_function(x) == Fn::Le) {
     // (a <= b) is max-like: 1 where d = b - a >= 0, else 0.
     if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second});
+  } else if (pamela_function(x) == Fn::Lt) {
+    // (a < b): 1 where d = b - a > 0, else 0.
+    if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second, true});
   }
   for (size_t k = 0; k < x.nops(); ++k) find_linear_choices(x.op(k), i, out);
 }
@@ -1360,13 +1441,15 @@ namespace {
 ex decide_all(const ex& e, const Facts& f);  // below, with the comparison rules
 }  // namespace
 
-// max/min (i = lb, ub) { g * t(i) } for t a residue test ((i + e) mod k == r, or !=) and g
-// free of i: t is 1 on m of the n = ub - lb + 1 indices (m counted as sum_mod_count does),
+// max/min (i = lb, ub) { g * t(i) } for t a residue test ((i + e) mod k == r, or !=) or a
+// comparison linear in i (p > 0, p != q), and g free of i: t is 1 on m of the
+// n = ub - lb + 1 indices (m counted as sum_mod_count or sum_cmp_count do),
 // so the max is g when some index matches (m >= 1) and 0 otherwise, for g >= 0; for
 // g <= 0, g when all match (m == n); min the other way round. A phase run only by the
 // even-numbered processes, if (i mod 2 == 0) delay(t). Side conditions: residue_test's;
-// the sign of g (proved); non-empty range and integer bounds (proved or assumed).
-std::optional<ex> rule_ext_residue(const ex& e, const Facts& f, Assumptions& a) {
+// the sign of g (proved); non-empty range and integer bounds (proved or assumed); a
+// linear test's offset does not fail (may_fail: it is evaluated on a non-empty range anyway).
+std::optional<ex> rule_ext_indicator(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || is_vector_valued(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
@@ -1377,16 +1460,17 @@ std::optional<ex> rule_ext_residue(const ex& e, const Facts& f, Assumptions& a) 
     else g *= x;
   }
   if (pred.is_zero()) return std::nullopt;
-  auto res = residue_test(pred, i, f);
-  if (!res || res->none) return std::nullopt;
+  std::optional<ex> m = residue_match_count(pred, *r, f);
+  if (!m) {
+    if (auto lin = linear_match_count(pred, *r, f)) m = lin->count;
+  }
+  if (!m) return std::nullopt;
   bool up = f.provably_nonneg(g);
   if (!up && !f.provably_nonpos(g)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
   ex n = r->ub() - r->lb() + 1;
-  ex eq = floor_of((r->ub() + res->e - res->r) / res->k) - floor_of((r->lb() - 1 + res->e - res->r) / res->k);
-  ex m = pamela_function(pred) == Fn::Eq ? eq : n - eq;
   bool some = up == (r->kind() == ReduceKind::Max);  // else: all must match
-  ex holds = some ? compare(Cmp::Le, 1, m) : compare(Cmp::Eq, m, n);
+  ex holds = some ? compare(Cmp::Le, 1, *m) : compare(Cmp::Eq, *m, n);
   return g * decide_all(holds, f);
 }
 
@@ -1459,6 +1543,16 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
   ex b2 = r->body().subs(exmap{{c->node, c->g2}}, subs_options::no_pattern);
   // g1 on the ray where d >= 0 (max) or d <= 0 (min): i >= L when that ray grows with i.
   bool ray_up = c->a.is_positive() == c->is_max;
+  if (c->strict) {  // (x < y): 1 on i > t (a > 0) or i < t (a < 0), 0 elsewhere
+    if (c->a.is_positive()) {
+      ex L = fl(t) + 1;
+      return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
+             rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), L - 1}), b2);
+    }
+    ex U = cl(t) - 1;
+    return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
+           rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
+  }
   if (ray_up) {
     ex L = cl(t);
     return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
@@ -1467,6 +1561,77 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
   ex U = fl(t);
   return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
          rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
+}
+
+// max/min (i = lb, ub) { B } where B depends on i only through two-way choices that are
+// linear in i (find_linear_choices: max/min/abs of sides whose difference is a i + b, and
+// comparisons) and is otherwise of degree <= 1 in i: B is linear on each piece between the
+// choices' switching points, so its extremes over the integers are at the ends of pieces.
+// The candidates are lb, ub and, per choice with switch point t = -b / a, the last index
+// before the switch and the first after it (floor(t), ceil(t) for a max/min/abs, which are
+// continuous; L - 1, L for a comparison that starts holding at L), each clamped into
+// [lb, ub]; the result is the max/min of B at the candidates (a boundary process:
+// max (p = 0, P - 1) { (p > 0) t + (p < P - 1) t }; a sum of distances). Side conditions:
+// at most 4 choices; every combination of the choices' sides leaves B of degree <= 1 in i
+// (checked); lb, ub integers and a non-empty range (proved or assumed; a par's max over a
+// maybe-empty range is guarded as in ext_const); b does not fail.
+std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::vector<LinearChoice> found;
+  find_linear_choices(r->body(), i, found);
+  if (found.empty() || found.size() > 4) return std::nullopt;
+  // Distinct nodes only (a choice found twice is one choice).
+  std::vector<LinearChoice> cs;
+  for (const auto& c : found) {
+    bool seen = false;
+    for (const auto& d : cs) seen = seen || d.node.is_equal(c.node);
+    if (!seen) cs.push_back(c);
+  }
+  for (const auto& c : cs)
+    if (may_fail(c.b, f)) return std::nullopt;
+  // Linear on every piece: each combination of sides.
+  for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
+    exmap m;
+    for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
+    ex x = r->body().subs(m, subs_options::no_pattern).expand();
+    if (!x.is_polynomial(i) || x.degree(i) > 1) return std::nullopt;
+  }
+  bool nonempty = require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a);
+  if (!nonempty && !(r->empty_is_zero() && !may_fail(r->body(), f) &&
+                     require({{true, r->lb()}, {true, r->ub()}}, f, a)))
+    return std::nullopt;
+  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
+  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
+  exvector points{r->lb(), r->ub()};
+  for (const auto& c : cs) {
+    ex t = (-c.b / ex(c.a)).expand();
+    bool is_cmp = c.g1.is_equal(1) && c.g2.is_zero() && c.is_max;
+    if (!is_cmp) {
+      points.push_back(fl(t));
+      points.push_back(cl(t));
+    } else if (c.a.is_positive()) {  // holds from L on
+      ex L = c.strict ? fl(t) + 1 : cl(t);
+      points.push_back(L - 1);
+      points.push_back(L);
+    } else {  // holds up to U
+      ex U = c.strict ? cl(t) - 1 : fl(t);
+      points.push_back(U);
+      points.push_back(U + 1);
+    }
+  }
+  exvector values;
+  for (const ex& p : points) {
+    ex at = p;
+    if (!p.is_equal(r->lb()) && !p.is_equal(r->ub())) at = make_min({make_max({p, r->lb()}), r->ub()});
+    ex v = r->body().subs(exmap{{i, at}}, subs_options::no_pattern);
+    bool dup = false;
+    for (const ex& w : values) dup = dup || w.is_equal(v);
+    if (!dup) values.push_back(v);
+  }
+  ex out = r->kind() == ReduceKind::Max ? make_max(values) : make_min(values);
+  return nonempty ? out : compare(Cmp::Le, r->lb(), r->ub()) * out;
 }
 
 namespace {
@@ -1588,6 +1753,87 @@ std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions&) {
   if (has_function_or_reduction(e.op(0)) || has_function_or_reduction(e.op(1))) return std::nullopt;
   if (auto t = decide_comparison(e, f)) return ex(*t ? 1 : 0);
   return std::nullopt;
+}
+
+// A comparison with a max or min as one side is the max or min of the comparisons with
+// each argument in its place (monotonicity of <= and < in each side):
+//   (a <= max(x, y)) = max((a <= x), (a <= y)),  (a <= min(x, y)) = min((a <= x), (a <= y)),
+//   (max(x, y) <= a) = min((x <= a), (y <= a)),  (min(x, y) <= a) = max((x <= a), (y <= a)),
+// and the same for <. Exact for any values (each side 0 or 1); the parts then fold or are
+// decided by the facts ((0 < max(0, P - 2)) = (0 < P - 2)). Always.
+std::optional<ex> rule_cmp_extremum(const ex& e, const Facts&, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    // The side is a max/min, or c + a max/min (c + max(x, y) = max(c + x, c + y)).
+    ex x = e.op(side), c = 0;
+    if (is_class<add>(x)) {
+      for (size_t j = 0; j < x.nops(); ++j)
+        if (is_class<extremum>(x.op(j))) {
+          c = x - x.op(j);
+          x = x.op(j);
+          break;
+        }
+    }
+    if (!is_class<extremum>(x)) continue;
+    const auto& m = ex_to<extremum>(x);
+    exvector parts;
+    for (const ex& arg : m.args())
+      parts.push_back(side == 0 ? compare(fn == Fn::Lt ? Cmp::Lt : Cmp::Le, c + arg, e.op(1))
+                                : compare(fn == Fn::Lt ? Cmp::Lt : Cmp::Le, e.op(0), c + arg));
+    // a max on the right, or a min on the left, makes the comparison easier to satisfy.
+    bool take_max = (side == 1) == m.is_max();
+    return take_max ? make_max(parts) : make_min(parts);
+  }
+  return std::nullopt;
+}
+
+// A comparison of sums written as a person would: the difference d = y - x of (x <= y)
+// (also <) split into its number k and its terms, the terms with a positive coefficient on
+// the right and the others, negated, on the left with -k: (P <= 2 P - 2) is (2 <= P),
+// (0 < P - 1) is (1 < P), (N - P - 1 >= 0) is (P + 1 <= N); with no positive term,
+// (2 - P >= 0) is (P <= 2). Exact (the same quantity is added to both sides). Only for
+// sides without vectors; fires only when the layout changes.
+std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (is_vector_valued(e)) return std::nullopt;
+  ex d = (e.op(1) - e.op(0)).expand();
+  // Between integers x < y is x + 1 <= y: one spelling per condition, so equal conditions
+  // meet ((1 < P) and (2 <= P)).
+  if (fn == Fn::Lt && !is_class<numeric>(d) && f.provably_integer(d)) {
+    fn = Fn::Le;
+    d = d - 1;
+  }
+  if (is_class<numeric>(d)) return std::nullopt;  // folds by itself
+  ex k = 0, pos = 0, neg = 0;
+  for (const ex& t : operands_of(d, true)) {
+    if (is_class<numeric>(t)) {
+      k += t;
+      continue;
+    }
+    ex c = 1;
+    if (is_class<mul>(t) && is_class<numeric>(t.op(t.nops() - 1))) c = t.op(t.nops() - 1);
+    for (size_t j = 0; j < (is_class<mul>(t) ? t.nops() : 0); ++j)
+      if (is_class<numeric>(t.op(j))) c = t.op(j);
+    if (ex_to<numeric>(c).is_negative()) neg -= t;
+    else pos += t;
+  }
+  ex lhs, rhs;
+  if (pos.is_zero()) {
+    lhs = neg;
+    rhs = k;
+  } else {
+    lhs = neg - k;
+    rhs = pos;
+  }
+  bool same_kind = fn == pamela_function(e);
+  if (same_kind && lhs.is_equal(e.op(0)) && rhs.is_equal(e.op(1))) return std::nullopt;
+  if (same_kind && to_pamela(lhs).size() + to_pamela(rhs).size() > to_pamela(e.op(0)).size() + to_pamela(e.op(1)).size())
+    return std::nullopt;  // only when it reads shorter (or as short)
+  ex out = compare(fn == Fn::Lt ? Cmp::Lt : Cmp::Le, lhs, rhs);
+  if (out.is_equal(e)) return std::nullopt;
+  return out;
 }
 
 // max (i = lb, ub) { g(i) } = h where h is an upper bound of g on the range (interval
@@ -2136,6 +2382,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_mod_count", rule_sum_mod_count},
       {"sum_mod_select", rule_sum_mod_select},
       {"sum_cmp_count", rule_sum_cmp_count},
+      {"sum_cmp_select", rule_sum_cmp_select},
       {"sum_floor_poly", rule_sum_floor_poly},
       {"sum_div_step", rule_sum_div_step},
       {"sum_min_split", rule_sum_min_split},
@@ -2150,7 +2397,8 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_convex_shape", rule_ext_convex_shape},
       {"ext_convex_min", rule_ext_convex_min},
       {"ext_attained", rule_ext_attained},
-      {"ext_residue", rule_ext_residue},
+      {"ext_indicator", rule_ext_indicator},
+      {"ext_breakpoints", rule_ext_breakpoints},
       {"ext_block_count", rule_ext_block_count},
       {"unroll", rule_unroll},
       {"vmax_numeric", rule_vmax_numeric},
@@ -2170,6 +2418,8 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_injective", rule_vmax_injective},
       {"floor_int", rule_floor_int},
       {"cmp_decide", rule_cmp_decide},
+      {"cmp_extremum", rule_cmp_extremum},
+      {"cmp_normal", rule_cmp_normal},
       {"div_rate", rule_div_rate},
       {"max_dominated", rule_max_dominated},
       {"max_common_term", rule_max_common_term},

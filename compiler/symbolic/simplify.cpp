@@ -29,6 +29,8 @@
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
+#include <iostream>
+#include <cstdlib>
 #include <memory>
 #include <tuple>
 #include <unordered_map>
@@ -131,6 +133,13 @@ namespace {
 // that rewrites one of these node types must be let through here.
 bool no_rule_applies(const ex& e) { return is_class<add>(e) || is_class<mul>(e) || is_class<power>(e); }
 
+// PAMC_TRACE_RULES=1 in the environment prints each rule firing to stderr (for whoever
+// writes a rule; not part of the CLI contract).
+bool trace_rules() {
+  static const bool on = std::getenv("PAMC_TRACE_RULES") != nullptr;
+  return on;
+}
+
 struct Driver {
   SimplifyCache::Impl& c;
   Assumptions& assumed;
@@ -186,6 +195,7 @@ struct Driver {
     const auto& rules = all_rules();
     for (size_t k = 0; k < rules.size(); ++k) {
       if (auto y = rules[k].fn(x, f, assumed)) {
+        if (trace_rules()) std::cerr << "rule " << rules[k].name << ": " << to_pamela(x) << "  ->  " << to_pamela(*y) << "\n";
         c.log.push_back(static_cast<unsigned char>(k));
         --firings_left;
         return run(*y, cx);
