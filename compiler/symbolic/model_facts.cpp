@@ -79,6 +79,13 @@ struct Inferrer {
       facts.add_lower(ex_to<symbol>(x), 1, false);
       return;
     }
+    // ceil(y) >= 1 is y > 0 (a block size ceil(N / P)): N > 0 and P > 0 for a quotient.
+    if (pamela_function(x) == Fn::Ceil) {
+      ex ynd = x.op(0).normal().numer_denom();
+      for (const ex& s : {ynd.op(0), ynd.op(1)})
+        if (is_class<symbol>(s) && !facts.provably_positive(s)) facts.add_lower(ex_to<symbol>(s), 0, true);
+      return;
+    }
     auto [c, rest] = split_coefficient(x);
     if (c.is_positive() && is_class<symbol>(rest)) facts.add_lower(ex_to<symbol>(rest), 1 / c, false);
     // A quotient N / P >= 1 of two parameters (block size N / P): P > 0 and N >= P.

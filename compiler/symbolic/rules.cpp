@@ -632,6 +632,61 @@ std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) 
   return m.is_max() ? make_max(args) : make_min(args);
 }
 
+namespace {
+
+// An upper bound of the largest element of v, a sum of nonnegative vector terms w * X with w
+// a scalar >= 0 and X one unitvec(k) (bound w) or sum (y = lb, ub) { c * unitvec(a y + b) }
+// with c >= 0 free of y and a > 0 free of y (distinct y hit distinct entries: bound w c).
+// The max element of a sum is at most the sum of the terms' max elements. nullopt for any
+// other term.
+std::optional<ex> vector_peak_bound(const ex& v, const Facts& f) {
+  ex bound = 0;
+  for (const ex& t : operands_of(v.expand(), true)) {
+    auto uf = split_factor(t, [](const ex& x) { return pamela_function(x) == Fn::Unitvec; });
+    if (uf) {
+      if (!f.provably_nonneg(uf->second)) return std::nullopt;
+      bound += uf->second;
+      continue;
+    }
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs || !f.provably_nonneg(rs->second)) return std::nullopt;
+    const reduction& r = ex_to<reduction>(rs->first);
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+    const auto& [pos, c] = vt->terms[0];
+    const ex& y = r.index_ex();
+    if (c.has(y) || !f.provably_nonneg(c)) return std::nullopt;
+    ex px = pos.expand();
+    if (!px.is_polynomial(y) || px.degree(y) != 1) return std::nullopt;
+    ex a = px.coeff(y, 1);
+    if (a.has(y) || !f.provably_positive(a)) return std::nullopt;
+    bound += rs->second * c;
+  }
+  return bound;
+}
+
+}  // namespace
+
+// max(a_1, ..., vmax(V), ...) without vmax(V) when another argument a_k is provably at least
+// an upper bound of V's elements (vector_peak_bound): a processor's own work against the
+// links it shares with its neighbours, each hit at most once per map. Sound whatever V's
+// entries are in between.
+std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<extremum>(e) || !ex_to<extremum>(e).is_max()) return std::nullopt;
+  exvector args = ex_to<extremum>(e).args();
+  for (size_t j = 0; j < args.size(); ++j) {
+    if (pamela_function(args[j]) != Fn::VectorMax) continue;
+    auto u = vector_peak_bound(args[j].op(0), f);
+    if (!u) continue;
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (k == j || is_vector_valued(args[k]) || !f.provably_nonneg(args[k] - *u)) continue;
+      args.erase(args.begin() + static_cast<long>(j));
+      return make_max(args);
+    }
+  }
+  return std::nullopt;
+}
+
 // max(x^m * a_1, ..., x^m * b_n) = x^m * max(a_1, ..., a_n) for a common factor x^m (m the
 // least integer exponent of x over the arguments) with x^m provably >= 0; e.g.
 // max(10.1 N, 0.1 P N) = N max(10.1, 0.1 P) when N >= 0. Same for min.
@@ -1755,6 +1810,67 @@ std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions&) {
   return std::nullopt;
 }
 
+namespace {
+
+// The nodes (s i + e) mod k (s = +-1, e an integer, proved with the facts of the loops
+// around the node) through which alone e depends on i; false when i occurs elsewhere, or
+// in an inner loop's bounds.
+bool i_only_in_mods(const ex& x, const ex& i, const Facts& f, std::vector<std::pair<ex, numeric>>& mods) {
+  if (!x.has(i)) return true;
+  if (x.is_equal(i)) return false;
+  if (is_class<reduction>(x)) {
+    const auto& r = ex_to<reduction>(x);
+    if (r.lb().has(i) || r.ub().has(i)) return false;
+    Facts in = f;
+    in.declare_index(r.index(), r.lb(), r.ub());
+    return i_only_in_mods(r.body(), i, in, mods);
+  }
+  if (pamela_function(x) == Fn::Mod && !x.op(1).has(i)) {
+    auto lin = linear_in(x.op(0), i);
+    if (!lin || (lin->first != 1 && lin->first != -1) || !f.provably_integer(lin->second)) return false;
+    mods.push_back({x, lin->first});
+    return true;
+  }
+  for (size_t k = 0; k < x.nops(); ++k)
+    if (!i_only_in_mods(x.op(k), i, f, mods)) return false;
+  return true;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { B } over exactly k consecutive integers (ub - lb + 1 = k), where B
+// depends on i only through residues (s i + e) mod k (s = +-1, e an integer free of i,
+// possibly an inner loop's index): i runs over a complete residue system, so the first
+// residue (s0 i + e0) mod k = r runs over 0..k-1 once each, and the others are
+// (s s0 (r - e0) + e) mod k: sum (r = 0, k - 1) { B[r] }. With inner loops whose bounds do
+// not mention i the sums are exchanged first (finite sums), so an exchange of P messages
+// from each p to (p + q) mod P sends P - 1 to every link. Side conditions: k an integer >= 1,
+// lb an integer (proved); every offset e an integer (proved). Exact for any B.
+std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::vector<std::pair<ex, numeric>> mods;
+  if (!i_only_in_mods(r->body(), i, f, mods) || mods.empty()) return std::nullopt;
+  const ex& k = mods[0].first.op(1);
+  for (const auto& [m, s0] : mods)
+    if (!m.op(1).is_equal(k)) return std::nullopt;
+  if (!(r->ub() - r->lb() + 1 - k).expand().is_zero()) return std::nullopt;
+  if (!f.provably_integer(k) || !f.provably_nonneg(k - 1) || !f.provably_integer(r->lb())) return std::nullopt;
+  // The new index: r = (s0 i + e0) mod k, so i = s0 (r - e0) (mod k).
+  GiNaC::symbol rr(r->index().get_name());
+  const numeric s0 = mods[0].second;
+  ex e0 = (mods[0].first.op(0) - s0 * i).expand();
+  exmap m;
+  for (const auto& [node, s] : mods) {
+    ex ei = (node.op(0) - s * i).expand();
+    m[node] = node.is_equal(mods[0].first) ? ex(rr) : mod_of((s * s0 * (rr - e0) + ei).expand(), k);
+  }
+  ex body = r->body().subs(m, subs_options::no_pattern);
+  if (body.has(i)) return std::nullopt;
+  return make_reduction(ReduceKind::Sum, rr, 0, k - 1, body);
+}
+
 // A comparison with a max or min as one side is the max or min of the comparisons with
 // each argument in its place (monotonicity of <= and < in each side):
 //   (a <= max(x, y)) = max((a <= x), (a <= y)),  (a <= min(x, y)) = min((a <= x), (a <= y)),
@@ -2388,6 +2504,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_min_split", rule_sum_min_split},
       {"sum_piecewise", rule_sum_piecewise},
       {"sum_geometric", rule_sum_geometric},
+      {"sum_full_period", rule_sum_full_period},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},
@@ -2422,6 +2539,7 @@ const std::vector<NamedRule>& all_rules() {
       {"cmp_normal", rule_cmp_normal},
       {"div_rate", rule_div_rate},
       {"max_dominated", rule_max_dominated},
+      {"max_vector_bound", rule_max_vector_bound},
       {"max_common_term", rule_max_common_term},
       {"max_factor", rule_max_factor},
       {"max_ratio", rule_max_ratio},
