@@ -483,9 +483,15 @@ std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a)
   bool up = fi.provably_nonneg(d);
   bool down = !up && fi.provably_nonpos(d);
   if (!up && !down) return std::nullopt;
-  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
   bool at_ub = up == (r->kind() == ReduceKind::Max);
-  return r->body().subs(exmap{{i, at_ub ? r->ub() : r->lb()}});
+  ex end = r->body().subs(exmap{{i, at_ub ? r->ub() : r->lb()}});
+  // A par's max over a range that may be empty is 0 there: (lb <= ub) g(end), exact, rather
+  // than an assumption (as ext_const).
+  if (r->empty_is_zero() && !f.provably_nonneg(r->ub() - r->lb()) && !may_fail(end, f) &&
+      require({{true, r->lb()}, {true, r->ub()}}, f, a))
+    return compare(Cmp::Le, r->lb(), r->ub()) * end;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  return end;
 }
 
 // max(v) for v = sum_k c_k unitvec(k) with numeric positions: max(c_0, ..., c_{n-1}) with 0
@@ -596,11 +602,12 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
       return std::nullopt;
     }
   }
-  // Non-emptiness must be proved, never assumed: on an empty range the vector is 0 and has
-  // a max (0), while the max reduction would have none.
-  if (!f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  // On an empty range the vector is 0 and has a max (0), where a user's max reduction
+  // would have none: unless the range is provably non-empty, the result is a max that is 0
+  // on an empty range (as a par's), exact either way.
+  bool nonempty = f.provably_nonneg(r->ub() - r->lb());
   if (!require({{true, r->lb()}}, f, a)) return std::nullopt;
-  ex m = make_reduction(ReduceKind::Max, r->index(), r->lb(), r->ub(), body);
+  ex m = make_reduction(ReduceKind::Max, r->index(), r->lb(), r->ub(), body, !nonempty);
   return need_zero ? make_max({m, 0}) : m;
 }
 
@@ -1079,7 +1086,8 @@ std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a
 // matching i are a ray, so the sum runs over the part of the range on the ray: a > 0:
 // sum (i = max(lb, L), ub) { g(i) }; a < 0: sum (i = lb, min(ub, U)) { g(i) }, with L, U as
 // in linear_match_count (a boundary process, if (p > 0) use(link(p - 1), t)); ==, a = +-1
-// and s = -b / a an integer (proved): g(s) (lb <= s) (s <= ub). Both sides are 0 on an empty
+// and s = -b / a an integer (proved): g(s) (lb <= s) (s <= ub); != the whole sum minus that
+// (all but the sender, if (q != p)), where g(s) must not fail. Both sides are 0 on an empty
 // range. Side conditions: lb, ub integers (proved or assumed); g does not fail (may_fail)
 // at the i skipped; b does not fail unless the range is provably non-empty.
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a) {
@@ -1090,7 +1098,7 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   for (size_t t = 0; t < r->body().nops(); ++t) {
     const ex& x = r->body().op(t);
     Fn fn = pamela_function(x);
-    if (pred.is_zero() && (fn == Fn::Lt || fn == Fn::Le || fn == Fn::Eq) && x.has(i)) pred = x;
+    if (pred.is_zero() && (fn == Fn::Lt || fn == Fn::Le || fn == Fn::Eq || fn == Fn::Ne) && x.has(i)) pred = x;
     else g *= x;
   }
   if (pred.is_zero() || !g.has(i)) return std::nullopt;
@@ -1103,11 +1111,14 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   const numeric& ca = lin->first;
   const ex& b = lin->second;
   Fn fn = pamela_function(pred);
-  if (fn == Fn::Eq) {
+  if (fn == Fn::Eq || fn == Fn::Ne) {
     if (ca != 1 && ca != -1) return std::nullopt;
     ex s0 = (-b / ca).expand();
-    if (!f.provably_integer(s0) || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
-    return g.subs(exmap{{i, s0}}) * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
+    ex at = g.subs(exmap{{i, s0}});
+    if (!f.provably_integer(s0) || may_fail(at, f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a))
+      return std::nullopt;
+    ex one = at * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
+    return fn == Fn::Eq ? one : rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), g) - one;
   }
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   bool strict = fn == Fn::Lt;
@@ -2520,6 +2531,7 @@ const std::vector<NamedRule>& all_rules() {
       {"unroll", rule_unroll},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
+      {"vmax_injective", rule_vmax_injective},  // before identity: its guard reads better
       {"vmax_identity", rule_vmax_identity},
       {"vmax_split", rule_vmax_split},
       {"vmax_groups", rule_vmax_groups},
@@ -2532,7 +2544,6 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_cyclic", rule_vmax_cyclic},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},
-      {"vmax_injective", rule_vmax_injective},
       {"floor_int", rule_floor_int},
       {"cmp_decide", rule_cmp_decide},
       {"cmp_extremum", rule_cmp_extremum},
