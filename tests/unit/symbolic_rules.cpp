@@ -779,3 +779,81 @@ TEST_CASE("factor_polynomial gives factor()'s result, fast path included") {
     CHECK(factor_polynomial(poly).is_equal(GiNaC::factor(poly)));
   }
 }
+
+TEST_CASE_FIXTURE(Fixture, "a linear test inside a sum restricts its range (sum_cmp_select)") {
+  auto pts = grid(N, P, {0, 1, 2, 5}, {0, 1, 2, 3, 6});
+  // boundary process: only p > 0 uses link(p - 1); p != q: all but one
+  for (ex e : {Sum(i, 0, N, compare(Cmp::Lt, 0, i) * (i + P)), Sum(i, 0, N, compare(Cmp::Lt, i, N - 1) * i * i),
+               Sum(i, 1, N, compare(Cmp::Eq, i, P) * (i + 3)), Sum(i, 0, N, compare(Cmp::Ne, i, P) * (2 * i + 1))}) {
+    auto r = rule_sum_cmp_select(e, F, a);
+    REQUIRE(r);
+    CHECK(agrees(simp(*r), e, pts));
+  }
+  // a test that is not linear in i is left to other rules
+  CHECK(!rule_sum_cmp_select(Sum(i, 0, N, compare(Cmp::Lt, i * i, N) * i), F, a));
+  // x may not be an integer: == is left alone
+  CHECK(!rule_sum_cmp_select(Sum(i, 0, N, compare(Cmp::Eq, i, x) * i), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "extremes of a piecewise-linear body are at the ends of its pieces (ext_breakpoints)") {
+  Facts g = F;
+  g.add_lower(N, 1, false);
+  auto pts = grid(N, P, {1, 2, 3, 7}, {0, 1, 2, 4, 9});
+  for (ex e : {Max(i, 0, N - 1, compare(Cmp::Lt, 0, i) * P + compare(Cmp::Lt, i, N - 1) * P),
+               Min(i, 1, N, abs(i - P) + abs(i - 1)), Max(i, 1, N, make_min({i, N - i + 1}) + 2 * i),
+               Min(i, 0, N, compare(Cmp::Le, P, i) * (N - i))}) {
+    Assumptions b;
+    auto r = rule_ext_breakpoints(e, g, b);
+    REQUIRE(r);
+    CHECK(count_reductions(*r) == 0);
+    CHECK(agrees(*r, e, pts));
+  }
+  // not linear between the switches: left alone
+  CHECK(!rule_ext_breakpoints(Max(i, 1, N, compare(Cmp::Lt, 2, i) * i * i), g, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split over max/min") {
+  CHECK(rule_cmp_normal(compare(Cmp::Le, P, 2 * P - 2), F, a)->is_equal(compare(Cmp::Le, 2, P)));
+  CHECK(rule_cmp_normal(compare(Cmp::Lt, 0, P - 1), F, a)->is_equal(compare(Cmp::Le, 2, P)));  // integers
+  CHECK(rule_cmp_normal(compare(Cmp::Le, 0, 2 - P), F, a)->is_equal(compare(Cmp::Le, P, 2)));
+  CHECK(!rule_cmp_normal(compare(Cmp::Le, 2, P), F, a));  // already so
+  ex c = compare(Cmp::Lt, 0, make_max({ex(0), P - 2}));
+  auto r = rule_cmp_extremum(c, F, a);
+  REQUIRE(r);
+  CHECK(agrees(*r, c, grid(N, P, {0}, {0, 1, 2, 3, 5})));
+  ex c2 = compare(Cmp::Le, make_min({ex(1), P - 1}) + 1, P);
+  auto r2 = rule_cmp_extremum(c2, F, a);
+  REQUIRE(r2);
+  CHECK(agrees(*r2, c2, grid(N, P, {0}, {0, 1, 2, 3, 5})));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop over the residues (sum_full_period)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  // p -> (p + q) mod P over p = 0..P-1 is a permutation: inner loops are exchanged first
+  ex e = Sum(p, 0, P - 1, Sum(j, 1, N, mod_of(p + j, P) * j));
+  auto r = rule_sum_full_period(e, g, a);
+  REQUIRE(r);
+  CHECK(agrees(*r, e, grid(N, P, {0, 1, 3}, {1, 2, 3, 5})));
+  // two residues of one index: the second follows from the first
+  ex e2 = Sum(i, 1, P, mod_of(i, P) * mod_of(i + 1, P) + mod_of(P - i, P));
+  auto r2 = rule_sum_full_period(e2, g, a);
+  REQUIRE(r2);
+  CHECK(agrees(*r2, e2, grid(N, P, {0}, {1, 2, 3, 5, 8})));
+  // not a whole period, or i outside a residue: left alone
+  CHECK(!rule_sum_full_period(Sum(p, 0, P, mod_of(p, P)), g, a));
+  CHECK(!rule_sum_full_period(Sum(p, 0, P - 1, mod_of(p, P) * p), g, a));
+  // an inner bound that mentions p: no exchange
+  CHECK(!rule_sum_full_period(Sum(p, 0, P - 1, Sum(j, 1, p, mod_of(p + j, P))), g, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a vector max below another argument is dropped (max_vector_bound)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  // two injective maps of weight N each: no entry above 2 N
+  ex v = vector_max(Sum(j, 0, N - 1, N * unitvec(P * j + 1)) + Sum(i, 0, N - 1, N * unitvec(P * i)));
+  auto r = rule_max_vector_bound(make_max({2 * N, v}), g, a);
+  REQUIRE(r);
+  CHECK(r->is_equal(2 * N));
+  CHECK(!rule_max_vector_bound(make_max({N, v}), g, a));  // N is below the bound 2 N
+}
