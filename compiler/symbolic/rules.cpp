@@ -470,9 +470,60 @@ std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
   return std::nullopt;
 }
 
+namespace {
+
+// The direction in which g moves with i, by its structure: +1 nondecreasing, -1
+// nonincreasing, 0 free of i, nullopt unknown. Linear terms by their coefficient's sign;
+// floor, ceil, max, min and sums keep a common direction; a factor free of i of known sign
+// keeps or flips it; x^k (k > 0 a number, x >= 0) keeps it. ceil((N - i) / P) falls with i.
+std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f, int depth = 0) {
+  if (!g.has(i)) return 0;
+  if (depth > 8) return std::nullopt;
+  auto join = [](std::optional<int> a, std::optional<int> b) -> std::optional<int> {
+    if (!a || !b) return std::nullopt;
+    if (*a == 0) return b;
+    if (*b == 0 || *a == *b) return a;
+    return std::nullopt;
+  };
+  ex x = g.expand();
+  if (x.is_polynomial(i) && x.degree(i) == 1) {
+    ex c = x.coeff(i, 1);
+    if (c.has(i)) return std::nullopt;
+    if (f.provably_nonneg(c)) return 1;
+    if (f.provably_nonpos(c)) return -1;
+    return std::nullopt;
+  }
+  Fn fn = pamela_function(g);
+  if (fn == Fn::Floor || fn == Fn::Ceil) return structural_direction(g.op(0), i, f, depth + 1);
+  if (is_class<extremum>(g) || is_class<add>(g)) {
+    std::optional<int> d = 0;
+    exvector args = is_class<extremum>(g) ? ex_to<extremum>(g).args() : operands_of(g, true);
+    for (const ex& a : args) d = join(d, structural_direction(a, i, f, depth + 1));
+    return d;
+  }
+  if (is_class<mul>(g)) {
+    ex free = 1, dep = 1;
+    for (size_t k = 0; k < g.nops(); ++k) (g.op(k).has(i) ? dep : free) *= g.op(k);
+    if (is_class<mul>(dep)) return std::nullopt;
+    auto d = structural_direction(dep, i, f, depth + 1);
+    if (!d) return std::nullopt;
+    if (f.provably_nonneg(free)) return d;
+    if (f.provably_nonpos(free)) return -*d;
+    return std::nullopt;
+  }
+  if (is_class<power>(g) && is_class<numeric>(g.op(1)) && ex_to<numeric>(g.op(1)).is_positive() &&
+      !g.op(1).has(i) && f.provably_nonneg(g.op(0)))
+    return structural_direction(g.op(0), i, f, depth + 1);
+  return std::nullopt;
+}
+
+}  // namespace
+
 // max (i = lb, ub) { g(i) } = g(ub) when g(i+1) - g(i) >= 0 is provable for lb <= i < ub
-// (g nondecreasing), = g(lb) when g is provably nonincreasing; min the other way round.
-// Side conditions: non-empty range and integer bounds (proved or assumed).
+// or g is nondecreasing by its structure (structural_direction: ceil((N - i) / P) falls), =
+// g(lb) when g is nonincreasing; min the other way round. Side conditions: non-empty
+// range and integer bounds (proved or assumed); a par's max over a maybe-empty range is
+// guarded instead, (lb <= ub) g(end), where g(end) cannot fail.
 std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
@@ -482,6 +533,14 @@ std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a)
   ex d = (r->body().subs(exmap{{i, i + 1}}) - r->body()).expand();
   bool up = fi.provably_nonneg(d);
   bool down = !up && fi.provably_nonpos(d);
+  if (!up && !down) {
+    Facts fr = f;
+    fr.declare_index(r->index(), r->lb(), r->ub());
+    if (auto dir = structural_direction(r->body(), i, fr)) {
+      up = *dir > 0;
+      down = *dir < 0;
+    }
+  }
   if (!up && !down) return std::nullopt;
   bool at_ub = up == (r->kind() == ReduceKind::Max);
   ex end = r->body().subs(exmap{{i, at_ub ? r->ub() : r->lb()}});
@@ -1882,6 +1941,45 @@ std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&
   return make_reduction(ReduceKind::Sum, rr, 0, k - 1, body);
 }
 
+// sum (i = a, b) { sum (j = i + c, d) { g(j) } } with g free of i and vector-valued (loads
+// on resources that no rule closes one row at a time) = sum (j = a + c, d) { m(j) g(j) }
+// with m(j) = min(b, j - c) - a + 1 rows i that reach j (>= 1 for j >= a + c), the min
+// dropped when b + c >= d is provable; likewise sum (j = c, i + d) with m(j) = b - max(a,
+// j - d) + 1 over j = c..b + d. Exchanging a triangle's order turns i <= j into a weight
+// on j, so `if (i <= j) use(cpu(j mod P))` becomes a cyclic map with a monotone weight.
+// Exact (finite sums; each (i, j) is counted once either way; guarded where b < a - 1 is
+// possible, which would make m(j) negative). Side conditions: a, b, c, d integers (proved
+// or assumed); the inner range's other end free of i.
+std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumptions& asm_) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const reduction* in = as_red(r->body(), ReduceKind::Sum);
+  if (!in || !is_vector_valued(in->body()) || in->body().has(r->index_ex())) return std::nullopt;
+  const ex& i = r->index_ex();
+  const ex &a = r->lb(), &b = r->ub();
+  auto lo = linear_in(in->lb(), i), hi = linear_in(in->ub(), i);
+  if (!require({{true, a}, {true, b}}, f, asm_)) return std::nullopt;
+  GiNaC::symbol j(in->index().get_name());
+  ex g = in->body().subs(exmap{{in->index_ex(), j}});
+  // An outer range more than one short of non-empty would give negative counts m(j).
+  ex guard = nonempty_guard(b - a + 1, f);
+  if (lo && lo->first == 1 && !in->ub().has(i)) {
+    const ex& c = lo->second;
+    const ex& d = in->ub();
+    if (!require({{true, c}, {true, d}}, f, asm_)) return std::nullopt;
+    ex top = f.provably_nonneg(b + c - d) ? ex(j - c) : make_min({b, j - c});
+    return guard * make_reduction(ReduceKind::Sum, j, a + c, d, (top - a + 1) * g);
+  }
+  if (hi && hi->first == 1 && !in->lb().has(i)) {
+    const ex& c = in->lb();
+    const ex& d = hi->second;
+    if (!require({{true, c}, {true, d}}, f, asm_)) return std::nullopt;
+    ex bottom = f.provably_nonneg(c - d - a) ? ex(j - d) : make_max({a, j - d});
+    return guard * make_reduction(ReduceKind::Sum, j, c, b + d, (b - bottom + 1) * g);
+  }
+  return std::nullopt;
+}
+
 // A comparison with a max or min as one side is the max or min of the comparisons with
 // each argument in its place (monotonicity of <= and < in each side):
 //   (a <= max(x, y)) = max((a <= x), (a <= y)),  (a <= min(x, y)) = min((a <= x), (a <= y)),
@@ -2516,6 +2614,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_piecewise", rule_sum_piecewise},
       {"sum_geometric", rule_sum_geometric},
       {"sum_full_period", rule_sum_full_period},
+      {"sum_swap_triangle", rule_sum_swap_triangle},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},

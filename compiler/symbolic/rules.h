@@ -44,6 +44,7 @@ std::optional<ex> rule_unroll(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);

@@ -857,3 +857,25 @@ TEST_CASE_FIXTURE(Fixture, "a vector max below another argument is dropped (max_
   CHECK(r->is_equal(2 * N));
   CHECK(!rule_max_vector_bound(make_max({N, v}), g, a));  // N is below the bound 2 N
 }
+
+TEST_CASE_FIXTURE(Fixture, "a triangle of vector loads is summed column by column (sum_swap_triangle)") {
+  symbol q("q");
+  auto pts = grid(N, P, {0, 1, 2, 5}, {1, 2, 3});
+  auto peak = [&](const ex& v) { return vector_max(v); };
+  // rows i = 0..N-1 reach columns j = i..N-1; columns dealt cyclically
+  ex e = Sum(i, 0, N - 1, Sum(j, i, N - 1, unitvec(mod_of(j, P))));
+  auto r = rule_sum_swap_triangle(e, F, a);
+  REQUIRE(r);
+  CHECK(agrees(peak(*r), peak(e), pts));
+  // columns up to the row (j = 1..i), and an outer range that may be far from non-empty
+  ex e2 = Sum(i, M, N, Sum(j, 1, i + 1, (j + 1) * unitvec(mod_of(j, P))));
+  auto r2 = rule_sum_swap_triangle(e2, F, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts2;
+  for (numeric m : {0, 1, 3, 6})
+    for (numeric n : {0, 1, 2, 5})
+      for (numeric pp : {1, 2, 3}) pts2.push_back({{M, m}, {N, n}, {P, pp}});
+  CHECK(agrees(peak(*r2), peak(e2), pts2));
+  // a scalar body is Faulhaber's business: left alone
+  CHECK(!rule_sum_swap_triangle(Sum(i, 0, N - 1, Sum(j, i, N - 1, j)), F, a));
+}
