@@ -2400,9 +2400,11 @@ std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a) {
 // earlier one term by term, so the busiest is the last full block or the partial block:
 // max((1 <= q) sum (i = lb + (q - 1) k, lb + q k - 1) { w c }, sum (i = lb + q k, ub) { w c });
 // for w c nonincreasing, the first block: sum (i = lb, min(ub, lb + k - 1)) { w c }. The sums
-// are closed by the sum rules; all are 0 on an empty range (the zero vector). Side
-// conditions: k a positive integer and lb + e = 0 (proved); w c >= 0 and monotone on the
-// range (proved); lb, ub integers (proved or assumed).
+// are closed by the sum rules; all are 0 on an empty range (the zero vector). For w c
+// nonincreasing k may be any real > 0 (a block owner i * P div N): the first block then
+// holds ceil(k) items, the most any block holds. Side conditions: k > 0, an integer for a
+// nondecreasing weight, and lb + e = 0 (proved); w c >= 0 and monotone on the range
+// (proved); lb, ub integers (proved or assumed).
 std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -2412,15 +2414,19 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   if (!m->c.has(i)) return std::nullopt;
   auto p = mod_div_position(m->pos, i, Fn::Div);
   if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
-  if (!f.provably_integer(p->k) || !f.provably_positive(p->k)) return std::nullopt;
+  if (!f.provably_positive(p->k)) return std::nullopt;
+  bool k_integer = f.provably_integer(p->k);
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;
   const ex& wc = mono->first;
   bool up = mono->second;
+  if (up && !k_integer) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
   const ex& k = p->k;
   auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
-  if (!up) return part(r.lb(), make_min({r.ub(), r.lb() + k - 1}));
+  // Nonincreasing: the first block [0, k) holds ceil(k) items, the most any block holds,
+  // and the largest weights, so it dominates any other block item by item (any real k > 0).
+  if (!up) return part(r.lb(), make_min({r.ub(), r.lb() + (k_integer ? k : ceil_of(k)) - 1}));
   ex n = r.ub() - r.lb() + 1;
   ex q = f.provably_integer(n / k) ? ex(n / k) : floor_of(n / k);
   ex last_full = part(r.lb() + (q - 1) * k, r.lb() + q * k - 1);

@@ -879,3 +879,28 @@ TEST_CASE_FIXTURE(Fixture, "a triangle of vector loads is summed column by colum
   // a scalar body is Faulhaber's business: left alone
   CHECK(!rule_sum_swap_triangle(Sum(i, 0, N - 1, Sum(j, i, N - 1, j)), F, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a block map with a monotone weight: the last blocks, or the first for a falling weight") {
+  // owner i div k with k = N / P real (i * P div N): the first block holds ceil(k) items
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {1, 2, 5, 7, 12})
+    for (numeric pp : {1, 2, 3, 5, 8}) pts.push_back({{N, n}, {P, pp}});
+  Facts g = F;
+  g.add_lower(N, 1, false);
+  g.add_lower(P, 1, false);
+  ex falling = vector_max(Sum(i, 0, N - 1, (N - i) * unitvec(idiv_of(i, N / P))));
+  auto r = rule_vmax_block_weighted(falling, g, a);
+  REQUIRE(r);
+  CHECK(agrees(simp(*r), falling, pts));
+  // a rising weight needs whole blocks (k an integer): left alone for a real k
+  CHECK(!rule_vmax_block_weighted(vector_max(Sum(i, 0, N - 1, (i + 1) * unitvec(idiv_of(i, N / P)))), g, a));
+  ex rising = vector_max(Sum(i, 0, N - 1, (i + 1) * unitvec(idiv_of(i, M + 1))));
+  Facts h = g;
+  h.add_lower(M, 0, false);
+  auto r2 = rule_vmax_block_weighted(rising, h, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts2;
+  for (numeric n : {1, 2, 5, 7, 12})
+    for (numeric m : {0, 1, 2, 4}) pts2.push_back({{N, n}, {M, m}});
+  CHECK(agrees(simp(*r2), rising, pts2));
+}
