@@ -2,6 +2,7 @@
 
 #include "compiler/passes/lower.h"
 #include "compiler/symbolic/model_facts.h"
+#include "compiler/symbolic/print.h"
 
 namespace pamc {
 
@@ -43,13 +44,23 @@ void simplify_model(CostModel& model) {
   // A closed form is used only where every recorded assumption holds (the evaluators check
   // them all together), so the rules may take them as facts. When the first round leaves
   // reductions open and assumed something, the model is simplified again from its time
-  // domain with those assumptions as facts; the new round is kept if it closes more.
-  for (int round = 0; round < 2 && best.top > 0 && best.assumptions.items.size() > model.assumptions.items.size();
-       ++round) {
+  // domain with those assumptions as facts; the new round is kept if it closes more. An
+  // assumed integrality (N is an integer) also earns a second round when all is closed: it
+  // turns floor(N) and ceil(N) back into N, and is kept if it prints shorter.
+  auto printed_size = [&](const Round& r) {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < r.values.size(); ++k)
+      if (model.equations[k].top_level) n += sym::to_pamela(r.values[k]).size();
+    return n;
+  };
+  for (int round = 0; round < 2 && best.assumptions.items.size() > model.assumptions.items.size(); ++round) {
+    bool more_integers = best.assumptions.integer.size() > model.assumptions.integer.size();
+    if (best.top == 0 && !more_integers) break;
     sym::Facts more = model.facts;
     sym::promote_assumptions(best.assumptions, more);
     Round next = simplify_round(model, time_values, more, best.assumptions);
-    if (next.top >= best.top) break;
+    bool better = next.top < best.top || (next.top == best.top && printed_size(next) < printed_size(best));
+    if (!better) break;
     best = std::move(next);
   }
   for (std::size_t k = 0; k < model.equations.size(); ++k) model.equations[k].value = best.values[k];
