@@ -398,6 +398,14 @@ std::optional<ex> extremum_outside_reductions(const ex& e) {
     if (auto m = extremum_outside_reductions(e.op(i))) return m;
   return std::nullopt;
 }
+// A remainder a mod k in e outside every reduction.
+std::optional<ex> remainder_outside_reductions(const ex& e) {
+  if (is_class<reduction>(e)) return std::nullopt;
+  if (pamela_function(e) == Fn::Mod) return e;
+  for (size_t i = 0; i < e.nops(); ++i)
+    if (auto m = remainder_outside_reductions(e.op(i))) return m;
+  return std::nullopt;
+}
 }  // namespace
 
 bool Facts::prove_at(const ex& e, bool strict, int depth) const {
@@ -471,6 +479,21 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
       for (const ex& arg : ex_to<extremum>(*m).args())
         if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
       return true;
+    }
+    // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
+    // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
+    // i mod P >= 0. One remainder per level, the first that qualifies.
+    if (auto r = remainder_outside_reductions(x)) {
+      const ex& k = r->op(1);
+      if (provably_positive(k) && provably_integer(*r) && !k.has(r->op(0))) {
+        symbol t("_t");
+        Facts f = *this;
+        f.declare(t, "_t");
+        f.declare_integer(t);
+        f.add_upper(t, k - 1, false);
+        if (f.prove_at(x.subs(exmap{{*r, k - 1 - t}}, subs_options::no_pattern).expand(), strict, depth + 1))
+          return true;
+      }
     }
   }
   return false;

@@ -495,6 +495,8 @@ std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f
   }
   Fn fn = pamela_function(g);
   if (fn == Fn::Floor || fn == Fn::Ceil) return structural_direction(g.op(0), i, f, depth + 1);
+  if (fn == Fn::Div && !g.op(1).has(i) && f.provably_positive(g.op(1)))  // floor(a / b), b > 0
+    return structural_direction(g.op(0), i, f, depth + 1);
   if (is_class<extremum>(g) || is_class<add>(g)) {
     std::optional<int> d = 0;
     exvector args = is_class<extremum>(g) ? ex_to<extremum>(g).args() : operands_of(g, true);
@@ -1372,6 +1374,43 @@ std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions&) {
   return e.op(0);
 }
 
+// floor(x + k) = floor(x) + k and ceil(x + k) = ceil(x) + k for an integer k; a div b =
+// (a - b k) div b + k when a / b expands to x + k. The terms of the expanded argument that
+// are integers (proved) come out, so a sum over i of (N - P i - 1) div P sees a polynomial
+// in i. Exact for every value (b != 0 is div's own condition, unchanged).
+std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil && fn != Fn::Div) return std::nullopt;
+  ex x = fn == Fn::Div ? (e.op(0) / e.op(1)).expand() : e.op(0).expand();
+  if (!is_class<add>(x)) return std::nullopt;
+  ex k = 0;
+  for (const ex& t : operands_of(x, true))
+    if (f.provably_integer(t)) k += t;
+  if (k.is_zero() || (x - k).expand().is_zero()) return std::nullopt;
+  if (fn == Fn::Floor) return floor_of((x - k).expand()) + k;
+  if (fn == Fn::Ceil) return ceil_of((x - k).expand()) + k;
+  return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
+}
+
+// floor(x) when x lies in a window n - 1 < x <= n, n an integer end of x's range (proved):
+// n - (x < n); ceil(x) when n <= x < n + 1: n + (n < x). For p = 0..P - 1, floor(-p / P) =
+// -(0 < p): the owner test i mod P == p counts one more for every p but 0, and the
+// comparison leaves a step that the breakpoint rules split. Exact on the window, which is
+// proved for every value of the facts.
+std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
+  const ex& x = e.op(0);
+  if (is_class<numeric>(x)) return std::nullopt;
+  Interval iv = f.range(x);
+  if (fn == Fn::Floor) {
+    if (iv.hi.inf || iv.hi.open || !iv.hi.v.is_integer() || !f.provably_positive(x - iv.hi.v + 1)) return std::nullopt;
+    return iv.hi.v - compare(Cmp::Lt, x, iv.hi.v);
+  }
+  if (iv.lo.inf || iv.lo.open || !iv.lo.v.is_integer() || !f.provably_positive(iv.lo.v + 1 - x)) return std::nullopt;
+  return iv.lo.v + compare(Cmp::Lt, iv.lo.v, x);
+}
+
 namespace {
 
 // sum_{j = lo..hi} h(j) as S(hi) - S(lo - 1), S a polynomial antiderivative of the
@@ -1698,7 +1737,7 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
 // [lb, ub]; the result is the max/min of B at the candidates (a boundary process:
 // max (p = 0, P - 1) { (p > 0) t + (p < P - 1) t }; a sum of distances). Side conditions:
 // at most 4 choices; every combination of the choices' sides leaves B of degree <= 1 in i
-// (checked); lb, ub integers and a non-empty range (proved or assumed; a par's max over a
+// or monotone in i by its structure (checked); lb, ub integers and a non-empty range (proved or assumed; a par's max over a
 // maybe-empty range is guarded as in ext_const); b does not fail.
 std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
@@ -1716,12 +1755,16 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   }
   for (const auto& c : cs)
     if (may_fail(c.b, f)) return std::nullopt;
-  // Linear on every piece: each combination of sides.
+  // Linear on every piece: each combination of sides; or monotone by structure (a step
+  // (1 <= p) on top of floor((N - p) / P)), whose extremes on a piece are at its ends too.
+  Facts fr = f;
+  fr.declare_index(r->index(), r->lb(), r->ub());
   for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
     exmap m;
     for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
     ex x = r->body().subs(m, subs_options::no_pattern).expand();
-    if (!x.is_polynomial(i) || x.degree(i) > 1) return std::nullopt;
+    if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
+    if (!structural_direction(x, i, fr)) return std::nullopt;
   }
   bool nonempty = require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a);
   if (!nonempty && !(r->empty_is_zero() && !may_fail(r->body(), f) &&
@@ -1775,7 +1818,12 @@ std::optional<std::pair<ex, bool>> monotone_weight(const MapSum& m, const reduct
   step.declare_index(r.index(), r.lb(), r.ub() - 1);
   ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
   bool up = step.provably_nonneg(d);
-  if (!up && !step.provably_nonpos(d)) return std::nullopt;
+  if (!up && !step.provably_nonpos(d)) {
+    // By structure where the difference does not simplify: i div P + 1 rises with i.
+    auto dir = structural_direction(wc, i, in);
+    if (!dir || *dir == 0) return std::nullopt;
+    up = *dir > 0;
+  }
   return std::make_pair(wc, up);
 }
 
@@ -2024,6 +2072,19 @@ std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions&) {
   if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
   if (is_vector_valued(e)) return std::nullopt;
   ex d = (e.op(1) - e.op(0)).expand();
+  // Over a common denominator that is positive (proved) only the numerator's sign counts:
+  // (0 < p / P) is (0 < p) for P > 0.
+  std::function<bool(const ex&)> divides = [&](const ex& x) {
+    if (is_class<reduction>(x) || is_class<extremum>(x)) return false;
+    if (is_class<power>(x) && is_class<numeric>(x.op(1)) && ex_to<numeric>(x.op(1)).is_negative()) return true;
+    for (size_t k = 0; k < x.nops(); ++k)
+      if (divides(x.op(k))) return true;
+    return false;
+  };
+  if (divides(d) && !has_function_or_reduction(d)) {
+    ex nd = d.normal().numer_denom();
+    if (!nd.op(1).is_equal(1) && f.provably_positive(nd.op(1))) d = nd.op(0).expand();
+  }
   // Between integers x < y is x + 1 <= y: one spelling per condition, so equal conditions
   // meet ((1 < P) and (2 <= P)).
   if (fn == Fn::Lt && !is_class<numeric>(d) && f.provably_integer(d)) {
@@ -2256,7 +2317,9 @@ std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions&) {
 // 1 + (3 <= P)). An empty span (z_s < a_s) adds nothing at its own left end, so each
 // candidate carries its own (a_s <= z_s); the zero vector's max is 0, which the max of the
 // candidates (all >= 0) also gives. Side conditions: w_t c_t >= 0 (proved) and not failing
-// (may_fail); at most 6 spans (the candidates grow as the square).
+// (may_fail); at most 6 spans (the candidates grow as the square). A term outside the sums
+// is a span of one position (cpu(p) for p < P and a bus at position 1000: the bus's load
+// plus the cpus' where 1000 <= P - 1).
 std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0).expand();
@@ -2266,7 +2329,23 @@ std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions&)
   std::vector<Span> spans;
   for (const ex& t : operands_of(v, true)) {
     auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
-    if (!rs) return std::nullopt;
+    if (!rs) {
+      // A term outside reductions (a shared bus at fcfs(1000, 1)): a span of one position.
+      std::function<bool(const ex&)> has_red = [&](const ex& x) {
+        if (is_class<reduction>(x)) return true;
+        for (size_t k = 0; k < x.nops(); ++k)
+          if (has_red(x.op(k))) return true;
+        return false;
+      };
+      if (has_red(t)) return std::nullopt;
+      auto vt = split_vector(t);
+      if (!vt || !vt->scalar.is_zero()) return std::nullopt;
+      for (const auto& [pos, c] : vt->terms) {
+        if (!f.provably_nonneg(c) || may_fail(c, f)) return std::nullopt;
+        spans.push_back({pos, pos, c});
+      }
+      continue;
+    }
     const reduction& r = ex_to<reduction>(rs->first);
     const ex& i = r.index_ex();
     if (rs->second.has(i)) return std::nullopt;
@@ -2295,7 +2374,8 @@ std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions&)
 // of i, m a proved integer >= 1, q(i) a proved integer >= 0 = max(w * sum (i) { c(i) *
 // unitvec(q(i)) }): q -> m q + d is one-to-one, so the positions receive the same loads,
 // only placed elsewhere, and the rest are zeros. A 2-D grid's column owner Px * (j mod Py) +
-// a. Side condition: w c(i) >= 0 on the range (proved), so zeros never decide the max.
+// a. Also m = -1 when d - q(i) >= 0 on the range (proved): the reflected owner P - 1 - i mod P.
+// Side condition: w c(i) >= 0 on the range (proved), so zeros never decide the max.
 std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -2308,9 +2388,11 @@ std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions&) {
   ex mult = 1, q = 1;
   for (const ex& x : operands_of(scaled, false)) (x.has(i) ? q : mult) *= x;
   if (mult.is_equal(1) && d.is_zero()) return std::nullopt;
-  if (!f.provably_integer(mult) || !f.provably_nonneg(mult - 1)) return std::nullopt;
   Facts in = f;
   in.declare_index(r.index(), r.lb(), r.ub());
+  // Reflected: d - q(i) with d - q >= 0 on the range (owner P - 1 - i mod P) is one-to-one too.
+  bool reflected = mult.is_equal(-1) && in.provably_nonneg(d - q);
+  if (!reflected && (!f.provably_integer(mult) || !f.provably_nonneg(mult - 1))) return std::nullopt;
   if (!in.provably_integer(q) || !in.provably_nonneg(q) || !in.provably_nonneg(m->w * m->c)) return std::nullopt;
   return vector_max(m->w * rebuild_reduction(r, ReduceKind::Sum, r.lb(), r.ub(), m->c * unitvec(q)));
 }
@@ -2634,6 +2716,8 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_breakpoints", rule_ext_breakpoints},
       {"ext_block_count", rule_ext_block_count},
       {"unroll", rule_unroll},
+      {"floor_shift", rule_floor_shift},
+      {"floor_window", rule_floor_window},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_injective", rule_vmax_injective},  // before identity: its guard reads better

@@ -77,6 +77,8 @@ std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);

@@ -808,8 +808,18 @@ TEST_CASE_FIXTURE(Fixture, "extremes of a piecewise-linear body are at the ends 
     CHECK(count_reductions(*r) == 0);
     CHECK(agrees(*r, e, pts));
   }
-  // not linear between the switches: left alone
-  CHECK(!rule_ext_breakpoints(Max(i, 1, N, compare(Cmp::Lt, 2, i) * i * i), g, a));
+  // monotone between the switches (i^2 rises for i >= 1; a step on top of a floor): the
+  // ends of the pieces still hold the extremes
+  for (ex e : {Max(i, 1, N, compare(Cmp::Lt, 2, i) * i * i),
+               Max(i, 0, P - 1, compare(Cmp::Le, 1, i) + floor_of((N - i) / P))}) {
+    Assumptions b;
+    auto r = rule_ext_breakpoints(e, g, b);
+    REQUIRE(r);
+    CHECK(count_reductions(*r) == 0);
+    CHECK(agrees(*r, e, grid(N, P, {1, 2, 3, 7}, {1, 2, 4, 9})));
+  }
+  // neither linear nor monotone between the switches: left alone
+  CHECK(!rule_ext_breakpoints(Max(i, 0, N, compare(Cmp::Lt, 2, i) * (i - P) * (i - P)), g, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split over max/min") {
@@ -903,4 +913,94 @@ TEST_CASE_FIXTURE(Fixture, "a block map with a monotone weight: the last blocks,
   for (numeric n : {1, 2, 5, 7, 12})
     for (numeric m : {0, 1, 2, 4}) pts2.push_back({{N, n}, {M, m}});
   CHECK(agrees(simp(*r2), rising, pts2));
+}
+
+TEST_CASE_FIXTURE(Fixture, "integer terms leave floor, ceil and div (floor_shift)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(i, 0, N);
+  // (N - P i - 1) div P = (N - 1) div P - i
+  auto r = rule_floor_shift(idiv_of(N - P * i - 1, P), g, a);
+  REQUIRE(r);
+  CHECK(same(*r, idiv_of(N - 1, P) - i));
+  CHECK(same(*rule_floor_shift(floor_of(N / P + i + 2), g, a), floor_of(N / P) + i + 2));
+  CHECK(same(*rule_floor_shift(ceil_of(x + N), g, a), ceil_of(x) + N));
+  CHECK(!rule_floor_shift(floor_of(N / P + x), g, a));  // x is not an integer
+  CHECK(!rule_floor_shift(floor_of(N + i), g, a));      // all integer: floor_int's case
+  for (numeric n : {0, 1, 5, 12})
+    for (numeric q : {1, 2, 5})
+      for (numeric k : {0, 1, 3}) {
+        GiNaC::exmap env{{N, n}, {P, q}, {i, k}};
+        CHECK(ev(*r, env) == ev(idiv_of(N - P * i - 1, P), env));
+      }
+}
+
+TEST_CASE_FIXTURE(Fixture, "floor of a value in a window of width one is a step (floor_window)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(p, 0, P - 1);
+  // -p / P is in (-1, 0]: floor is -(0 < -p / P... ) = -(p >= 1)
+  ex e = floor_of(-p / P);
+  auto r = rule_floor_window(e, g, a);
+  REQUIRE(r);
+  for (numeric q : {1, 2, 5})
+    for (numeric k = 0; k < q; k += 1) CHECK(ev(*r, {{P, q}, {p, k}}) == ev(e, {{P, q}, {p, k}}));
+  ex c = ceil_of(p / P);  // in [0, 1): 0 at p = 0, else 1
+  auto rc = rule_floor_window(c, g, a);
+  REQUIRE(rc);
+  for (numeric q : {1, 2, 5})
+    for (numeric k = 0; k < q; k += 1) CHECK(ev(*rc, {{P, q}, {p, k}}) == ev(c, {{P, q}, {p, k}}));
+  CHECK(!rule_floor_window(floor_of(p / 2), g, a));  // the window is wider than one
+}
+
+TEST_CASE_FIXTURE(Fixture, "a remainder is at most its modulus less one (prover)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(i, 0, N);
+  CHECK(g.provably_nonneg(P - 1 - mod_of(i, P)));
+  CHECK(!g.provably_positive(P - 1 - mod_of(i, P)));  // i = P - 1 reaches it
+  CHECK(!g.provably_nonneg(P - 2 - mod_of(i, P)));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a comparison over a positive denominator compares the numerators (cmp_normal)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(p, 0, P - 1);
+  auto r = rule_cmp_normal(compare(Cmp::Lt, 0, p / P), g, a);
+  REQUIRE(r);
+  CHECK(r->is_equal(compare(Cmp::Le, 1, p)));
+  auto rx = rule_cmp_normal(compare(Cmp::Lt, 0, p / x), g, a);  // x may be negative
+  bool kept_sign = !rx || !rx->is_equal(compare(Cmp::Le, 1, p));
+  CHECK(kept_sign);
+}
+
+TEST_CASE_FIXTURE(Fixture, "reflected cyclic owner and a shared resource beside an identity map") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  // owner P - 1 - i mod P: the same loads as i mod P, mirrored
+  ex refl = vector_max(Sum(i, 0, N - 1, unitvec(P - 1 - mod_of(i, P))));
+  auto r = rule_vmax_rescale(refl, g, a);
+  REQUIRE(r);
+  auto pts = grid(N, P, {0, 1, 4, 7, 12}, {1, 2, 3, 5});
+  CHECK(agrees(simplify(*r, g, a, st), refl, pts));
+  CHECK(count_reductions(simplify(*r, g, a, st)) == 0);
+  // not one-to-one onto positions >= 0 when the mirror is P - 2: left alone
+  CHECK(!rule_vmax_rescale(vector_max(Sum(i, 0, N - 1, unitvec(P - 2 - mod_of(i, P)))), g, a));
+  // cpu(p) for p < P plus a bus at position 6: the bus meets cpu(6) once P >= 7
+  ex bus = vector_max(Sum(p, 0, P - 1, N * unitvec(p)) + 3 * P * unitvec(6));
+  auto rb = rule_vmax_intervals(bus, g, a);
+  REQUIRE(rb);
+  CHECK(count_reductions(*rb) == 0);
+  CHECK(agrees(*rb, bus, grid(N, P, {0, 1, 4, 30}, {1, 2, 6, 7, 9})));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a cyclic map with a weight that rises in steps (i div P + 1)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  ex v = vector_max(Sum(i, 0, N - 1, (idiv_of(i, P) + 1) * unitvec(mod_of(i, P))));
+  auto r = rule_vmax_cyclic_weighted(v, g, a);
+  REQUIRE(r);
+  ex s = simplify(*r, g, a, st);
+  CHECK(count_reductions(s) == 0);
+  CHECK(agrees(s, v, grid(N, P, {0, 1, 4, 7, 12, 13}, {1, 2, 3, 5})));
 }
