@@ -398,6 +398,16 @@ std::optional<ex> extremum_outside_reductions(const ex& e) {
     if (auto m = extremum_outside_reductions(e.op(i))) return m;
   return std::nullopt;
 }
+// A floor or ceil in e outside every reduction.
+std::optional<ex> rounding_outside_reductions(const ex& e) {
+  if (is_class<reduction>(e)) return std::nullopt;
+  Fn fn = pamela_function(e);
+  if (fn == Fn::Floor || fn == Fn::Ceil) return e;
+  for (size_t i = 0; i < e.nops(); ++i)
+    if (auto m = rounding_outside_reductions(e.op(i))) return m;
+  return std::nullopt;
+}
+
 // A remainder a mod k in e outside every reduction.
 std::optional<ex> remainder_outside_reductions(const ex& e) {
   if (is_class<reduction>(e)) return std::nullopt;
@@ -479,6 +489,21 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
       for (const ex& arg : ex_to<extremum>(*m).args())
         if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
       return true;
+    }
+    // floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
+    // such u, the claim holds. For an integer e, e >= 0 is e > -1, which is what survives
+    // the relaxation: floor((N - p) / P) + 1 >= 0 for p <= P - 1 from (N - p) / P + 1 > 0.
+    if (auto fc = rounding_outside_reductions(x)) {
+      bool fl = pamela_function(*fc) == Fn::Floor;
+      symbol u("_u");
+      Facts f = *this;
+      f.declare(u, "_u");
+      f.add_lower(u, 0, true);
+      f.add_upper(u, 1, false);
+      ex target = !strict && provably_integer(x) ? x + 1 : x;
+      bool st = strict || !target.is_equal(x);
+      ex y = target.subs(exmap{{*fc, fl ? fc->op(0) - 1 + u : fc->op(0) + 1 - u}}, subs_options::no_pattern).expand();
+      if (f.prove_at(y, st, depth + 1)) return true;
     }
     // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
     // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -

@@ -150,10 +150,27 @@ bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a) {
 
 // v >= 0 elementwise, proved term by term for a sum (each term is smaller than the whole,
 // and the proof of a whole sum could follow GiNaC's term order through its retries).
+// A term s * sum (i) { c(i) * unitvec(...) } is proved through its coefficients with the
+// index's range as a fact (the prover's relaxations of floor and mod work there, interval
+// arithmetic over the whole sum does not).
 bool terms_nonneg(const ex& v, const Facts& f) {
-  if (!is_class<add>(v)) return f.provably_nonneg(v);
+  auto term_nonneg = [&](const ex& t) {
+    if (f.provably_nonneg(t)) return true;
+    auto rs = split_factor(t, [](const ex& x) { return is_class<reduction>(x) && is_vector_valued(x); });
+    if (!rs || !f.provably_nonneg(rs->second)) return false;
+    const auto& r = ex_to<reduction>(rs->first);
+    if (r.kind() != ReduceKind::Sum) return false;
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero()) return false;
+    Facts in = f;
+    in.declare_index(r.index(), r.lb(), r.ub());
+    for (const auto& [pos, c] : vt->terms)
+      if (!in.provably_nonneg(c)) return false;
+    return true;
+  };
+  if (!is_class<add>(v)) return term_nonneg(v);
   for (size_t k = 0; k < v.nops(); ++k)
-    if (!f.provably_nonneg(v.op(k))) return f.provably_nonneg(v);
+    if (!term_nonneg(v.op(k))) return f.provably_nonneg(v);
   return true;
 }
 
@@ -1403,11 +1420,15 @@ std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
   const ex& x = e.op(0);
   if (is_class<numeric>(x)) return std::nullopt;
   Interval iv = f.range(x);
+  auto closed_int = [](const End& end) { return !end.inf && !end.open && end.v.is_integer(); };
   if (fn == Fn::Floor) {
-    if (iv.hi.inf || iv.hi.open || !iv.hi.v.is_integer() || !f.provably_positive(x - iv.hi.v + 1)) return std::nullopt;
+    // n <= x < n + 1: floor(x) = n (floor(-1 / P) = -1)
+    if (closed_int(iv.lo) && f.provably_positive(iv.lo.v + 1 - x)) return iv.lo.v;
+    if (!closed_int(iv.hi) || !f.provably_positive(x - iv.hi.v + 1)) return std::nullopt;
     return iv.hi.v - compare(Cmp::Lt, x, iv.hi.v);
   }
-  if (iv.lo.inf || iv.lo.open || !iv.lo.v.is_integer() || !f.provably_positive(iv.lo.v + 1 - x)) return std::nullopt;
+  if (closed_int(iv.hi) && f.provably_positive(x - iv.hi.v + 1)) return iv.hi.v;  // n - 1 < x <= n
+  if (!closed_int(iv.lo) || !f.provably_positive(iv.lo.v + 1 - x)) return std::nullopt;
   return iv.lo.v + compare(Cmp::Lt, iv.lo.v, x);
 }
 

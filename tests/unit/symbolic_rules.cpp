@@ -1004,3 +1004,24 @@ TEST_CASE_FIXTURE(Fixture, "a cyclic map with a weight that rises in steps (i di
   CHECK(count_reductions(s) == 0);
   CHECK(agrees(s, v, grid(N, P, {0, 1, 4, 7, 12, 13}, {1, 2, 3, 5})));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a floor is within one of its argument (prover)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(p, 0, P - 1);
+  CHECK(g.provably_nonneg(floor_of((N - p) / P) + 1));  // (N - p) / P > -1
+  CHECK(!g.provably_nonneg(floor_of((N - p) / P)));     // N = 0, p = 1: -1
+  CHECK(g.provably_nonneg(ceil_of((N - p) / P)));       // > -1 and an integer
+  CHECK(!g.provably_positive(ceil_of((N - p) / P)));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a floor inside one unit above an integer is that integer (floor_window)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  auto r = rule_floor_window(floor_of(-1 / P), g, a);  // -1 <= -1 / P < 0
+  REQUIRE(r);
+  CHECK(r->is_equal(-1));
+  auto rc = rule_floor_window(ceil_of(1 / P), g, a);  // 0 < 1 / P <= 1
+  REQUIRE(rc);
+  CHECK(rc->is_equal(1));
+}
