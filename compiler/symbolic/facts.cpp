@@ -1,5 +1,7 @@
 // Interval/sign analysis: see facts.h.
 #include "compiler/symbolic/facts.h"
+
+#include <functional>
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
@@ -398,14 +400,23 @@ std::optional<ex> extremum_outside_reductions(const ex& e) {
     if (auto m = extremum_outside_reductions(e.op(i))) return m;
   return std::nullopt;
 }
-// A floor or ceil in e outside every reduction.
+// The floor or ceil in e outside every reduction when there is exactly one (relaxing one
+// of several rarely proves anything, and each try costs a proof).
 std::optional<ex> rounding_outside_reductions(const ex& e) {
-  if (is_class<reduction>(e)) return std::nullopt;
-  Fn fn = pamela_function(e);
-  if (fn == Fn::Floor || fn == Fn::Ceil) return e;
-  for (size_t i = 0; i < e.nops(); ++i)
-    if (auto m = rounding_outside_reductions(e.op(i))) return m;
-  return std::nullopt;
+  std::optional<ex> found;
+  bool several = false;
+  std::function<void(const ex&)> walk = [&](const ex& x) {
+    if (several || is_class<reduction>(x)) return;
+    Fn fn = pamela_function(x);
+    if (fn == Fn::Floor || fn == Fn::Ceil) {
+      if (found && !found->is_equal(x)) several = true;
+      found = x;
+      return;
+    }
+    for (size_t i = 0; i < x.nops(); ++i) walk(x.op(i));
+  };
+  walk(e);
+  return several ? std::nullopt : found;
 }
 
 // A remainder a mod k in e outside every reduction.
@@ -490,10 +501,11 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
         if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
       return true;
     }
-    // floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
+    // (At the top level only, and only about a loop's body, where the index makes the
+    // interval arithmetic too coarse: elsewhere they cost more than they prove.) floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
     // such u, the claim holds. For an integer e, e >= 0 is e > -1, which is what survives
     // the relaxation: floor((N - p) / P) + 1 >= 0 for p <= P - 1 from (N - p) / P + 1 > 0.
-    if (auto fc = rounding_outside_reductions(x)) {
+    if (auto fc = depth == 0 && mentions_index(x) ? rounding_outside_reductions(x) : std::nullopt) {
       bool fl = pamela_function(*fc) == Fn::Floor;
       symbol u("_u");
       Facts f = *this;
@@ -508,7 +520,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
     // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
     // i mod P >= 0. One remainder per level, the first that qualifies.
-    if (auto r = remainder_outside_reductions(x)) {
+    if (auto r = depth == 0 && mentions_index(x) ? remainder_outside_reductions(x) : std::nullopt) {
       const ex& k = r->op(1);
       if (provably_positive(k) && provably_integer(*r) && !k.has(r->op(0))) {
         symbol t("_t");
