@@ -71,8 +71,11 @@ int emit_code(const CompileCommand& c, const CostModel& model) {
       std::cerr << c.output << ": error: cannot create the folder: " << ec.message() << " [IOError]\n";
       return kModelError;
     }
-    for (const auto& [name, text] : files)
-      if (int rc = emit_text((std::filesystem::path(c.output) / name).string(), text)) return rc;
+    for (const auto& [name, text] : files) {
+      auto path = std::filesystem::path(c.output) / name;
+      std::filesystem::create_directories(path.parent_path(), ec);  // the +model/ package
+      if (int rc = emit_text(path.string(), text)) return rc;
+    }
     return kOk;
   } catch (const CompileError& e) {
     return report(e);

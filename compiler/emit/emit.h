@@ -2,7 +2,8 @@
 //   C++:    one self-contained header; a namespace named after the model file's stem, an
 //           inline function per scalar cost equation taking every parameter (declaration
 //           order) as double, a Results struct and evaluate() filling it.
-//   Octave: one function file per equation (T_main.m), vectorized over parameter arrays.
+//   Octave: one function file per equation (T_main.m), vectorized over parameter arrays,
+//           and the same files in a package folder named after the model (+mrm/T_main.m).
 //   JSON:   parameters and equations, as text and as an expression tree.
 // Vector-valued equations (delta_) have no scalar code form and are listed, not emitted.
 #pragma once

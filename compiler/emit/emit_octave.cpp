@@ -184,7 +184,13 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
           << "  if isempty(n)\n    m = 0;\n  elseif any(isnan(acc))\n    m = NaN;\n  else\n    m = max(acc(1:n));\n  end\nend\n";
     files[fname + ".m"] = out.str();
   }
-  return files;
+  // The same files again in a package folder named after the model (+mrm/T_main.m, called
+  // as mrm.T_main(P, N)), so that the models emitted into one folder keep apart; the files
+  // at the top stay for a single model (addpath, then T_main(P, N)).
+  const std::string pkg = identifier(model.name, octave_reserved());
+  std::map<std::string, std::string> both = files;
+  for (const auto& [name, text] : files) both["+" + pkg + "/" + name] = text;
+  return both;
 }
 
 }  // namespace pamc::emit

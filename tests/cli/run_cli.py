@@ -3,7 +3,7 @@
 diagnostics, and that errors never leave an output file behind."""
 import harness
 from harness import MRM, ROOT, check, pamc, write
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
 
 def main():
@@ -95,6 +95,19 @@ def main():
     got = subprocess.run([exe], capture_output=True, text=True).stdout.strip() if c.returncode == 0 else c.stderr
     check("emitted assumptions_hold(P, N) is true at the seed's point, false at P = 0 and N = 2.5",
           rc == 0 and got == "1 0 0 100000000", got)
+
+    # Two models emitted into one Octave folder keep apart in their packages (+mrm/, +matmul/).
+    if shutil.which("octave-cli"):
+        od = os.path.join(tmp, "oct")
+        rc1 = pamc("compile", MRM, "--emit", "octave", "-o", od)[0]
+        rc2 = pamc("compile", os.path.join(ROOT, "samples", "matmul.pam"), "--emit", "octave", "-o", od)[0]
+        o = subprocess.run(["octave-cli", "--no-history", "--quiet", "--norc", "--eval",
+                            f"addpath('{od}'); printf('%.17g %.17g\\n', mrm.T_main(1000, 1e6), "
+                            "matmul.T_main(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))"],
+                           capture_output=True, text=True, timeout=120)
+        got = o.stdout.strip().splitlines()[-1:] or [o.stderr]
+        check("two models in one Octave folder: mrm.T_main and matmul.T_main both callable",
+              rc1 == 0 and rc2 == 0 and got == ["100000000 5.75"], got[0][:200])
 
     # A formal or loop index that shares a global's name does not hide the global from the
     # results: f stays a top-level equation (it used to vanish from compile and eval).

@@ -434,6 +434,8 @@ def prepare(pamc, work, label, src_path, text, include, ns_hint, points_fn):
         return None, "--emit octave failed: " + q.stderr
     m.octave_names = {}
     for fn in os.listdir(od):
+        if not fn.endswith(".m"):  # the +model/ package holds the same files again
+            continue
         with open(os.path.join(od, fn)) as f:
             first = f.read().splitlines()[1]
         orig = re.match(r"\s*% ([\w.]+) of ", first).group(1)  # region counters: tzetar.avl
