@@ -15,6 +15,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/driver/commands.h"
+#include "compiler/symbolic/progress.h"
 #include "compiler/driver/fit_command.h"
 #include "compiler/driver/validate_command.h"
 
@@ -178,6 +179,7 @@ int run(int argc, char** argv) {
     read_model_options(c, p);
     c.json = p.vm.count("json") > 0;
     c.brute_force = p.vm.count("brute-force") > 0;
+    pamc::sym::install_interrupt_handler();  // Ctrl-C: a clean error at the next tick
     return cmd_eval(c);
   }
   if (command == "simulate") {

@@ -1,4 +1,5 @@
 #include "compiler/passes/evaluate_model.h"
+#include "compiler/symbolic/progress.h"
 #include "compiler/symbolic/class_test.h"
 
 #include <charconv>
@@ -207,7 +208,8 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   EvalResult result;
   for (const CostEquation* e : targets) {
     const GiNaC::ex& x = closed_form_valid ? e->value : e->time_value;
-    if (double terms = estimate_terms(x, env); terms > request.max_terms) {
+    const double terms = estimate_terms(x, env);
+    if (terms > request.max_terms) {
       // Name the loop that costs most, where it is written, and what keeps it open.
       std::vector<GiNaC::ex> reds;
       top_reductions(x, reds);
@@ -238,6 +240,11 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     }
     sym::WorkBudget budget;
     budget.steps_left = static_cast<long long>(std::min(9e18, std::max(2e8, 4 * request.max_terms)));
+    sym::ProgressLine line(e->name, terms);
+    budget.on_tick = [&line](long long done) {
+      if (sym::interrupted()) throw sym::EvalError{"interrupted (Ctrl-C) before the evaluation ended"};
+      line.tick(done);
+    };
     try {
       result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
     } catch (const sym::EvalError& err) {

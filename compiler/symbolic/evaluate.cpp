@@ -216,6 +216,7 @@ struct Evaluator {
     Value acc;
     for (long i = lb;; ++i) {
       if (--budget.steps_left < 0) fail("work limit exceeded while unrolling a reduction");
+      if ((++budget.steps_done & 0xFFFF) == 0 && budget.on_tick) budget.on_tick(budget.steps_done);
       env[key] = numeric(i);
       Value b = ev(r.body());
       if (i == lb)

@@ -8,6 +8,8 @@
 // real, and exhausting the work budget (one step per unrolled iteration).
 #pragma once
 
+#include <functional>
+
 #include <ginac/ginac.h>
 
 #include <map>
@@ -25,6 +27,9 @@ struct EvalError {
 };
 struct WorkBudget {
   long long steps_left = 200'000'000;
+  long long steps_done = 0;
+  // Called every 2^16 reduction terms (progress lines, Ctrl-C); may throw EvalError.
+  std::function<void(long long)> on_tick;
 };
 
 Value evaluate(const GiNaC::ex& e, const GiNaC::exmap& env, WorkBudget& budget);

@@ -2,7 +2,7 @@
 """A point that would unroll more reduction terms than --max-terms stops before evaluating,
 with a diagnostic at the loop that costs most and why that loop is open (exit 1, never a
 hang); below the limit the open form evaluates to brute force's value."""
-import argparse, os, sys
+import argparse, os, signal, subprocess, sys, time
 
 import harness
 from harness import check, pamc
@@ -26,6 +26,18 @@ def main():
     check("--max-terms lowers the limit", rc == 1 and "limit of 100" in err, err)
     rc, out, err = pamc("eval", harness.MRM, "-D", "P=1000", "-D", "N=1000000", "--brute-force", timeout=30)
     check("brute force of the seed's MRM point stops at once with the limit", rc == 1 and "[WorkLimit]" in err, err)
+
+    # A long evaluation stops cleanly on Ctrl-C: exit 1, a located message, no value; piped,
+    # it draws no progress line (the line is for terminals).
+    cmd = [harness.PAMC, "eval", SQRT, "-D", "N=20000", "-D", "P=3", "--max-terms", "1e12"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    check("Ctrl-C: exit 1 with a located 'interrupted' error and no value",
+          proc.returncode == 1 and "sqrt_weight.pam:" in err and "interrupted (Ctrl-C)" in err and out == "",
+          f"rc={proc.returncode} {out} {err}")
+    check("piped: no progress line", "terms/s" not in err, err)
     return harness.summary("work-limit checks")
 
 
