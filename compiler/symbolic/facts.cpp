@@ -517,6 +517,11 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
       ex y = target.subs(exmap{{*fc, fl ? fc->op(0) - 1 + u : fc->op(0) + 1 - u}}, subs_options::no_pattern).expand();
       if (f.prove_at(y, st, depth + 1)) return true;
     }
+    // An integer x >= 0 is 0 or at least 1, which a polynomial of degree >= 2 in x may need:
+    // x (x - 1) >= 0 has no real proof over [0, 1]. x is an integer symbol or a registered
+    // integer quotient such as N / P (N = x P); both cases must hold. Last, and only when x
+    // enters at degree >= 2, since it doubles a proof.
+    if (depth == 0 && integer_case_split(x, strict)) return true;
     // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
     // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
     // i mod P >= 0. One remainder per level, the first that qualifies.
@@ -532,6 +537,42 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
           return true;
       }
     }
+  }
+  return false;
+}
+
+bool Facts::integer_case_split(const ex& x, bool strict) const {
+  // Not inside another split: the proofs below prove side conditions of their own.
+  static thread_local bool splitting = false;
+  if (splitting) return false;
+  struct Guard {
+    Guard() { splitting = true; }
+    ~Guard() { splitting = false; }
+  } guard;
+  std::vector<std::pair<ex, ex>> candidates;  // (symbol s, q): x = s * q is the integer
+  for (const auto& [s, inf] : info_)
+    if (inf.integer && !inf.index && x.has(s) && inf.iv.lo.inf == 0 && inf.iv.lo.v.is_zero())
+      candidates.push_back({s, 1});
+  for (const ex& g : integer_exprs_) {
+    if (!is_class<mul>(g)) continue;
+    ex sym = 0, q = 1;
+    for (size_t k = 0; k < g.nops(); ++k) {
+      const ex& f = g.op(k);
+      if (is_class<symbol>(f) && sym.is_zero() && x.has(f)) sym = f;
+      else q *= f;
+    }
+    if (sym.is_zero() || q.has(sym) || !range(g).nonneg() || !range(q).positive()) continue;
+    candidates.push_back({sym, q});
+  }
+  for (const auto& [s, q] : candidates) {
+    symbol v("_x");
+    ex y = x.subs(exmap{{s, v / q}}, subs_options::no_pattern).expand();
+    if (y.has(s) || !y.is_polynomial(v) || y.degree(v) < 2 || y.degree(v) > 4) continue;
+    Facts f = *this;
+    f.declare(v, "_x");
+    f.declare_integer(v);
+    if (!f.prove_at(y.subs(exmap{{v, 0}}), strict, 3)) continue;
+    if (f.prove_at(y.subs(exmap{{v, v + 1}}).expand(), strict, 3)) return true;
   }
   return false;
 }

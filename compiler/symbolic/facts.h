@@ -80,6 +80,7 @@ private:
   bool prove(const ex& e, bool strict) const { return prove_at(e, strict, 0); }
   // depth: how many max/min have been split into their arguments above this proof.
   bool prove_at(const ex& e, bool strict, int depth) const;
+  bool integer_case_split(const ex& x, bool strict) const;
   std::map<ex, Info, GiNaC::ex_is_less> info_;
   std::vector<ex> integer_exprs_;  // expanded, with integer constants stripped
   std::vector<ex> integer_atoms_;

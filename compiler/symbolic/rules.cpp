@@ -722,15 +722,23 @@ namespace {
 // An upper bound of the largest element of v, a sum of nonnegative vector terms w * X with w
 // a scalar >= 0 and X one unitvec(k) (bound w) or sum (y = lb, ub) { c * unitvec(a y + b) }
 // with c >= 0 free of y and a > 0 free of y (distinct y hit distinct entries: bound w c).
-// The max element of a sum is at most the sum of the terms' max elements. nullopt for any
-// other term.
-std::optional<ex> vector_peak_bound(const ex& v, const Facts& f) {
-  ex bound = 0;
-  for (const ex& t : operands_of(v.expand(), true)) {
+// The max element of a sum is at most the sum of the terms' max elements. One term may have
+// a weight c(y) that depends on its index (of any sign): its bound is w c(y), to be proved
+// for every y of the range, and 0 (the entries it misses): `varying` and `red` say so.
+// nullopt for any other term.
+struct PeakBound {
+  ex fixed = 0;
+  ex varying = 0;
+  ex red = 0;  // the reduction of `varying` (0: none)
+};
+std::optional<PeakBound> vector_peak_bound(const ex& v, const Facts& f) {
+  PeakBound out;
+  exvector terms = operands_of(v.expand(), true);
+  for (const ex& t : terms) {
     auto uf = split_factor(t, [](const ex& x) { return pamela_function(x) == Fn::Unitvec; });
     if (uf) {
       if (!f.provably_nonneg(uf->second)) return std::nullopt;
-      bound += uf->second;
+      out.fixed += uf->second;
       continue;
     }
     auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
@@ -740,21 +748,28 @@ std::optional<ex> vector_peak_bound(const ex& v, const Facts& f) {
     if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
     const auto& [pos, c] = vt->terms[0];
     const ex& y = r.index_ex();
-    if (c.has(y) || !f.provably_nonneg(c)) return std::nullopt;
     ex px = pos.expand();
     if (!px.is_polynomial(y) || px.degree(y) != 1) return std::nullopt;
     ex a = px.coeff(y, 1);
     if (a.has(y) || !f.provably_positive(a)) return std::nullopt;
-    bound += rs->second * c;
+    if (c.has(y)) {
+      if (!out.red.is_zero() || may_fail(c, f)) return std::nullopt;
+      out.red = rs->first;
+      out.varying = rs->second * c;
+      continue;
+    }
+    if (!f.provably_nonneg(c)) return std::nullopt;
+    out.fixed += rs->second * c;
   }
-  return bound;
+  return out;
 }
 
 }  // namespace
 
 // max(a_1, ..., vmax(V), ...) without vmax(V) when another argument a_k is provably at least
 // an upper bound of V's elements (vector_peak_bound): a processor's own work against the
-// links it shares with its neighbours, each hit at most once per map. Sound whatever V's
+// links it shares with its neighbours, each hit at most once per map; or against its own
+// processor's growing load (a_k = c(P - 1) >= c(p) for every p). Sound whatever V's
 // entries are in between.
 std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e) || !ex_to<extremum>(e).is_max()) return std::nullopt;
@@ -764,7 +779,13 @@ std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions
     auto u = vector_peak_bound(args[j].op(0), f);
     if (!u) continue;
     for (size_t k = 0; k < args.size(); ++k) {
-      if (k == j || is_vector_valued(args[k]) || !f.provably_nonneg(args[k] - *u)) continue;
+      if (k == j || is_vector_valued(args[k]) || !f.provably_nonneg(args[k] - u->fixed)) continue;
+      if (!u->red.is_zero()) {
+        const reduction& r = ex_to<reduction>(u->red);
+        Facts in = f;
+        in.declare_index(r.index(), r.lb(), r.ub());
+        if (!in.provably_nonneg(args[k] - u->fixed - u->varying)) continue;
+      }
       args.erase(args.begin() + static_cast<long>(j));
       return make_max(args);
     }

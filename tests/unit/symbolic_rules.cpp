@@ -1025,3 +1025,27 @@ TEST_CASE_FIXTURE(Fixture, "a floor inside one unit above an integer is that int
   REQUIRE(rc);
   CHECK(rc->is_equal(1));
 }
+
+TEST_CASE_FIXTURE(Fixture, "an integer is 0 or at least 1 (prover: x (x - 1) >= 0)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  CHECK(g.provably_nonneg(N * (N - 1)));  // N an integer
+  CHECK(!g.provably_nonneg(x * (x - 1)));  // x real
+  CHECK(!g.provably_nonneg(N * (N - 2)));  // N = 1 gives -1
+  // N / P an integer (an assumption promoted to a fact): (N / P)^2 - N / P >= 0
+  CHECK(!g.provably_nonneg(N * N / (P * P) - N / P));
+  g.declare_integer_expr(N / P);
+  CHECK(g.provably_nonneg(N * N / (P * P) - N / P));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a scalar above every entry of a growing identity map drops the vector (max_vector_bound)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  // max(N (P - 1) + 1, max(sum (p = 0, P - 1) { (N p + 1) * unitvec(p) })): the scalar is the last entry
+  ex v = vector_max(Sum(p, 0, P - 1, (N * p + 1) * unitvec(p)));
+  auto r = rule_max_vector_bound(make_max({N * (P - 1) + 1, v}), g, a);
+  REQUIRE(r);
+  CHECK(same(*r, N * (P - 1) + 1));
+  // a scalar below the last entry keeps it
+  CHECK(!rule_max_vector_bound(make_max({N * (P - 2) + 1, v}), g, a));
+}
