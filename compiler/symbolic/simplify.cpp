@@ -29,9 +29,11 @@
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
+#include <functional>
 #include <iostream>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -219,6 +221,62 @@ bool plain_polynomial(const ex& e) {
   return false;
 }
 
+// A sum of terms c * s_1^k_1 * ... with integer k (negative too: N / P^2): a polynomial
+// divided by a monomial. The symbols with a negative power go to `denominators`.
+bool monomial_quotient(const ex& e, std::set<ex, ex_is_less>& denominators) {
+  if (is_class<symbol>(e)) return true;
+  if (is_class<numeric>(e)) return ex_to<numeric>(e).is_rational();
+  if (is_class<add>(e) || is_class<mul>(e)) {
+    for (size_t i = 0; i < e.nops(); ++i)
+      if (!monomial_quotient(e.op(i), denominators)) return false;
+    return true;
+  }
+  if (is_class<power>(e) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer()) {
+    if (ex_to<numeric>(e.op(1)).is_negative()) {
+      if (!is_class<symbol>(e.op(0))) return false;
+      denominators.insert(e.op(0));
+      return true;
+    }
+    return monomial_quotient(e.op(0), denominators);
+  }
+  return false;
+}
+
+// Over a common denominator, factored: N * (2 * N * P - N - P) / (2 * P ^ 2) rather than
+// 0.5 * N ^ 2 / P ^ 2 - 0.5 * N / P + N ^ 2 * (P - 1) / P ^ 2. Only when every symbol that
+// divides in x still divides in the result, so both fail at the same points (no
+// cancellation turns a division by zero into a value); nullopt otherwise.
+// Only for the small fractions that sums produce (1/2, 1/6, ...): a model's constants
+// (2e-6 K N + 5e-9 K N^2 / P) read better as the terms the user wrote.
+std::optional<ex> factor_over_common_denominator(const ex& x) {
+  std::set<ex, ex_is_less> den;
+  if (!is_class<add>(x) || !monomial_quotient(x, den) || den.empty()) return std::nullopt;
+  bool small = true;
+  std::function<void(const ex&)> coefficients = [&](const ex& e) {
+    if (is_class<numeric>(e)) {
+      const numeric& n = ex_to<numeric>(e);
+      small = small && n.denom() <= 24 && abs(n.numer()) <= 1000;
+      return;
+    }
+    for (size_t i = 0; i < e.nops(); ++i) coefficients(e.op(i));
+  };
+  coefficients(x);
+  if (!small) return std::nullopt;
+  ex nd = x.normal().numer_denom();
+  ex d = nd.op(1);
+  for (const ex& s : den)
+    if (!d.has(s)) return std::nullopt;
+  // Each factor expanded: factor() may nest ((2 p + 1) N - P) by GiNaC's term order, which
+  // depends on the executable's layout; an expanded factor prints in the printer's order.
+  auto flat = [](const ex& product) {
+    ex out = 1;
+    for (const ex& f : is_class<mul>(product) ? exvector(product.begin(), product.end()) : exvector{product})
+      out *= is_class<power>(f) ? GiNaC::pow(f.op(0).expand(), f.op(1)) : f.expand();
+    return out;
+  };
+  return flat(factor_polynomial(nd.op(0).expand())) / flat(factor_polynomial(d.expand()));
+}
+
 // Readable output: a polynomial sum is replaced by its factored form when that prints
 // shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
 // value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
@@ -241,6 +299,11 @@ struct Tidy : map_function {
       if (!fx.is_equal(x) && to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
         ++fired;
         x = fx;
+      }
+    } else if (auto fx = factor_over_common_denominator(x)) {
+      if (!fx->is_equal(x) && to_pamela(*fx).size() < to_pamela(x).size() && (*fx - x).normal().is_zero()) {
+        ++fired;
+        x = *fx;
       }
     }
     c.tidy.emplace(e, SimplifyCache::Impl::TidyEntry{x, fired - f0});

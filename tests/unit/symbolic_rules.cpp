@@ -1049,3 +1049,21 @@ TEST_CASE_FIXTURE(Fixture, "a scalar above every entry of a growing identity map
   // a scalar below the last entry keeps it
   CHECK(!rule_max_vector_bound(make_max({N * (P - 2) + 1, v}), g, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a sum over a monomial denominator prints over a common denominator, model constants stay terms") {
+  // 0.5 N^2 / P^2 - 0.5 N / P + N^2 (P - 1) / P^2: one fraction, the value unchanged
+  ex e = numeric(1, 2) * N * N / (P * P) - numeric(1, 2) * N / P + N * N * (P - 1) / (P * P);
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  Assumptions b;
+  ex s = simplify(e, g, b, st);
+  CHECK(to_pamela(s).size() < to_pamela(e).size());
+  CHECK(same(s, e));
+  for (numeric n : {0, 3, 8})
+    for (numeric q : {1, 2, 5}) CHECK(ev(s, {{N, n}, {P, q}}) == ev(e, {{N, n}, {P, q}}));
+  // decimal machine constants: the user's terms stay
+  ex c = numeric(2, 1000000) * M * N + numeric(5, 1000000000) * M * N * N / P;
+  CHECK(to_pamela(simplify(c, g, b, st)) == "2e-6 * M * N + 5e-9 * M * N ^ 2 / P");
+  // a cancellation that would remove the division (N / P + N (P - 1) / P = N) is not taken
+  CHECK(simplify(N / P + N * (P - 1) / P, g, b, st).has(P));
+}
