@@ -127,6 +127,7 @@ int cmd_eval(const EvalCommand& c) {
   if (!parse_bindings(c.bindings, request.bindings)) return kUsageError;
   request.targets = c.targets;
   request.max_terms = c.max_terms;
+  request.compiled = !c.brute_force;  // the reference stays the exact evaluator
   auto comp = compile_file(c.file, c.load, c.brute_force ? Stage::Time : Stage::Simplified, diags);
   if (!comp) return report(diags);
   EvalResult result;
@@ -148,6 +149,7 @@ int cmd_eval(const EvalCommand& c) {
     for (const auto& [name, value] : result.values) out << "numeric " << name << " = " << format_value(value) << "\n";
   }
   std::cout << out.str();
+  for (const std::string& note : result.notes) std::cerr << "pamc: note: " << note << "\n";
   return kOk;
 }
 

@@ -25,7 +25,7 @@ struct EvalCommand {
   std::vector<std::string> targets;
   bool json = false;
   bool brute_force = false;  // evaluate the time-domain model instead of the closed form
-  double max_terms = 3e7;    // reduction terms one point may unroll
+  double max_terms = 1e9;    // reduction terms one point may unroll (3e7 with --brute-force)
 };
 
 struct SimulateCommand {

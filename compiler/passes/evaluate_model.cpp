@@ -1,4 +1,5 @@
 #include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/progress.h"
 #include "compiler/symbolic/class_test.h"
 
@@ -171,6 +172,45 @@ GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string,
   return env;
 }
 
+// A large open loop through the compiled program: the value when it has one (exact when
+// every value on the way was an integer below 2^53, else a double and a note), nullopt
+// when the program cannot express x or gives no number (the exact evaluator then reports
+// the error the model has).
+static std::optional<sym::Value> evaluate_compiled(const GiNaC::ex& x, const GiNaC::exmap& env, const std::string& name,
+                                                   double terms, sym::ProgressLine& line,
+                                                   std::vector<std::string>& notes) {
+  std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> params;
+  std::vector<double> args;
+  for (const auto& [s, v] : env) {
+    if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) return std::nullopt;
+    params[s] = static_cast<unsigned>(args.size());
+    args.push_back(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
+  }
+  eval::Program program;
+  try {
+    program = eval::compile_expression(x, params);
+  } catch (const eval::CompileFailure&) {
+    return std::nullopt;
+  }
+  bool exact = false;
+  double r = program.run_tracked(args.empty() ? nullptr : args.data(), exact, [&line](long long done) {
+    if (sym::interrupted()) throw sym::EvalError{"interrupted (Ctrl-C) before the evaluation ended"};
+    line.tick(done);
+  });
+  if (!std::isfinite(r)) return std::nullopt;
+  sym::Value v;
+  if (exact) {
+    v.scalar = GiNaC::numeric(static_cast<long>(r));
+  } else {
+    v.scalar = GiNaC::numeric(r);
+    char count[32];
+    std::snprintf(count, sizeof count, "%.2g", terms);
+    notes.push_back(name + " was evaluated in double precision (an open loop of about " + std::string(count) +
+                    " terms; pamc eval is exact below " + "1e5 terms, or where every value is an integer)");
+  }
+  return v;
+}
+
 EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   std::vector<const CostEquation*> targets;
   if (request.targets.empty()) {
@@ -238,14 +278,20 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
       fail(DiagKind::WorkLimit, e->name + ": this point needs about " + count + " reduction terms" + what +
                                     ", more than the limit of " + limit + " (raise it with --max-terms)", where);
     }
+    sym::ProgressLine line(e->name, terms);
     sym::WorkBudget budget;
     budget.steps_left = static_cast<long long>(std::min(9e18, std::max(2e8, 4 * request.max_terms)));
-    sym::ProgressLine line(e->name, terms);
     budget.on_tick = [&line](long long done) {
       if (sym::interrupted()) throw sym::EvalError{"interrupted (Ctrl-C) before the evaluation ended"};
       line.tick(done);
     };
     try {
+      if (request.compiled && terms > kCompiledEvalFrom) {
+        if (auto v = evaluate_compiled(x, env, e->name, terms, line, result.notes)) {
+          result.values.emplace_back(e->name, *v);
+          continue;
+        }
+      }
       result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
     } catch (const sym::EvalError& err) {
       fail(DiagKind::EvaluationError, e->name + ": " + err.message, e->loc);

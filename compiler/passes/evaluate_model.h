@@ -14,7 +14,10 @@ struct EvalRequest {
   std::vector<std::string> targets;                // equation names or process names; empty: top level
   // Residual reductions are unrolled term by term; a point that needs more terms than this
   // (estimated from the bounds before evaluating) is an error naming the loop (--max-terms).
-  double max_terms = 3e7;
+  double max_terms = 1e9;
+  // Large open loops through the compiled program (kCompiledEvalFrom); false for
+  // --brute-force, whose value is the exact evaluator's reference.
+  bool compiled = true;
 };
 
 // The number of reduction terms evaluating e at env unrolls (an estimate from the bounds:
@@ -23,7 +26,13 @@ double estimate_terms(const GiNaC::ex& e, const GiNaC::exmap& env);
 
 struct EvalResult {
   std::vector<std::pair<std::string, sym::Value>> values;  // in the order asked for
+  std::vector<std::string> notes;  // e.g. a value computed in double precision
 };
+
+// Above this many reduction terms a point is evaluated by the compiled program
+// (compiler/evaluate), exactly while every value is an integer below 2^53, else in double
+// precision with a note; below it, by the exact evaluator.
+constexpr double kCompiledEvalFrom = 1e5;
 
 // Throws CompileError (UnboundParameter naming every missing parameter, UnknownTarget,
 // EvaluationError, WorkLimit).

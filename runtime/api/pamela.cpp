@@ -12,11 +12,17 @@
 #include "compiler/diag/diag.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/symbolic/symbolic.h"
-#include "runtime/api/compile_expr.h"
-#include "runtime/api/program.h"
+#include "compiler/evaluate/compile.h"
+#include "compiler/evaluate/program.h"
 
 namespace pamela {
 namespace detail {
+
+// The public header names detail::Program; it is the evaluation room's program.
+struct Program : pamc::eval::Program {
+  Program() = default;
+  Program(pamc::eval::Program p) : pamc::eval::Program(std::move(p)) {}
+};
 
 struct EquationData {
   std::string name;
@@ -120,8 +126,8 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     std::optional<detail::Program> def;
     if (p.default_value) {
       try {
-        def = detail::compile_expression(*p.default_value, params);
-      } catch (const detail::CompileFailure&) {
+        def = pamc::eval::compile_expression(*p.default_value, params);
+      } catch (const pamc::eval::CompileFailure&) {
       }
     }
     data->defaults.push_back(std::move(def));
@@ -132,8 +138,8 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     for (const GiNaC::ex& a : integer ? model.assumptions.integer : model.assumptions.nonneg) {
       try {
         data->checks.push_back({pamc::sym::to_pamela(a) + (integer ? " is an integer" : " >= 0"), integer == 1,
-                                detail::compile_expression(a, params)});
-      } catch (const detail::CompileFailure&) {
+                                pamc::eval::compile_expression(a, params)});
+      } catch (const pamc::eval::CompileFailure&) {
       }
     }
   for (const pamc::CostEquation& e : model.equations) {
@@ -149,8 +155,8 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
       eq.failure = "'" + e.name + "' is vector-valued; only scalar equations can be evaluated";
     } else {
       try {
-        eq.program = detail::compile_expression(e.value, params);
-      } catch (const detail::CompileFailure& f) {
+        eq.program = pamc::eval::compile_expression(e.value, params);
+      } catch (const pamc::eval::CompileFailure& f) {
         if (f.message.find("vector") != std::string::npos) {
           eq.exact = true;
           eq.value = e.value;

@@ -2,7 +2,7 @@
 """A point that would unroll more reduction terms than --max-terms stops before evaluating,
 with a diagnostic at the loop that costs most and why that loop is open (exit 1, never a
 hang); below the limit the open form evaluates to brute force's value."""
-import argparse, os, signal, subprocess, sys, time
+import argparse, os, shutil, signal, subprocess, sys, tempfile, time
 
 import harness
 from harness import check, pamc
@@ -27,9 +27,29 @@ def main():
     rc, out, err = pamc("eval", harness.MRM, "-D", "P=1000", "-D", "N=1000000", "--brute-force", timeout=30)
     check("brute force of the seed's MRM point stops at once with the limit", rc == 1 and "[WorkLimit]" in err, err)
 
+    # Above 1e5 terms an open loop runs compiled: integer models stay exact (the brute-force
+    # reference agrees digit for digit), a sqrt weight says it is a double.
+    tmp = tempfile.mkdtemp(prefix="pamc-worklimit-")
+    cyc = harness.write(tmp, "cyclic_pairs.pam",
+                        "numeric parameter N\nnumeric parameter P\nresource cpu(p) = fcfs(p, 1)\n"
+                        "process main = par (i = 0, N - 1) par (j = 0, N - 1) use(cpu((i + j) mod P), 1)\n")
+    rc, out, err = pamc("eval", cyc, "-D", "N=700", "-D", "P=7")
+    rb, outb, errb = pamc("eval", cyc, "-D", "N=700", "-D", "P=7", "--brute-force", timeout=120)
+    check("compiled open loop (4.9e5 terms): exact, equal to brute force, no note",
+          rc == 0 and rb == 0 and out == outb == "numeric T_main = 70000\n" and "note" not in err, out + err + outb + errb)
+    rc, out, err = pamc("eval", SQRT, "-D", "N=2000", "-D", "P=3", timeout=60)
+    rb, outb, errb = pamc("eval", SQRT, "-D", "N=2000", "-D", "P=3", "--brute-force", "--max-terms", "1e8", timeout=120)
+    a = float(out.split("=")[1]) if rc == 0 else None
+    b = float(outb.split("=")[1]) if rb == 0 else None
+    check("compiled open loop with sqrt: within 1e-12 of brute force, and a note says double precision",
+          a is not None and b is not None and abs(a - b) <= 1e-12 * abs(b) and "double precision" in err,
+          out + err + outb + errb)
+    rc, out, err = pamc("eval", SQRT, "-D", "N=60", "-D", "P=7", "--brute-force", "--max-terms", "1e3")
+    check("--brute-force keeps its own limit", rc == 1 and "limit of 1e+03" in err, err)
+
     # A long evaluation stops cleanly on Ctrl-C: exit 1, a located message, no value; piped,
     # it draws no progress line (the line is for terminals).
-    cmd = [harness.PAMC, "eval", SQRT, "-D", "N=20000", "-D", "P=3", "--max-terms", "1e12"]
+    cmd = [harness.PAMC, "eval", SQRT, "-D", "N=60000", "-D", "P=3", "--max-terms", "1e12"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
@@ -38,6 +58,7 @@ def main():
           proc.returncode == 1 and "sqrt_weight.pam:" in err and "interrupted (Ctrl-C)" in err and out == "",
           f"rc={proc.returncode} {out} {err}")
     check("piped: no progress line", "terms/s" not in err, err)
+    shutil.rmtree(tmp, ignore_errors=True)
     return harness.summary("work-limit checks")
 
 

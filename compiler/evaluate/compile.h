@@ -1,13 +1,13 @@
-// Flattens a simplified GiNaC cost expression into a Program (runtime/api/program.h).
+// Flattens a simplified GiNaC cost expression into a Program (compiler/evaluate/program.h).
 #pragma once
 #include <map>
 #include <string>
 
 #include <ginac/ginac.h>
 
-#include "runtime/api/program.h"
+#include "compiler/evaluate/program.h"
 
-namespace pamela::detail {
+namespace pamc::eval {
 
 // `params` maps each parameter symbol to its argument position. Throws CompileFailure
 // naming the construct when the expression has no scalar program (a vector, an unbound
@@ -17,4 +17,4 @@ struct CompileFailure {
 };
 Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less>& params);
 
-}  // namespace pamela::detail
+}  // namespace pamc::eval

@@ -6,13 +6,16 @@
 //
 // Semantics follow the emitted C++ (compiler/emit/emit_cpp.cpp): Pamela's mod has floor
 // semantics, div is floor(a / b), comparisons give 1 or 0, an empty max/min reduction gives
-// -inf/+inf, and a reduction index runs lb, lb + 1, ... while <= ub.
+// -inf/+inf, and a reduction index runs lb, lb + 1, ... while <= ub. Where the model has no
+// value the result is NaN: a loop bound that is not an integer, a resource position that is
+// not a nonnegative integer (below 2^31).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
-namespace pamela::detail {
+namespace pamc::eval {
 
 enum class Op : std::uint8_t {
   Const,     // push consts[a]
@@ -43,6 +46,14 @@ enum class Op : std::uint8_t {
   // acc v -> acc'. Combines v into acc (kind); locals[a] += 1; jumps to b (the body's
   // first instruction) while locals[a] <= locals[a + 1].
   LoopNext,
+  // Resource vectors (vmax(sum ... c * unitvec(k))): an accumulator array per vector slot.
+  VecNew,    // clear vector slot a
+  VecAdd,    // pos v -> . vectors[a][pos] += v (NaN-poisons slot a if pos is not a position)
+  VecMax,    // push the largest of elements 0 .. the highest nonzero one (0 for none)
+  // lb ub -> . locals[a] = lb, locals[a + 1] = ub; jumps to b when lb > ub. A loop that
+  // adds into vector slot `kind` and keeps no accumulator on the stack.
+  VLoopInit,
+  VLoopNext,  // locals[a] += 1; jumps to b while locals[a] <= locals[a + 1]
 };
 
 constexpr std::uint8_t kEmptyIsZero = 0x10;
@@ -59,8 +70,16 @@ struct Program {
   std::vector<double> consts;
   std::uint32_t max_stack = 0;
   std::uint32_t locals = 0;
+  std::uint32_t vectors = 0;  // vector slots (resource vectors left open)
 
   double run(const double* args) const;
+  // The same, and whether every value on the way was an integer of magnitude <= 2^53, so
+  // that the result is exact (pamc eval's answer for large open loops); NaN wherever the
+  // model has no value (an empty max or min reduction included, which run() gives as
+  // -inf/+inf).
+  // `tick`, when set, is called every 2^20 loop steps with the steps so far (a progress
+  // line; it may throw to stop the run).
+  double run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick = {}) const;
 };
 
-}  // namespace pamela::detail
+}  // namespace pamc::eval

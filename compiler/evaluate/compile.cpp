@@ -1,4 +1,4 @@
-#include "runtime/api/compile_expr.h"
+#include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 
 using pamc::sym::is_class;
 
-namespace pamela::detail {
+namespace pamc::eval {
 namespace {
 
 using GiNaC::ex;
@@ -164,8 +164,20 @@ class Compiler {
       binary(op);
     };
     switch (sym::pamela_function(e)) {
-      case Fn::Floor: return one(Op::Floor);
-      case Fn::Ceil: return one(Op::Ceil);
+      case Fn::Floor:
+      case Fn::Ceil: {
+        // floor(n / d) as an integer division (exact in int64 where the operands are
+        // integers, and no rounding of n / d first); ceil(n / d) = -floor(-n / d).
+        ex nd = e.op(0).normal().numer_denom();
+        if (nd.op(1).is_equal(1) || sym::is_vector_valued(e.op(0)))
+          return one(sym::pamela_function(e) == Fn::Floor ? Op::Floor : Op::Ceil);
+        bool is_floor = sym::pamela_function(e) == Fn::Floor;
+        expr(is_floor ? nd.op(0) : -nd.op(0));
+        expr(nd.op(1));
+        binary(Op::IDiv);
+        if (!is_floor) unary(Op::Neg);
+        return;
+      }
       case Fn::Log2: return one(Op::Log2);
       case Fn::Mod: return two(Op::Mod);
       case Fn::Div: return two(Op::IDiv);
@@ -173,8 +185,14 @@ class Compiler {
       case Fn::Ne: return two(Op::Ne);
       case Fn::Lt: return two(Op::Lt);
       case Fn::Le: return two(Op::Le);
-      case Fn::Unitvec:
-      case Fn::VectorMax: fail("a vector-valued expression (only scalar equations have a value)");
+      case Fn::VectorMax: {
+        if (p_.vectors >= 255) fail("more than 255 resource vectors");
+        std::uint32_t k = p_.vectors++;
+        p_.code.push_back(Instr{Op::VecNew, 0, k, 0});
+        vector_(e.op(0), k, 1);
+        return push(Op::VecMax, k);
+      }
+      case Fn::Unitvec: fail("a vector-valued expression (only scalar equations have a value)");
       case Fn::None: break;
     }
     std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
@@ -186,6 +204,67 @@ class Compiler {
       if (name == "sqrt") return one(Op::Sqrt);
     }
     fail("the function '" + name + "'");
+  }
+
+  // Adds scale * v into vector slot k: v a sum of terms c * unitvec(pos) and of sums over an
+  // index of such terms (what lowering makes of the uses of a resource array).
+  void vector_(const ex& v, std::uint32_t k, const ex& scale) {
+    using namespace GiNaC;
+    if (is_class<add>(v)) {
+      for (std::size_t i = 0; i < v.nops(); ++i) vector_(v.op(i), k, scale);
+      return;
+    }
+    if (is_class<mul>(v)) {
+      ex vf, rest = 1;
+      bool found = false;
+      for (std::size_t i = 0; i < v.nops(); ++i) {
+        if (!sym::is_vector_valued(v.op(i))) {
+          rest *= v.op(i);
+        } else if (!found) {
+          vf = v.op(i);
+          found = true;
+        } else {
+          fail("a product of two vectors");
+        }
+      }
+      if (!found) fail("a scalar added to a vector");
+      return vector_(vf, k, scale * rest);
+    }
+    if (sym::pamela_function(v) == sym::Fn::Unitvec) {
+      expr(v.op(0));
+      expr(scale);
+      p_.code.push_back(Instr{Op::VecAdd, 0, k, 0});
+      grow(-2);
+      return;
+    }
+    if (sym::is_reduction(v) && sym::as_reduction(v).kind() == sym::ReduceKind::Sum) {
+      const sym::reduction& r = sym::as_reduction(v);
+      expr(r.lb());
+      expr(r.ub());
+      std::uint32_t slot = p_.locals;
+      p_.locals += 2;
+      std::size_t init = p_.code.size();
+      p_.code.push_back(Instr{Op::VLoopInit, static_cast<std::uint8_t>(k), slot, 0});
+      grow(-2);
+      std::uint32_t body = static_cast<std::uint32_t>(p_.code.size());
+      with_index(r.index_ex(), slot, [&] { vector_(r.body(), k, scale); });
+      p_.code.push_back(Instr{Op::VLoopNext, static_cast<std::uint8_t>(k), slot, body});
+      p_.code[init].b = static_cast<std::uint32_t>(p_.code.size());
+      return;
+    }
+    if (!sym::is_vector_valued(v)) fail("a scalar added to a vector");
+    fail("a vector expression of an unsupported kind");
+  }
+
+  template <class F>
+  void with_index(const ex& index, std::uint32_t slot, F&& body) {
+    auto shadowed = locals_.find(index);
+    std::optional<std::uint32_t> saved;
+    if (shadowed != locals_.end()) saved = shadowed->second;
+    locals_[index] = slot;
+    body();
+    if (saved) locals_[index] = *saved;
+    else locals_.erase(index);
   }
 
   void reduction(const sym::reduction& r) {
@@ -226,4 +305,4 @@ Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigne
   return p;
 }
 
-}  // namespace pamela::detail
+}  // namespace pamc::eval

@@ -1,0 +1,242 @@
+#include "compiler/evaluate/program.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace pamc::eval {
+namespace {
+
+constexpr std::uint32_t kSmallStack = 64;
+constexpr std::uint32_t kSmallLocals = 16;
+
+inline double loop_init_value(std::uint8_t kind) {
+  return kind == 0 ? 0.0 : kind == 1 ? -HUGE_VAL : HUGE_VAL;
+}
+
+inline bool is_int(double x) { return std::floor(x) == x; }
+
+// The vector slots of one run: each an array of elements and a poison flag.
+struct Vectors {
+  std::vector<std::vector<double>> elems;
+  std::vector<char> poisoned;
+  explicit Vectors(std::uint32_t n) : elems(n), poisoned(n, 0) {}
+  void clear(std::uint32_t k) {
+    elems[k].clear();
+    poisoned[k] = 0;
+  }
+  void add(std::uint32_t k, double pos, double v) {
+    if (!(pos >= 0) || pos >= 2147483648.0 || !is_int(pos)) {
+      poisoned[k] = 1;
+      return;
+    }
+    auto i = static_cast<std::size_t>(pos);
+    std::vector<double>& e = elems[k];
+    if (i >= e.size()) e.resize(std::max(i + 1, 2 * e.size()), 0.0);
+    e[i] += v;
+  }
+  double max(std::uint32_t k) const {
+    if (poisoned[k]) return std::nan("");
+    const std::vector<double>& e = elems[k];
+    std::size_t n = e.size();
+    while (n > 0 && e[n - 1] == 0.0) --n;  // elements end at the highest nonzero one
+    if (n == 0) return 0.0;
+    double m = e[0];
+    for (std::size_t i = 1; i < n; ++i) m = std::max(m, e[i]);
+    return m;
+  }
+};
+
+// Track: also say whether every value computed was an integer of at most 2^53 in magnitude
+// (then the double result is the exact one): `exact` ends false at the first value that is
+// not, or at a transcendental function. Integer division and remainder then use int64.
+template <bool Track>
+double execute(const Program& p, const double* args, double* stack, double* locals, bool* exact,
+               const std::function<void(long long)>* tick = nullptr) {
+  Vectors vec(p.vectors);
+  bool inexact = false;
+  // Track: a point without a value anywhere (an empty max, a bad position) is NaN at the
+  // end, even where an enclosing max would have dropped the NaN or -inf on the way.
+  bool failed = false;
+  long long steps = 0;
+  auto step = [&] {
+    if constexpr (Track)
+      if ((++steps & 0xFFFFF) == 0 && tick && *tick) (*tick)(steps);
+  };
+  constexpr double kExactLimit = 9007199254740992.0;  // 2^53
+  auto integral = [&](double x) { return std::floor(x) == x && std::fabs(x) <= kExactLimit; };
+  auto note = [&](double x) {
+    if constexpr (Track) inexact = inexact || !integral(x);
+  };
+  const Instr* code = p.code.data();
+  const double* consts = p.consts.data();
+  const std::size_t n = p.code.size();
+  double* sp = stack;  // one past the top
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const Instr& in = code[pc];
+    switch (in.op) {
+      case Op::Const: *sp++ = consts[in.a]; note(sp[-1]); break;
+      case Op::Param: *sp++ = args[in.a]; note(sp[-1]); break;
+      case Op::Local: *sp++ = locals[in.a]; break;
+      case Op::Add: {
+        sp -= in.a;
+        double s = sp[0];
+        for (std::uint32_t i = 1; i < in.a; ++i) s += sp[i];
+        *sp++ = s;
+        note(s);
+        break;
+      }
+      case Op::Mul: {
+        sp -= in.a;
+        double s = sp[0];
+        for (std::uint32_t i = 1; i < in.a; ++i) s *= sp[i];
+        *sp++ = s;
+        note(s);
+        break;
+      }
+      case Op::Max: {
+        sp -= in.a;
+        double s = sp[0];
+        for (std::uint32_t i = 1; i < in.a; ++i) s = std::max(s, sp[i]);
+        *sp++ = s;
+        break;
+      }
+      case Op::Min: {
+        sp -= in.a;
+        double s = sp[0];
+        for (std::uint32_t i = 1; i < in.a; ++i) s = std::min(s, sp[i]);
+        *sp++ = s;
+        break;
+      }
+      case Op::Sub: --sp; sp[-1] -= sp[0]; note(sp[-1]); break;
+      case Op::Div:
+        --sp;
+        if constexpr (Track) {
+          // integers: exact only when the division is (7 / 2 is not, whatever it rounds to)
+          if (integral(sp[-1]) && integral(sp[0]) && sp[0] != 0.0) {
+            auto a = static_cast<long long>(sp[-1]), b = static_cast<long long>(sp[0]);
+            inexact = inexact || a % b != 0;
+          } else {
+            inexact = true;
+          }
+        }
+        sp[-1] /= sp[0];
+        break;
+      case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = std::pow(sp[-1], sp[0]); note(sp[-1]); break;
+      case Op::Mod:
+        --sp;
+        if (Track && integral(sp[-1]) && integral(sp[0]) && sp[0] != 0.0) {
+          auto a = static_cast<long long>(sp[-1]), b = static_cast<long long>(sp[0]);
+          long long r = a % b;
+          if (r != 0 && ((r < 0) != (b < 0))) r += b;  // floor semantics
+          sp[-1] = static_cast<double>(r);
+        } else {
+          sp[-1] = sp[-1] - sp[0] * std::floor(sp[-1] / sp[0]);
+          note(sp[-1]);
+        }
+        break;
+      case Op::IDiv:
+        --sp;
+        if (Track && integral(sp[-1]) && integral(sp[0]) && sp[0] != 0.0) {
+          auto a = static_cast<long long>(sp[-1]), b = static_cast<long long>(sp[0]);
+          long long q = a / b;
+          if (a % b != 0 && ((a < 0) != (b < 0))) --q;  // floor semantics
+          sp[-1] = static_cast<double>(q);
+        } else {
+          sp[-1] = std::floor(sp[-1] / sp[0]);
+          note(sp[-1]);
+        }
+        break;
+      case Op::Eq: --sp; sp[-1] = sp[-1] == sp[0] ? 1.0 : 0.0; break;
+      case Op::Ne: --sp; sp[-1] = sp[-1] != sp[0] ? 1.0 : 0.0; break;
+      case Op::Lt: --sp; sp[-1] = sp[-1] < sp[0] ? 1.0 : 0.0; break;
+      case Op::Le: --sp; sp[-1] = sp[-1] <= sp[0] ? 1.0 : 0.0; break;
+      case Op::Neg: sp[-1] = -sp[-1]; break;
+      case Op::Square: sp[-1] *= sp[-1]; note(sp[-1]); break;
+      case Op::Sqrt: sp[-1] = std::sqrt(sp[-1]); inexact = Track; break;
+      case Op::Floor: sp[-1] = std::floor(sp[-1]); break;
+      case Op::Ceil: sp[-1] = std::ceil(sp[-1]); break;
+      case Op::Abs: sp[-1] = std::fabs(sp[-1]); break;
+      case Op::Log: sp[-1] = std::log(sp[-1]); inexact = Track; break;
+      case Op::Log2: sp[-1] = std::log2(sp[-1]); note(sp[-1]); break;
+      case Op::Exp: sp[-1] = std::exp(sp[-1]); inexact = Track; break;
+      case Op::LoopInit: {
+        sp -= 2;
+        locals[in.a] = sp[0];
+        locals[in.a + 1] = sp[1];
+        if (!is_int(sp[0]) || !is_int(sp[1])) {  // no value: the model's loop bounds are integers
+          *sp++ = std::nan("");
+          pc = in.b - 1;
+          failed = true;
+          break;
+        }
+        const bool empty = !(locals[in.a] <= locals[in.a + 1]);
+        failed = failed || (empty && (in.kind & 0x0f) != 0 && !(in.kind & kEmptyIsZero));
+        *sp++ = empty && (in.kind & kEmptyIsZero) ? 0.0 : loop_init_value(in.kind & 0x0f);
+        if (empty) pc = in.b - 1;
+        break;
+      }
+      case Op::VecNew: vec.clear(in.a); break;
+      case Op::VecAdd: sp -= 2; note(sp[1]); vec.add(in.a, sp[0], sp[1]); break;
+      case Op::VecMax:
+        *sp++ = vec.max(in.a);
+        note(sp[-1]);
+        failed = failed || vec.poisoned[in.a];
+        break;
+      case Op::VLoopInit: {
+        sp -= 2;
+        locals[in.a] = sp[0];
+        locals[in.a + 1] = sp[1];
+        if (!is_int(sp[0]) || !is_int(sp[1])) {
+          vec.poisoned[in.kind] = 1;
+          pc = in.b - 1;
+        } else if (!(sp[0] <= sp[1])) {
+          pc = in.b - 1;
+        }
+        break;
+      }
+      case Op::VLoopNext:
+        step();
+        locals[in.a] += 1.0;
+        if (locals[in.a] <= locals[in.a + 1]) pc = in.b - 1;
+        break;
+      case Op::LoopNext: {
+        const double v = *--sp;
+        double& acc = sp[-1];
+        const std::uint8_t kind = in.kind & 0x0f;
+        acc = kind == 0 ? acc + v : kind == 1 ? std::max(acc, v) : std::min(acc, v);
+        note(acc);
+        step();
+        locals[in.a] += 1.0;
+        if (locals[in.a] <= locals[in.a + 1]) pc = in.b - 1;
+        break;
+      }
+    }
+  }
+  if (exact) *exact = !inexact;
+  if (Track && failed) return std::nan("");
+  return sp[-1];
+}
+
+}  // namespace
+
+double Program::run(const double* args) const {
+  if (max_stack <= kSmallStack && locals <= kSmallLocals) {
+    double stack[kSmallStack];
+    double loc[kSmallLocals];
+    return execute<false>(*this, args, stack, loc, nullptr);
+  }
+  std::unique_ptr<double[]> stack(new double[max_stack]);
+  std::unique_ptr<double[]> loc(new double[locals ? locals : 1]);
+  return execute<false>(*this, args, stack.get(), loc.get(), nullptr);
+}
+
+double Program::run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick) const {
+  std::unique_ptr<double[]> stack(new double[max_stack ? max_stack : 1]);
+  std::unique_ptr<double[]> loc(new double[locals ? locals : 1]);
+  return execute<true>(*this, args, stack.get(), loc.get(), &exact, &tick);
+}
+
+}  // namespace pamc::eval

@@ -1,0 +1,172 @@
+// The compiled program (compiler/evaluate) against the exact evaluator: seeded random cost
+// expressions with the open loops lowering leaves (sums and maxima over an index, resource
+// vectors under every index map, floor/ceil of quotients, mod, div, comparisons), at integer
+// points. Where the exact evaluator has a value, the program must give the same number
+// (bit for bit when it says the result is exact); where the evaluator has none (a loop
+// bound that is not an integer, a position below 0, an empty max), the program gives no
+// finite number.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "compiler/evaluate/compile.h"
+#include "compiler/symbolic/symbolic.h"
+
+using namespace pamc::sym;
+using GiNaC::ex;
+using GiNaC::numeric;
+using GiNaC::symbol;
+
+namespace {
+
+struct Gen {
+  std::mt19937 rng;
+  symbol N{"N"}, P{"P"}, M{"M"};
+  int next = 0;
+  explicit Gen(unsigned seed) : rng(seed) {}
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
+  symbol fresh() { return symbol("i" + std::to_string(next++)); }
+
+  ex scalar(const std::vector<symbol>& idx, int depth) {
+    ex i = idx.empty() ? ex(N) : ex(idx[pick(static_cast<int>(idx.size()))]);
+    switch (pick(depth > 1 ? 10 : 14)) {
+      case 0: return numeric(pick(5) + 1);
+      case 1: return N - i;
+      case 2: return i;
+      case 3: return compare(Cmp::Eq, mod_of(i, 2), 0);
+      case 4: return ceil_of((N - i) / P);
+      case 5: return floor_of(N / P) + 1;
+      case 6: return idiv_of(i, P) + 1;
+      case 7: return numeric(1, 2) * i;
+      case 8: return compare(Cmp::Lt, i, M) * 3;
+      case 9: return make_max({i, M}) - make_min({N, P});
+      case 12: {  // an empty max inside a max: no value, even though max(x, -inf) = x
+        symbol j = fresh();
+        return make_max({i, make_reduction(ReduceKind::Max, j, M, N - 2, j)});
+      }
+      case 10: {
+        symbol j = fresh();
+        auto inner = idx;
+        inner.push_back(j);
+        return make_reduction(ReduceKind::Sum, j, pick(2), i, scalar(inner, depth + 1));
+      }
+      case 11: {
+        symbol j = fresh();
+        auto inner = idx;
+        inner.push_back(j);
+        return make_reduction(ReduceKind::Max, j, 0, pick(2) ? ex(M) : ex(N - 1), scalar(inner, depth + 1),
+                              pick(2) == 0);
+      }
+      case 13:
+      default: return vector_max(vector(idx, depth + 1));
+    }
+  }
+  ex position(const ex& i) {
+    switch (pick(7)) {
+      case 0: return i;
+      case 1: return i + 1;
+      case 2: return mod_of(i, P);
+      case 3: return idiv_of(i, 2);
+      case 4: return mod_of(idiv_of(i, 2), P);
+      case 5: return N - i;
+      default: return numeric(pick(3));
+    }
+  }
+  ex vector(const std::vector<symbol>& idx, int depth) {
+    ex v = 0;
+    for (int t = 0, n = 1 + pick(2); t < n; ++t) {
+      symbol i = fresh();
+      auto inner = idx;
+      inner.push_back(i);
+      ex lb = pick(2), ub = pick(3) == 0 ? ex(M) : ex(N - 1);
+      ex body = scalar(inner, depth + 1) * unitvec(position(i));
+      if (pick(4) == 0) {
+        symbol j = fresh();
+        inner.push_back(j);
+        body = make_reduction(ReduceKind::Sum, j, 0, i, scalar(inner, depth + 2) * unitvec(position(j)));
+      }
+      v += make_reduction(ReduceKind::Sum, i, lb, ub, body);
+    }
+    if (pick(3) == 0) v += numeric(pick(3) + 1) * unitvec(pick(4));
+    return v;
+  }
+};
+
+// A top-level expression: a vector max, a scalar with loops, or both added.
+ex pick_top(Gen& g) {
+  switch (g.pick(3)) {
+    case 0: return vector_max(g.vector({}, 0));
+    case 1: return g.scalar({}, 0);
+    default: return vector_max(g.vector({}, 0)) + g.scalar({}, 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("property: the compiled program gives the exact evaluator's value (400 random open expressions)") {
+  Gen g(20261125);
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{g.N, 0}, {g.P, 1}, {g.M, 2}};
+  int compared = 0, exact = 0, no_value = 0;
+  for (int model = 0; model < 400; ++model) {
+    ex e = pick_top(g);
+    pamc::eval::Program program = pamc::eval::compile_expression(e, params);
+    for (int n : {0, 1, 2, 5, 9})
+      for (int p : {1, 2, 3})
+        for (int m : {0, 1, 4}) {
+          GiNaC::exmap env{{g.N, n}, {g.P, p}, {g.M, m}};
+          double args[] = {double(n), double(p), double(m)};
+          bool is_exact = false;
+          double got = program.run_tracked(args, is_exact);
+          Value want;
+          try {
+            WorkBudget b;
+            want = evaluate(e, env, b);
+          } catch (const EvalError&) {
+            ++no_value;
+            CHECK_MESSAGE(!std::isfinite(got), to_pamela(e) << " at N=" << n << " P=" << p << " M=" << m
+                                                            << " has no value, the program gives " << got);
+            continue;
+          }
+          ++compared;
+          double w = want.scalar.to_double();
+          if (is_exact) {
+            ++exact;
+            CHECK_MESSAGE(got == w, to_pamela(e) << " at N=" << n << " P=" << p << " M=" << m << ": " << got
+                                                 << " vs " << w);
+          } else {
+            CHECK_MESSAGE(std::fabs(got - w) <= 1e-9 * std::max(1.0, std::fabs(w)),
+                          to_pamela(e) << " at N=" << n << " P=" << p << " M=" << m << ": " << got << " vs " << w);
+          }
+        }
+  }
+  MESSAGE("compiled program: " << compared << " values compared (" << exact << " exact), " << no_value
+                               << " points without a value");
+  CHECK(compared > 10000);
+  CHECK(exact > compared / 2);
+}
+
+TEST_CASE("compiled program: non-integer loop bounds and negative positions have no value; exactness is reported") {
+  symbol N("N"), i("i");
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}};
+  auto prog = [&](const ex& e) { return pamc::eval::compile_expression(e, params); };
+  bool exact = false;
+  double half[] = {2.5};
+  CHECK(std::isnan(prog(make_reduction(ReduceKind::Sum, i, 1, N, i)).run_tracked(half, exact)));
+  double two[] = {2};
+  CHECK(std::isnan(prog(vector_max(make_reduction(ReduceKind::Sum, i, 0, 3, unitvec(N - i)))).run_tracked(two, exact)));
+  // 1 + 2 + ... + N at N = 10^6: exact in doubles, and said to be
+  double big[] = {1e6};
+  CHECK(prog(make_reduction(ReduceKind::Sum, i, 1, N, i)).run_tracked(big, exact) == 500000500000.0);
+  CHECK(exact);
+  // a sum of halves is not an integer: the program says the value is a double
+  prog(make_reduction(ReduceKind::Sum, i, 1, N, i / 2)).run_tracked(two, exact);
+  CHECK(!exact);
+  // floor(i / 3) and i mod 3 stay exact (integer division, not a rounded quotient)
+  ex f = make_reduction(ReduceKind::Sum, i, 0, N, floor_of(i / 3) + mod_of(i, 3) + ceil_of(i / 3));
+  double hundred[] = {100};
+  double v = prog(f).run_tracked(hundred, exact);
+  CHECK(exact);
+  WorkBudget b;
+  CHECK(v == evaluate(f, {{N, 100}}, b).scalar.to_double());
+}
