@@ -38,6 +38,7 @@ struct EquationData {
   // Where a fact or assumption fails, the unsimplified model gives the value (as pamc eval).
   bool conditional = false;
   GiNaC::ex time_value;
+  std::optional<Program> time_program;  // the same, compiled (else the exact evaluator)
 };
 
 struct ModelData {
@@ -151,6 +152,12 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     eq.time_value = e.time_value;
     eq.conditional = !e.time_value.is_equal(e.value) &&
                      (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty());
+    if (eq.conditional && !pamc::sym::is_vector_valued(e.time_value)) {
+      try {
+        eq.time_program = pamc::eval::compile_expression(e.time_value, params);
+      } catch (const pamc::eval::CompileFailure&) {
+      }
+    }
     if (eq.vector) {
       eq.failure = "'" + e.name + "' is vector-valued; only scalar equations can be evaluated";
     } else {
@@ -277,7 +284,10 @@ bool conditions_hold(const detail::ModelData& m, const double* args) {
 
 double run_equation(const detail::ModelData& m, std::size_t eq, const double* args) {
   const detail::EquationData& e = m.equations[eq];
-  if (e.conditional && !conditions_hold(m, args)) return exact_at(m, e.time_value, args);
+  if (e.conditional && !conditions_hold(m, args)) {
+    bool exact = false;  // tracked: NaN where the model has no value (an empty max included)
+    return e.time_program ? e.time_program->run_tracked(args, exact) : exact_at(m, e.time_value, args);
+  }
   if (!e.exact) return e.program.run(args);
   return exact_at(m, e.value, args);
 }
