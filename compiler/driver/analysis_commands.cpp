@@ -40,41 +40,23 @@ inline char* put_double(char* p, double v) {
   return std::to_chars(p, p + 32, v, std::chars_format::general, 15).ptr;
 }
 
-// Output for CSV rows: stdout, or a temporary next to PATH renamed into place at the end.
+// Output for CSV rows: stdout, or an OutputFile (a temporary renamed into place at the end).
 struct CsvSink {
-  std::string path, tmp;
+  OutputFile file;
   std::FILE* f = nullptr;
+  bool to_stdout = false;
   bool open(const std::string& p) {
-    path = p;
-    if (path.empty()) {
+    to_stdout = p.empty();
+    if (to_stdout) {
       f = stdout;
       return true;
     }
-    struct stat st;
-    bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);  // /dev/null, a fifo
-    tmp = special ? path : path + ".pamc-tmp";
-    f = std::fopen(tmp.c_str(), "wb");
-    if (special) tmp.clear();
-    return f != nullptr;
-  }
-  bool write(const char* data, std::size_t n) { return std::fwrite(data, 1, n, f) == n; }
-  bool commit() {
-    if (path.empty()) return std::fflush(stdout) == 0;
-    bool ok = std::fclose(f) == 0;
-    f = nullptr;
-    if (tmp.empty()) return ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      return false;
-    }
+    if (!file.open(p)) return false;
+    f = file.stream();
     return true;
   }
-  ~CsvSink() {
-    if (f && !path.empty()) {
-      std::fclose(f);
-      if (!tmp.empty()) std::remove(tmp.c_str());
-    }
-  }
+  bool write(const char* data, std::size_t n) { return std::fwrite(data, 1, n, f) == n; }
+  bool commit() { return to_stdout ? std::fflush(stdout) == 0 : file.commit(); }
 };
 
 std::string fixed_text(const std::map<std::string, GiNaC::numeric>& fixed) {

@@ -1,5 +1,6 @@
 // What every subcommand shares: exit statuses, reporting diagnostics, -D values.
 #pragma once
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -21,8 +22,29 @@ int report(const CompileError& e);
 // returns false if there was any.
 bool parse_bindings(const std::map<std::string, std::string>& raw, std::map<std::string, GiNaC::numeric>& out);
 
-// Writes `text` to `path` through a temporary file renamed into place, so an error never
-// leaves a partial output file behind. False if it could not.
+// An output file written so that an error never leaves a partial file behind:
+// - a regular (or new) file: into a temporary next to it, created with a unique name and
+//   O_EXCL (mkstemp: a planted symlink cannot redirect it), renamed over the target at
+//   commit(), removed on failure;
+// - a symlink: the same for the file it points to (written through the link, not replaced);
+// - something else (/dev/null, /dev/full, a FIFO): written in place, never replaced, and a
+//   write error (ENOSPC on /dev/full) is a failure.
+class OutputFile {
+ public:
+  OutputFile() = default;
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+  bool open(const std::string& path);
+  std::FILE* stream() const { return f_; }
+  bool commit();  // flush, close, rename into place; false on any error (nothing left behind)
+
+ private:
+  std::string target_, tmp_;
+  std::FILE* f_ = nullptr;
+};
+
+// Writes `text` to `path` through an OutputFile. False if it could not.
 bool write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace pamc

@@ -1,4 +1,5 @@
 #include "compiler/driver/plot.h"
+#include "compiler/driver/driver_util.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -157,17 +158,11 @@ std::string draw_plot(const PlotSpec& spec) {
     std::string text((std::istreambuf_iterator<char>(l)), std::istreambuf_iterator<char>());
     return "gnuplot failed" + (text.empty() ? std::string() : ":\n" + text);
   }
-  // Into place: copy next to the destination, then rename (atomic on one file system).
-  std::string tmp = spec.path + ".pamc-tmp";
-  fs::copy_file(image, tmp, fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return "cannot write " + spec.path;
-  }
-  if (std::rename(tmp.c_str(), spec.path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return "cannot write " + spec.path;
-  }
+  // Into place through an OutputFile (a unique temporary renamed over the destination).
+  std::ifstream in(image, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return "cannot read the plot gnuplot wrote";
+  if (!write_file_atomically(spec.path, bytes)) return "cannot write " + spec.path;
   return "";
 }
 

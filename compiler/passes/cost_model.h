@@ -44,6 +44,14 @@ struct LoopSite {
   Loc loc;
 };
 
+// A time the model spends (a delay or a use) that depends on parameters only: it must not
+// be negative at the point evaluated (checked by evaluate_model; constants by lowering).
+struct TimeSite {
+  GiNaC::ex time;
+  Loc loc;
+  std::string what;  // "delay" or "use"
+};
+
 struct CostModel {
   std::string name;  // the model file's stem
   std::vector<CostParameter> parameters;
@@ -52,6 +60,7 @@ struct CostModel {
   sym::Assumptions assumptions;  // what closed forms relied on without proof
   sym::RuleStats stats;
   std::vector<LoopSite> loops;  // every loop of the model, in source order
+  std::vector<TimeSite> times;  // index-free symbolic times, in source order
   bool simplified = false;      // equations hold closed forms (the last stage ran)
 
   // One line per reduction left open in the printed equations: which loop, and what kept

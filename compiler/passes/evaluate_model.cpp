@@ -242,6 +242,25 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
          std::string(unbound.size() == 1 ? "parameter " : "parameters ") + list +
              (unbound.size() == 1 ? " has" : " have") + " no value: give -D NAME=VALUE or declare a default");
   }
+  // A time the model spends cannot be negative: a point that makes one so has no value.
+  for (const TimeSite& t : model.times) {
+    GiNaC::ex v = t.time.subs(env, GiNaC::subs_options::no_pattern);
+    if (!GiNaC::is_a<GiNaC::numeric>(v)) {
+      try {
+        sym::WorkBudget b;
+        b.steps_left = 1000000;
+        v = sym::evaluate(t.time, env, b).scalar;
+      } catch (const sym::EvalError&) {
+        continue;  // no value, or unbound parameters: the evaluation itself will say
+      }
+    }
+    if (GiNaC::is_a<GiNaC::numeric>(v) && GiNaC::ex_to<GiNaC::numeric>(v).is_real() &&
+        GiNaC::ex_to<GiNaC::numeric>(v).is_negative())
+      fail(DiagKind::EvaluationError,
+           "a negative time in " + t.what + ": " + sym::to_pamela(t.time) + " = " +
+               format_number(GiNaC::ex_to<GiNaC::numeric>(v)) + " at this point",
+           t.loc);
+  }
   // Outside the closed form's assumptions (an empty par range, a non-integer loop bound),
   // the time-domain model gives the value, or the error, the model really has.
   const bool closed_form_valid = assumptions_hold(model, env);

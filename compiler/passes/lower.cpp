@@ -15,6 +15,7 @@
 #include "compiler/symbolic/class_test.h"
 
 #include <cctype>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 #include <sstream>
@@ -50,6 +51,7 @@ struct LowerMemo {
   std::map<std::pair<std::string, int>, GiNaC::symbol> indices;
   // Where each loop index is bound in the source, for the notes on reductions left open.
   std::vector<LoopSite> loops;
+  std::vector<TimeSite> times;  // index-free symbolic times (checked at evaluation)
 
   bool is_closed(const NodeP& n) {
     auto it = closed.find(n.get());
@@ -132,6 +134,15 @@ ex lower_call(const NodeP& n, Scope& scope) {
   }
   if (args.size() == 1) {
     const ex& x = args[0];
+    // A constant argument outside the function's domain is the user's error, located (GiNaC
+    // would answer with a complex number or an exception).
+    if (GiNaC::is_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real()) {
+      const GiNaC::numeric& v = GiNaC::ex_to<GiNaC::numeric>(x);
+      if (f == "sqrt" && v.is_negative())
+        fail(n->loc, DiagKind::EvaluationError, "sqrt of a negative number (" + sym::to_pamela(x) + ")");
+      if ((f == "log" || f == "log2") && !v.is_positive())
+        fail(n->loc, DiagKind::EvaluationError, f + " of a non-positive number (" + sym::to_pamela(x) + ")");
+    }
     if (f == "sqrt") return GiNaC::sqrt(x);
     if (f == "log") return GiNaC::log(x);
     if (f == "log2") return sym::log2_of(x);
@@ -144,6 +155,33 @@ ex lower_call(const NodeP& n, Scope& scope) {
   fail(n->loc, DiagKind::TypeMismatch, "'" + f + "' cannot be used as a numeric function here");
 }
 
+// a ^ b, with a constant base and exponent checked first: 0 to a negative power has no
+// value, and an exact power of more than a million bits (10 ^ 10 ^ 10) would take all
+// memory before it printed; a fractional power of a negative number is not real.
+ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
+  using GiNaC::numeric;
+  if (GiNaC::is_a<numeric>(a) && GiNaC::is_a<numeric>(b)) {
+    const numeric& x = GiNaC::ex_to<numeric>(a);
+    const numeric& y = GiNaC::ex_to<numeric>(b);
+    auto text = [&] {
+      std::string base = sym::to_pamela(a);
+      return (x.is_negative() ? "(" + base + ")" : base) + " ^ " + sym::to_pamela(b);
+    };
+    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::EvaluationError, "0 to a negative power (" + text() + ")");
+    if (x.is_negative() && !y.is_integer())
+      fail(loc, DiagKind::EvaluationError, "a negative number to a fractional power (" + text() + ")");
+    if (x.is_rational() && y.is_integer() && !x.is_zero() && x != 1 && x != -1) {
+      double bits = std::fabs(y.to_double()) *
+                    (std::log2(std::fabs(x.numer().to_double())) + std::log2(x.denom().to_double()));
+      if (bits > 1e6)
+        fail(loc, DiagKind::EvaluationError,
+             "the exact value of " + text() + " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
+                 " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
+    }
+  }
+  return GiNaC::pow(a, b);
+}
+
 ex lower_binary(const NodeP& n, Scope& scope) {
   ex a = lower_num(n->kids[0], scope);
   ex b = lower_num(n->kids[1], scope);
@@ -154,7 +192,7 @@ ex lower_binary(const NodeP& n, Scope& scope) {
     case Op::Div:
       if (b.is_zero()) fail(n->loc, DiagKind::EvaluationError, "division by zero");
       return a / b;
-    case Op::Pow: return GiNaC::pow(a, b);
+    case Op::Pow: return checked_pow(a, b, n->loc);
     case Op::Mod: return sym::mod_of(a, b);
     case Op::IDiv: return sym::idiv_of(a, b);
     case Op::Eq: return sym::compare(sym::Cmp::Eq, a, b);
@@ -183,6 +221,7 @@ class ProcessLowering {
         return lower(n->kids[0], scope);
       case Kind::Delay: {
         ex t = lower_num(n->kids[0], scope);
+        reject_negative_time(t, n->kids[0]->loc, "delay");
         return {t, 0, t};
       }
       case Kind::Use: {
@@ -192,8 +231,12 @@ class ProcessLowering {
         ex index = lower_num(r->kids[0], scope);
         ex multiplicity = lower_num(r->kids[1], scope);
         if (multiplicity.is_zero()) fail(r->loc, DiagKind::EvaluationError, "a resource with multiplicity 0");
+        if (GiNaC::is_a<GiNaC::numeric>(multiplicity) && GiNaC::ex_to<GiNaC::numeric>(multiplicity).is_negative())
+          fail(r->kids[1]->loc, DiagKind::EvaluationError,
+               "a resource with a negative number of servers (" + sym::to_pamela(multiplicity) + ")");
         check_identity(index, multiplicity, r->loc);
         ex t = lower_num(n->kids[1], scope);
+        reject_negative_time(t, n->kids[1]->loc, "use");
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
       case Kind::Seq: {
@@ -234,6 +277,24 @@ class ProcessLowering {
       default:
         fail(n->loc, DiagKind::TypeMismatch, "expected a process expression");
     }
+  }
+
+  // A time is never below zero: a constant one is an error here (delay(-1) would make
+  // T_main = -1).
+  // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point
+  // where it is negative (delay(N - 5) at N = 1).
+  static void reject_negative_time(const ex& t, const Loc& loc, const char* what) {
+    if (GiNaC::is_a<GiNaC::numeric>(t)) {
+      if (GiNaC::ex_to<GiNaC::numeric>(t).is_real() && GiNaC::ex_to<GiNaC::numeric>(t).is_negative())
+        fail(loc, DiagKind::EvaluationError, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
+      return;
+    }
+    if (!t_memo || sym::is_vector_valued(t)) return;
+    for (const auto& [key, index] : t_memo->indices)
+      if (t.has(index)) return;
+    for (const TimeSite& k : t_memo->times)
+      if (k.time.is_equal(t) && k.loc.line == loc.line && k.loc.col == loc.col && k.loc.file == loc.file) return;
+    t_memo->times.push_back({t, loc, what});
   }
 
  private:
@@ -410,6 +471,7 @@ CostModel lower(const NormalModel& model) {
     for (const LoopSite& k : cost.loops) seen = seen || (k.index.is_equal(l.index) && k.loc.line == l.loc.line && k.loc.col == l.loc.col && k.loc.file == l.loc.file);
     if (!seen) cost.loops.push_back(l);
   }
+  cost.times = memo.times;
   return cost;
 }
 

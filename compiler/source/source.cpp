@@ -1,5 +1,6 @@
 #include "compiler/source/source.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -19,7 +20,30 @@ std::string_view SourceFile::line_text(std::uint32_t line) const {
   return std::string_view(text).substr(begin, end - begin);
 }
 
+// A model is a regular file of at most kMaxSourceBytes: a directory is refused, and a
+// device or FIFO (/dev/zero, a pipe nobody writes) is refused before it is opened, so
+// reading can neither hang nor run out of memory.
+constexpr std::uintmax_t kMaxSourceBytes = 64u << 20;
+
 SourceFileP read_source_file(const std::string& path, std::string& error) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    error = "cannot open '" + path + "'";
+    return nullptr;
+  }
+  if (std::filesystem::is_directory(status)) {
+    error = "'" + path + "' is a directory, not a model file";
+    return nullptr;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    error = "'" + path + "' is not a regular file (a device, FIFO or socket)";
+    return nullptr;
+  }
+  if (std::filesystem::file_size(path, ec) > kMaxSourceBytes || ec) {
+    error = "'" + path + "' is larger than 64 MB, the limit for a model file";
+    return nullptr;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";

@@ -3,7 +3,7 @@
 diagnostics, and that errors never leave an output file behind."""
 import harness
 from harness import MRM, ROOT, check, pamc, write
-import argparse, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, stat, subprocess, sys, tempfile
 
 
 def main():
@@ -108,6 +108,29 @@ def main():
         got = o.stdout.strip().splitlines()[-1:] or [o.stderr]
         check("two models in one Octave folder: mrm.T_main and matmul.T_main both callable",
               rc1 == 0 and rc2 == 0 and got == ["100000000 5.75"], got[0][:200])
+
+    # Output files (issue 16): a device is written in place, never replaced; a write error is
+    # exit 1; a symlink is written through; no temporary is left behind.
+    rc, out, err = pamc("compile", MRM, "--emit", "cpp", "-o", "/dev/full")
+    check("-o /dev/full: exit 1, and /dev/full stays a device",
+          rc == 1 and "cannot write" in err and stat.S_ISCHR(os.stat("/dev/full").st_mode), err)
+    rc, out, err = pamc("compile", MRM, "--emit", "cpp", "-o", "/dev/null")
+    check("-o /dev/null: exit 0, and /dev/null stays a device", rc == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode), err)
+    real = write(tmp, "real.hpp", "old\n")
+    link = os.path.join(tmp, "link.hpp")
+    os.symlink("real.hpp", link)
+    rc, out, err = pamc("compile", MRM, "--emit", "cpp", "-o", link)
+    check("-o through a symlink writes the file it names and keeps the link",
+          rc == 0 and os.path.islink(link) and "namespace mrm" in open(real).read(), err)
+    check("no temporary left next to the outputs", not [f for f in os.listdir(tmp) if "pamc-" in f], os.listdir(tmp))
+    rc, out, err = pamc("compile", tmp)
+    check("a directory as the model: exit 1 with a message", rc == 1 and "is a directory" in err, err)
+    neg = write(tmp, "negative.pam", "numeric parameter N\nprocess main = delay(N - 5)\n")
+    rc, out, err = pamc("eval", neg, "-D", "N=1")
+    check("a time that is negative at the point: located error, exit 1",
+          rc == 1 and "negative.pam:2:" in err and "N - 5 = -4" in err and out == "", err)
+    rc, out, err = pamc("eval", neg, "-D", "N=7")
+    check("the same time at a point where it is positive", rc == 0 and out == "numeric T_main = 2\n", out + err)
 
     # A formal or loop index that shares a global's name does not hide the global from the
     # results: f stays a top-level equation (it used to vanish from compile and eval).

@@ -231,7 +231,14 @@ TEST_CASE("property: closed forms equal brute force on 1200 random models") {
     Diagnostics diags;
     auto timed = compile_text("random.pam", text, {}, Stage::Time, diags);
     INFO("seed " << seed << "\n" << text);
-    REQUIRE(timed);
+    if (!timed) {
+      // A constant outside a function's domain (sqrt((1 - 5) ^ 9 + 1)) is the model's error
+      // since lowering checks it; such a model has no value to compare.
+      bool domain_error = !diags.all().empty() && diags.all()[0].kind == DiagKind::EvaluationError;
+      REQUIRE(domain_error);
+      ++skipped;
+      continue;
+    }
     CostModel simplified = timed->model;
     simplify_model(simplified);
     long left = 0;
