@@ -6,6 +6,7 @@
 #include <set>
 
 #include "compiler/diag/diag.h"
+#include "compiler/evaluate/compile.h"
 #include "compiler/passes/evaluate_model.h"
 
 using pamc::sym::is_class;
@@ -193,8 +194,19 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
       why = "depends on a parameter without a value";
     else
       f = FastExpr::compile(e, vars, &why);
-    if (!f) slow_.emplace_back(name, why);
+    std::optional<eval::Program> looped;
+    if (!f && !value.is_vector) {  // loop indices are symbols too: the compiler binds them
+      std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> params;
+      for (std::size_t k = 0; k < vars.size(); ++k) params[vars[k]] = static_cast<unsigned>(k);
+      try {
+        looped = eval::compile_expression(e, params);
+      } catch (const eval::CompileFailure& failure) {
+        why = failure.message;
+      }
+    }
+    if (!f && !looped) slow_.emplace_back(name, why);
     fast_.push_back(std::move(f));
+    looped_.push_back(std::move(looped));
   }
   // Checks that depend on the swept parameters.
   auto add_check = [&](const GiNaC::ex& raw, Check::Kind kind) {
@@ -346,9 +358,20 @@ void Sweep::evaluate(std::size_t begin, std::size_t end, double* out) const {
         }
       } else {
         std::vector<std::size_t> at;
+        std::vector<double> args(nv);
         for (std::size_t j = 0; j < n; ++j) {
-          indices(b0 + j, at);
-          out[(b0 - begin + j) * nt + t] = exact_at(t, at);
+          double y = std::nan("");
+          bool inside = !all_outside_assumptions_ && (outside_assumptions_.empty() || !outside_assumptions_.count(b0 + j));
+          if (looped_[t] && inside) {
+            for (std::size_t k = 0; k < nv; ++k) args[k] = vars[k][j];
+            bool exact = false;
+            y = looped_[t]->run_tracked(args.data(), exact);
+          }
+          if (!std::isfinite(y)) {  // no program, outside the assumptions, or no number: exactly
+            indices(b0 + j, at);
+            y = exact_at(t, at);
+          }
+          out[(b0 - begin + j) * nt + t] = y;
         }
       }
     }

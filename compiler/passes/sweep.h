@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/passes/cost_model.h"
+#include "compiler/evaluate/program.h"
 #include "compiler/passes/fast_eval.h"
 
 namespace pamc {
@@ -69,6 +70,9 @@ private:
   std::size_t points_ = 1;
   std::vector<std::string> names_;
   std::vector<std::optional<FastExpr>> fast_;
+  // A target FastExpr cannot hold (an open loop, a resource vector): the evaluation room's
+  // program, point by point; the exact evaluator only where it gives no number.
+  std::vector<std::optional<eval::Program>> looped_;
   std::vector<std::pair<std::string, std::string>> slow_;
   struct Check {
     FastExpr expr;
