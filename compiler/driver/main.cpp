@@ -1,6 +1,8 @@
 // The pamc command: subcommands and their options, nothing else. Each subcommand runs the
 // pipeline (compiler/passes/pipeline.h) to the stage it needs and prints one result.
 // Exit status: 0 success, 1 model error, 2 usage error (SPEC section 4).
+#include <pthread.h>
+
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -305,7 +307,9 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_guarded(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {
@@ -318,4 +322,37 @@ int main(int argc, char** argv) {
     std::cerr << "pamc: internal error: " << e.what() << "\n";
     return 3;
   }
+}
+
+struct MainArgs {
+  int argc;
+  char** argv;
+  int rc;
+};
+
+// The stages walk the model recursively, and a model's depth is the user's: a chain of
+// 20,000 processes each calling the previous one is a real model. The command runs on a
+// thread with a 1 GiB stack (address space only: pages are touched as used), which holds
+// such chains with room to spare; the front end's own limits (kMaxAstDepth) stay in force.
+constexpr std::size_t kStackBytes = std::size_t(1) << 30;
+
+extern "C" void* main_thread(void* p) {
+  auto* a = static_cast<MainArgs*>(p);
+  a->rc = run_guarded(a->argc, a->argv);
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MainArgs args{argc, argv, 3};
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, kStackBytes) == 0 &&
+      pthread_create(&thread, &attr, main_thread, &args) == 0) {
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, nullptr);
+    return args.rc;
+  }
+  return run_guarded(argc, argv);  // no thread: the default stack
 }

@@ -14,6 +14,7 @@
 #include "compiler/passes/lower.h"
 #include "compiler/symbolic/class_test.h"
 
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <optional>
@@ -41,6 +42,9 @@ struct LowerMemo {
   const Scope* params = nullptr;       // the scope as it held only parameters
   std::unordered_map<const ast::Node*, bool> closed;
   std::unordered_map<const ast::Node*, ex> value;
+  // Process nodes the same way (phi, delta, T): normalization shares a called process's
+  // body, so a chain of n processes each calling the previous one lowers in O(n), not O(n^2).
+  std::unordered_map<const ast::Node*, std::array<ex, 3>> process_value;
   int hiding = 0;                      // BindIndex objects currently hiding a name
   // Loop indices: one symbol per (name, nesting depth). The same loop lowered again (a
   // process used by several equations, phi_ and T_ of one equation) then gives the same
@@ -216,6 +220,17 @@ struct Lowered {
 class ProcessLowering {
  public:
   Lowered lower(const NodeP& n, Scope& scope) {
+    LowerMemo* m = t_memo;
+    if (!m || m->hiding > 0 || !m->is_closed(n)) return lower_uncached(n, scope);
+    auto it = m->process_value.find(n.get());
+    if (it != m->process_value.end()) return {it->second[0], it->second[1], it->second[2]};
+    Lowered l = lower_uncached(n, scope);
+    m->process_value.emplace(n.get(), std::array<ex, 3>{l.phi, l.delta, l.T});
+    return l;
+  }
+
+ private:
+  Lowered lower_uncached(const NodeP& n, Scope& scope) {
     switch (n->kind) {
       case Kind::Group:
         return lower(n->kids[0], scope);
@@ -279,6 +294,7 @@ class ProcessLowering {
     }
   }
 
+ public:
   // A time is never below zero: a constant one is an error here (delay(-1) would make
   // T_main = -1).
   // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point

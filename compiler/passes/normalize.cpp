@@ -127,7 +127,21 @@ class Normalizer {
     return body;
   }
 
+  // Every node visited counts against a budget: definitions that call each other twice
+  // (f1(x) = f0(f0(x)), f2(x) = f1(f1(x)), ...) double at each level, and without it pamc
+  // would build 2^40 nodes before saying anything.
+  static constexpr long long kMaxExpansionNodes = 20'000'000;
+
   NodeP substitute(const NodeP& n, const Env& env) {
+    if (++expanded_ > kMaxExpansionNodes) {
+      const ast::Node* at = outer_call_ ? outer_call_ : n.get();
+      throw CompileError{Diagnostic{Severity::Error, DiagKind::ModelTooLarge, at->loc,
+                                    "expanding the definitions " +
+                                        (outer_call_ ? "called here ('" + outer_call_->name + "') " : std::string()) +
+                                        "builds more than 20,000,000 expression nodes; definitions that call "
+                                        "others several times grow exponentially: write the repetition as a loop",
+                                    {}}};
+    }
     switch (n->kind) {
       case Kind::Number:
         return n;
@@ -146,7 +160,12 @@ class Normalizer {
         if (!d || !d->body || d->formals.empty()) return rebuild(n, std::move(args));  // builtin or fcfs
         Env callee;
         for (std::size_t i = 0; i < d->formals.size() && i < args.size(); ++i) callee[d->formals[i]] = args[i];
-        return substitute(d->body, callee);
+        // The outermost call being expanded is where a blow-up is reported.
+        if (!outer_call_) outer_call_ = n.get();
+        const ast::Node* saved = outer_call_;
+        NodeP out = substitute(d->body, callee);
+        if (saved == n.get()) outer_call_ = nullptr;
+        return out;
       }
       default:
         break;
@@ -198,11 +217,20 @@ class Normalizer {
   const Program& program_;
   [[maybe_unused]] Diagnostics& diags_;
   std::map<std::string, NodeP> memo_;
+  long long expanded_ = 0;
+  const ast::Node* outer_call_ = nullptr;
 };
 
 }  // namespace
 
-NormalModel normalize(const Program& program, Diagnostics& diags) { return Normalizer(program, diags).run(); }
+NormalModel normalize(const Program& program, Diagnostics& diags) {
+  try {
+    return Normalizer(program, diags).run();
+  } catch (const CompileError& e) {
+    diags.error(e.diag.loc, e.diag.kind, e.diag.message);
+    return {};
+  }
+}
 
 std::string print_normalized(const NormalModel& model) {
   std::string out;
