@@ -1,10 +1,16 @@
 // Loading: the main file, its imports (depth first, each file once, by canonical path),
 // then check_modules. An import resolves against the importing file's folder, then each -I
-// folder, then the installed stdlib/ and machines/ folders. `--machine NAME` loads
+// folder, then the stdlib/ and machines/ folders (data_dirs: PAMC_PATH, then next to the
+// running code, installed or in the source tree). `--machine NAME` loads
 // NAME.pam (or NAME as given, when it names a .pam file) from the same search path, as if
 // the main file imported it first.
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "compiler/check/check.h"
 #include "compiler/parse/parse.h"
@@ -13,6 +19,62 @@ namespace pamc {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Where stdlib/ and machines/ are, found at run time, never from a path compiled in:
+// first each folder of PAMC_PATH (colon-separated; its stdlib/ and machines/ subfolders, or
+// the folder itself), then next to the code that is running (the pamc executable or the
+// libpamela that embeds it; dladdr names its file): ../share/pamc (an installed prefix,
+// wherever it was moved), else the source tree above a build folder (.. or ../..).
+struct DataDirs {
+  std::vector<fs::path> stdlib, machines;
+};
+
+const DataDirs& data_dirs() {
+  static const DataDirs dirs = [] {
+    DataDirs d;
+    std::error_code ec;
+    auto add_root = [&](const fs::path& root) {
+      if (fs::is_directory(root / "stdlib", ec)) d.stdlib.push_back(root / "stdlib");
+      if (fs::is_directory(root / "machines", ec)) d.machines.push_back(root / "machines");
+    };
+    if (const char* env = std::getenv("PAMC_PATH")) {
+      std::string all(env);
+      for (std::size_t start = 0; start <= all.size();) {
+        std::size_t end = all.find(':', start);
+        if (end == std::string::npos) end = all.size();
+        fs::path dir = all.substr(start, end - start);
+        if (!dir.empty()) {
+          std::size_t before = d.stdlib.size() + d.machines.size();
+          add_root(dir);
+          if (d.stdlib.size() + d.machines.size() == before) {  // a folder of .pam files itself
+            d.stdlib.push_back(dir);
+            d.machines.push_back(dir);
+          }
+        }
+        start = end + 1;
+      }
+    }
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&data_dirs), &info) != 0 && info.dli_fname) {
+      fs::path here = fs::weakly_canonical(fs::absolute(info.dli_fname, ec), ec).parent_path();
+      for (const char* rel : {"../share/pamc", "..", "../.."}) {
+        fs::path root = fs::weakly_canonical(here / rel, ec);
+        if (fs::is_directory(root / "stdlib", ec) && fs::is_directory(root / "machines", ec)) {
+          add_root(root);
+          break;
+        }
+      }
+    }
+    return d;
+  }();
+  return dirs;
+}
+
+std::string searched_text(const std::vector<fs::path>& dirs) {
+  std::string out;
+  for (const fs::path& d : dirs) out += (out.empty() ? "" : ", ") + d.string();
+  return out.empty() ? "no stdlib or machines folder found: set PAMC_PATH" : out;
+}
 
 class Loader {
  public:
@@ -43,8 +105,9 @@ class Loader {
     std::vector<fs::path> dirs;
     if (!machine) dirs.push_back(dir);
     for (auto& d : opts_.include_dirs) dirs.emplace_back(d);
-    if (!machine) dirs.emplace_back(PAMC_STDLIB_DIR);
-    dirs.emplace_back(PAMC_MACHINES_DIR);
+    if (!machine)
+      for (const fs::path& d : data_dirs().stdlib) dirs.push_back(d);
+    for (const fs::path& d : data_dirs().machines) dirs.push_back(d);
     std::vector<std::string> names{path};
     if (machine && fs::path(path).extension() != ".pam") names.insert(names.begin(), path + ".pam");
     for (auto& name : names) {
@@ -73,8 +136,10 @@ class Loader {
     std::string found = resolve(path, dir, machine);
     if (found.empty()) {
       std::string what = machine ? "no machine file '" + path + "'" : "cannot find imported file '" + path + "'";
-      what += machine ? " (searched -I folders and " PAMC_MACHINES_DIR ")"
-                      : " (searched the importing file's folder, -I folders, " PAMC_STDLIB_DIR " and " PAMC_MACHINES_DIR ")";
+      std::vector<fs::path> data = data_dirs().machines;
+      if (!machine) data.insert(data.begin(), data_dirs().stdlib.begin(), data_dirs().stdlib.end());
+      what += machine ? " (searched -I folders and " + searched_text(data) + ")"
+                      : " (searched the importing file's folder, -I folders and " + searched_text(data) + ")";
       if (loc.valid()) diags_.error(loc, DiagKind::ImportNotFound, what);
       else diags_.file_error(path, DiagKind::ImportNotFound, what);
       return;

@@ -59,6 +59,26 @@ def main():
             failures += 1
         else:
             print("ok: consumer reports diagnostics: " + p.stderr.splitlines()[0])
+        # The installed pamc finds stdlib/ and machines/ relative to itself (share/pamc), so
+        # the prefix can move: install, move, then run from / with --machine and an import.
+        moved = os.path.join(tmp, "moved")
+        p = subprocess.run(["cmake", "--install", build, "--prefix", os.path.join(tmp, "relocate")],
+                           capture_output=True, text=True)
+        os.rename(os.path.join(tmp, "relocate"), moved)
+        imp = os.path.join(tmp, "imports.pam")
+        with open(imp, "w") as f:
+            f.write('import "comm.pam"\nnumeric parameter P\nprocess main = delay(P)\n')
+        pamc = os.path.join(moved, "bin", "pamc")
+        a = subprocess.run([pamc, "compile", "--machine", "x1e", os.path.join(ROOT, "samples", "sp_tzetar.pam")],
+                           capture_output=True, text=True, cwd="/")
+        b = subprocess.run([pamc, "eval", imp, "-D", "P=3"], capture_output=True, text=True, cwd="/")
+        if p.returncode != 0 or a.returncode != 0 or b.returncode != 0 or b.stdout.strip() != "numeric T_main = 3" or \
+                not os.path.exists(os.path.join(moved, "share", "pamc", "machines", "x1e.pam")):
+            print("FAIL: a moved install: --machine x1e exit %d, import comm exit %d\n%s%s%s" %
+                  (a.returncode, b.returncode, p.stderr, a.stderr, b.stdout + b.stderr))
+            failures += 1
+        else:
+            print("ok: a moved install finds --machine x1e and import \"comm.pam\" from /")
         return 1 if failures else 0
     finally:
         if args.keep:
