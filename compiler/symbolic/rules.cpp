@@ -1691,7 +1691,12 @@ std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a
   if (!r || !r->body().has(r->index_ex())) return std::nullopt;
   const ex& i = r->index_ex();
   ex c = 1, pw;
-  for (const ex& x : operands_of(r->body(), false)) {
+  for (const ex& x0 : operands_of(r->body(), false)) {
+    // (2 ^ l) ^ -1, as GiNaC keeps N / 2 ^ l, is 2 ^ (-l)
+    ex x = x0;
+    if (is_class<power>(x) && is_class<power>(x.op(0)) && is_class<numeric>(x.op(0).op(0)) &&
+        is_class<numeric>(x.op(1)) && ex_to<numeric>(x.op(1)).is_integer())
+      x = pow(x.op(0).op(0), x.op(0).op(1) * x.op(1));
     if (!x.has(i)) {
       c *= x;
     } else if (pw.is_zero() && is_class<power>(x) && is_class<numeric>(x.op(0))) {

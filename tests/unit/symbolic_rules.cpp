@@ -1067,3 +1067,21 @@ TEST_CASE_FIXTURE(Fixture, "a sum over a monomial denominator prints over a comm
   // a cancellation that would remove the division (N / P + N (P - 1) / P = N) is not taken
   CHECK(simplify(N / P + N * (P - 1) / P, g, b, st).has(P));
 }
+
+TEST_CASE_FIXTURE(Fixture, "geometric sums, also of a halving written N / 2 ^ l (sum_geometric)") {
+  symbol l("l");
+  // N / 2^l as GiNaC keeps it: (2^l)^-1
+  ex halving = Sum(l, 0, M - 1, N * GiNaC::pow(GiNaC::pow(2, l), -1));
+  auto r = rule_sum_geometric(halving, F, a);
+  REQUIRE(r);
+  ex doubling = Sum(l, 1, M, 3 * GiNaC::pow(2, l));
+  auto r2 = rule_sum_geometric(doubling, F, a);
+  REQUIRE(r2);
+  for (numeric m : {0, 1, 2, 5})
+    for (numeric n : {0, 1, 7}) {
+      GiNaC::exmap env{{M, m}, {N, n}};
+      CHECK(ev(*r, env) == ev(halving, env));
+      CHECK(ev(*r2, env) == ev(doubling, env));
+    }
+  CHECK(!rule_sum_geometric(Sum(l, 0, M, GiNaC::pow(l, 2)), F, a));  // not geometric
+}
