@@ -526,6 +526,17 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         std::int64_t l = integer_bound(n->lb(env), n->loc, "the loop's lower bound");
         std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
         if (l > u) return true;
+        // All branches start at once and each holds memory until it ends: refuse a par wider
+        // than the event limit or than memory allows, before allocating any of them.
+        {
+          const double width = static_cast<double>(u) - static_cast<double>(l) + 1;
+          constexpr double kMaxBranches = 20'000'000;
+          if ((opts_.max_events && width > static_cast<double>(opts_.max_events)) || width > kMaxBranches)
+            fail(n->loc, DiagKind::WorkLimit,
+                 "this par starts " + fmt_num(width) + " branches at once, more than " +
+                     (width > kMaxBranches ? std::string("the simulator holds (2e7)")
+                                           : "the --max-events limit (" + std::to_string(opts_.max_events) + ")"));
+        }
         Task* t = alloc();
         *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::ParLoop, parent->kind == TK::Root};
         std::int64_t pending = 0;
@@ -635,6 +646,7 @@ double Engine::run(const PNode* body, int run_index) {
                " (the --max-events limit; raise it to simulate further)");
     }
     ++events;
+    if ((events & 0xFFFFF) == 0 && opts_.on_tick) opts_.on_tick(events);
     const Event ev = heap_[0];
     now_ = ev.time;
     hole_ = true;

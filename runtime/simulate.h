@@ -16,6 +16,7 @@
 // run time.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,9 @@ struct SimOptions {
   // Per run; a run that would process more events throws SimError (WorkLimit).
   // 0 means no limit.
   std::uint64_t max_events = 1000000000ULL;
+  // Called every 2^20 events with the events so far in this run (a progress line, Ctrl-C:
+  // it may throw to stop the run).
+  std::function<void(std::uint64_t)> on_tick;
 };
 
 struct SimStat {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "compiler/emit/emit.h"
 #include "compiler/emit/json_text.h"
 #include "compiler/passes/evaluate_model.h"
+#include "compiler/symbolic/progress.h"
 #include "compiler/passes/pipeline.h"
 #include "runtime/simulate.h"
 
@@ -157,7 +159,16 @@ int cmd_simulate(const SimulateCommand& c) {
   std::map<std::string, GiNaC::numeric> exact;
   if (!parse_bindings(c.bindings, exact)) return kUsageError;
   std::map<std::string, double> params;
-  for (const auto& [name, v] : exact) params[name] = v.to_double();
+  for (const auto& [name, v] : exact) {
+    double d = v.to_double();
+    if (!std::isfinite(d) || (d == 0.0 && !v.is_zero())) {  // 1e-400 would simulate as 0
+      auto raw = c.bindings.find(name);
+      std::cerr << "pamc: -D " << name << "=" << (raw != c.bindings.end() ? raw->second : format_number(v))
+                << ": not representable as a double, which the simulator works in\n";
+      return kUsageError;
+    }
+    params[name] = d;
+  }
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Normalized, diags);
   if (!comp) return report(diags);
@@ -176,7 +187,14 @@ int cmd_simulate(const SimulateCommand& c) {
   opts.max_events = c.max_events;
   std::vector<NamedSimResult> results;
   try {
-    for (const std::string& p : processes) results.push_back({p, simulate(comp->normal, p, params, opts)});
+    for (const std::string& p : processes) {
+      sym::ProgressLine line("simulating " + p, 0, "events");
+      opts.on_tick = [&line](std::uint64_t events) {
+        if (sym::interrupted()) throw SimError(Loc{}, DiagKind::EvaluationError, "simulation interrupted (Ctrl-C)");
+        line.tick(static_cast<long long>(events));
+      };
+      results.push_back({p, simulate(comp->normal, p, params, opts)});
+    }
   } catch (const SimError& e) {
     render_diagnostic(std::cerr, e.diag);
     return kModelError;

@@ -202,6 +202,7 @@ int run(int argc, char** argv) {
     c.runs = p.vm["runs"].as<int>();
     if (c.runs < 1) throw UsageError{"simulate: --runs must be at least 1"};
     c.max_events = p.vm["max-events"].as<unsigned long long>();
+    pamc::sym::install_interrupt_handler();  // Ctrl-C: a clean error at the next 2^20 events
     c.json = p.vm.count("json") > 0;
     return cmd_simulate(c);
   }

@@ -85,7 +85,17 @@ bool parse_sweep_range(const std::string& text, SweepRange& out, std::string& er
       error = "the factor never takes " + out.name + " from FIRST to LAST";
       return false;
     }
+    // Count first (in doubles): x1.0000001 from 1 to 1e9 is 2e8 values, refused before any
+    // is made.
+    double estimate = std::floor(std::log(std::fabs(b.to_double() / a.to_double())) / std::log(out.step.to_double())) + 1;
+    if (!(estimate <= static_cast<double>(max_points) + 1)) {
+      error = "more than " + std::to_string(max_points) + " values";
+      return false;
+    }
     for (GiNaC::numeric v = a;; v = v * out.step) {
+      // A fractional factor's exact powers grow a digit per step: past 15 digits of
+      // denominator the value continues as the double it rounds to.
+      if (v.is_rational() && v.denom() > GiNaC::numeric(1000000000000000L)) v = GiNaC::numeric(v.to_double());
       if (out.step > 1 ? abs(v) > abs(b) : abs(v) < abs(b)) break;
       if (out.geo.size() >= max_points) {
         error = "more than " + std::to_string(max_points) + " values";

@@ -15,8 +15,8 @@ extern "C" void on_sigint(int) { g_interrupted = 1; }
 void install_interrupt_handler() { std::signal(SIGINT, on_sigint); }
 bool interrupted() { return g_interrupted != 0; }
 
-ProgressLine::ProgressLine(std::string what, double total)
-    : what_(std::move(what)), total_(total), tty_(isatty(STDERR_FILENO) == 1),
+ProgressLine::ProgressLine(std::string what, double total, std::string unit)
+    : what_(std::move(what)), total_(total), unit_(std::move(unit)), tty_(isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()), last_(start_) {}
 
 ProgressLine::~ProgressLine() {
@@ -32,10 +32,12 @@ void ProgressLine::tick(long long done) {
   double secs = std::chrono::duration<double>(now - start_).count();
   double rate = done / secs;
   if (total_ > 0 && done < total_)
-    std::fprintf(stderr, "\r\033[Kpamc: %s: %.3g of about %.3g terms (%.0f%%), %.3g terms/s, about %.0f s left (Ctrl-C stops)",
-                 what_.c_str(), double(done), total_, 100.0 * done / total_, rate, (total_ - done) / rate);
+    std::fprintf(stderr, "\r\033[Kpamc: %s: %.3g of about %.3g %s (%.0f%%), %.3g %s/s, about %.0f s left (Ctrl-C stops)",
+                 what_.c_str(), double(done), total_, unit_.c_str(), 100.0 * done / total_, rate, unit_.c_str(),
+                 (total_ - done) / rate);
   else
-    std::fprintf(stderr, "\r\033[Kpamc: %s: %.3g terms, %.3g terms/s (Ctrl-C stops)", what_.c_str(), double(done), rate);
+    std::fprintf(stderr, "\r\033[Kpamc: %s: %.3g %s, %.3g %s/s (Ctrl-C stops)", what_.c_str(), double(done),
+                 unit_.c_str(), rate, unit_.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -18,14 +18,16 @@ bool interrupted();
 
 class ProgressLine {
  public:
-  // what: the equation or job ("T_main"); total: the estimated number of terms (0: unknown).
-  ProgressLine(std::string what, double total);
+  // what: the equation or job ("T_main"); total: the estimated count (0: unknown); unit:
+  // what is counted ("terms", "events").
+  ProgressLine(std::string what, double total, std::string unit = "terms");
   ~ProgressLine();
   void tick(long long done);
 
  private:
   std::string what_;
   double total_;
+  std::string unit_;
   bool tty_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, last_;

@@ -58,6 +58,22 @@ def main():
           proc.returncode == 1 and "sqrt_weight.pam:" in err and "interrupted (Ctrl-C)" in err and out == "",
           f"rc={proc.returncode} {out} {err}")
     check("piped: no progress line", "terms/s" not in err, err)
+    # Other commands' limits (issue 16): refused at once, with a message, not after memory ran out.
+    mrm = harness.MRM
+    rc, out, err = pamc("sweep", mrm, "--sweep", "P=1:1e9:x1.0000001", "-D", "N=10", timeout=20)
+    check("sweep of 2e8 geometric values: refused before they are made", rc == 2 and "more than" in err, err)
+    rc, out, err = pamc("simulate", mrm, "-D", "P=1e18", "-D", "N=1e18", timeout=20)
+    check("simulate of a par with 1e18 branches: located WorkLimit, at once",
+          rc == 1 and "[WorkLimit]" in err and "mrm.pam:12:" in err, err)
+    rc, out, err = pamc("simulate", mrm, "-D", "P=1e-400", "-D", "N=10", timeout=20)
+    check("simulate with a value no double holds: refused (eval rejects it too)", rc == 2 and "1e-400" in err, err)
+    proc = subprocess.Popen([harness.PAMC, "simulate", mrm, "-D", "P=1e6", "-D", "N=1e6"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    check("simulate stops on Ctrl-C with a message", proc.returncode == 1 and "interrupted" in err and out == "",
+          f"rc={proc.returncode} {out} {err}")
     shutil.rmtree(tmp, ignore_errors=True)
     return harness.summary("work-limit checks")
 
