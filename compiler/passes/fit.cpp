@@ -308,6 +308,11 @@ FitData parse_fit_data(SourceFileP file) {
       if (!parse_binding_value(fields[c].text, v))
         fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + fields[c].text + "' is not a number",
              Loc{f, line, fields[c].col});
+      // The fit works in doubles: a value no double holds (1e400, 1e-400) is the data's error.
+      if (double d = v.to_double(); !std::isfinite(d) || (d == 0.0 && !v.is_zero()))
+        fail(DiagKind::DataError,
+             "column '" + data.columns[c] + "': '" + fields[c].text + "' is outside what a double holds",
+             Loc{f, line, fields[c].col});
       row.values.push_back(v);
       row.cols.push_back(fields[c].col);
     }

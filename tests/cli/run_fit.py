@@ -148,6 +148,8 @@ def main():
     bad("a fitted parameter given as a column", [lin, "--data", lin_csv, "--fit", "x"], 1, "lin.csv:1:1", "fitted")
     bad("non-numeric cell", [lin, "--data", write(tmp, "nan.csv", "x,T_main\n1,3.5\n2,abc\n"), "--fit", "a,b"], 1,
         "nan.csv:3:3", "'abc' is not a number", "[DataError]")
+    bad("a measurement no double holds", [lin, "--data", write(tmp, "big.csv", "x,T_main\n1,3.5\n2,1e400\n3,8.5\n"),
+                                           "--fit", "a,b"], 1, "big.csv:3:3", "outside what a double holds", "[DataError]")
     bad("ragged row", [lin, "--data", write(tmp, "rag.csv", "x,T_main\n1,3.5\n2\n"), "--fit", "a,b"], 1,
         "rag.csv:3:1", "1 field")
     bad("empty cell", [lin, "--data", write(tmp, "hole.csv", "x,T_main\n1,\n"), "--fit", "a"], 1, "empty cell")
