@@ -20,11 +20,11 @@ using GiNaC::symbol;
 
 namespace {
 
-struct Gen {
+struct OpenExpressions {
   std::mt19937 rng;
   symbol N{"N"}, P{"P"}, M{"M"};
   int next = 0;
-  explicit Gen(unsigned seed) : rng(seed) {}
+  explicit OpenExpressions(unsigned seed) : rng(seed) {}
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
   symbol fresh() { return symbol("i" + std::to_string(next++)); }
 
@@ -94,7 +94,7 @@ struct Gen {
 };
 
 // A top-level expression: a vector max, a scalar with loops, or both added.
-ex pick_top(Gen& g) {
+ex pick_top(OpenExpressions& g) {
   switch (g.pick(3)) {
     case 0: return vector_max(g.vector({}, 0));
     case 1: return g.scalar({}, 0);
@@ -105,7 +105,7 @@ ex pick_top(Gen& g) {
 }  // namespace
 
 TEST_CASE("property: the compiled program gives the exact evaluator's value (400 random open expressions)") {
-  Gen g(20261125);
+  OpenExpressions g(20261125);
   std::map<ex, unsigned, GiNaC::ex_is_less> params{{g.N, 0}, {g.P, 1}, {g.M, 2}};
   int compared = 0, exact = 0, no_value = 0;
   for (int model = 0; model < 400; ++model) {
