@@ -143,6 +143,21 @@ def main():
     check("sweep of an open model: compiled, no slow note, rows equal pamc eval",
           rc == 0 and len(rows) == 150 and bool(picks) and same and "slow" not in err, err + str(picks))
 
+    # The man page renders without warnings; bash completion completes subcommands, --emit
+    # values, machine names and .pam files.
+    if shutil.which("man"):
+        m = subprocess.run(["man", "--warnings", "-l", os.path.join(ROOT, "docs", "man", "pamc.1")],
+                           capture_output=True, text=True, env={**os.environ, "MANWIDTH": "80", "MANPAGER": "cat"})
+        check("man -l docs/man/pamc.1 renders without warnings",
+              m.returncode == 0 and "EXIT STATUS" in m.stdout and m.stderr.strip() == "", m.stderr[:300])
+    script = ("source scripts/pamc-completion.bash; out=; "
+              "for words in 'pamc ev' 'build/pamc compile --emit oc' 'build/pamc eval --machine x1' 'pamc eval samples/mr'; do "
+              "read -ra COMP_WORDS <<< \"$words\"; COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _pamc; out=\"$out${COMPREPLY[*]};\"; done; "
+              "echo \"$out\"")
+    comp = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT)
+    check("bash completion: subcommand, --emit value, machine name, model file",
+          comp.stdout.strip() == "eval;octave;x1e;samples/mrm.pam;", comp.stdout + comp.stderr)
+
     # A formal or loop index that shares a global's name does not hide the global from the
     # results: f stays a top-level equation (it used to vanish from compile and eval).
     shadow = write(tmp, "shadow.pam", "numeric h(f) = f * 2\nnumeric f = 3\nnumeric g = h(4)\n"

@@ -73,7 +73,9 @@ def main():
                            capture_output=True, text=True, cwd="/")
         b = subprocess.run([pamc, "eval", imp, "-D", "P=3"], capture_output=True, text=True, cwd="/")
         if p.returncode != 0 or a.returncode != 0 or b.returncode != 0 or b.stdout.strip() != "numeric T_main = 3" or \
-                not os.path.exists(os.path.join(moved, "share", "pamc", "machines", "x1e.pam")):
+                not os.path.exists(os.path.join(moved, "share", "pamc", "machines", "x1e.pam")) or \
+                not os.path.exists(os.path.join(moved, "share", "man", "man1", "pamc.1")) or \
+                not os.path.exists(os.path.join(moved, "share", "bash-completion", "completions", "pamc")):
             print("FAIL: a moved install: --machine x1e exit %d, import comm exit %d\n%s%s%s" %
                   (a.returncode, b.returncode, p.stderr, a.stderr, b.stdout + b.stderr))
             failures += 1
