@@ -10,8 +10,11 @@
 // only in that loop's body (not in its bounds); locals shadow declarations; declarations
 // are visible everywhere, in every file, before or after their own declaration.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <tuple>
 #include <unordered_set>
 
@@ -492,6 +495,69 @@ class Checker {
 
 }  // namespace
 
+namespace {
+
+// A resource's identity is its fcfs index (SPEC 2), so two names with one index are one
+// server. Warned where it is certain from the text: two resources `fcfs(k, m)` with the same
+// number k, and a resource `fcfs(k, m)` inside a family `r(p) = fcfs(p + c, m)` (k >= c:
+// it is r(k - c)).
+void warn_aliased_resources(const Program& program, Diagnostics& diags) {
+  auto number = [](const NodeP& n) -> std::optional<double> {
+    if (!n || n->kind != Kind::Number) return std::nullopt;
+    char* end = nullptr;
+    double v = std::strtod(n->text.c_str(), &end);
+    if (end == n->text.c_str()) return std::nullopt;
+    return v;
+  };
+  struct Single {
+    const ast::Decl* d;
+    double index;
+  };
+  struct Family {
+    const ast::Decl* d;
+    double offset;
+  };
+  std::vector<Single> singles;
+  std::vector<Family> families;
+  for (const ast::Decl* d : program.decls) {
+    if (d->type != Type::Resource || d->is_parameter || !d->body || d->body->kind != Kind::Call ||
+        d->body->name != "fcfs" || d->body->kids.size() != 2)
+      continue;
+    const NodeP& idx = d->body->kids[0];
+    if (d->formals.empty()) {
+      if (auto k = number(idx)) singles.push_back({d, *k});
+    } else if (d->formals.size() == 1) {
+      if (idx->kind == Kind::Name && idx->name == d->formals[0]) {
+        families.push_back({d, 0});
+      } else if (idx->kind == Kind::Binary && idx->op == ast::Op::Add && idx->kids[0]->kind == Kind::Name &&
+                 idx->kids[0]->name == d->formals[0]) {
+        if (auto c = number(idx->kids[1])) families.push_back({d, *c});
+      }
+    }
+  }
+  auto where = [](const ast::Decl* d) { return d->loc.file->path + ":" + std::to_string(d->loc.line); };
+  auto num = [](double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  };
+  for (std::size_t a = 0; a < singles.size(); ++a)
+    for (std::size_t b = a + 1; b < singles.size(); ++b)
+      if (singles[a].index == singles[b].index)
+        diags.warning(singles[b].d->name_loc, DiagKind::AliasedResource,
+                      "resource '" + singles[b].d->name + "' is fcfs(" + num(singles[b].index) + ", ...) like '" +
+                          singles[a].d->name + "' (" + where(singles[a].d) + "): one server under two names");
+  for (const Single& s : singles)
+    for (const Family& f : families)
+      if (s.index >= f.offset && s.index == std::floor(s.index))
+        diags.warning(s.d->name_loc, DiagKind::AliasedResource,
+                      "resource '" + s.d->name + "' is fcfs(" + num(s.index) + ", ...), the same server as " +
+                          f.d->name + "(" + num(s.index - f.offset) + ") (" + where(f.d) +
+                          "): give it an index the family does not reach");
+}
+
+}  // namespace
+
 std::unique_ptr<Program> check_modules(std::vector<ast::Module> modules, Diagnostics& diags) {
   auto program = std::make_unique<Program>();
   program->modules = std::move(modules);
@@ -499,6 +565,7 @@ std::unique_ptr<Program> check_modules(std::vector<ast::Module> modules, Diagnos
   std::size_t before = diags.error_count();
   Checker(*program, diags).run();
   if (diags.error_count() > before) return nullptr;
+  warn_aliased_resources(*program, diags);
   return program;
 }
 

@@ -113,6 +113,7 @@ int cmd_sweep(const SweepCommand& c) {
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   const CostModel& model = comp->model;
   try {
     auto t0 = clock::now();
@@ -280,6 +281,7 @@ int point_command(const PointCommand& c, Analyse analyse, Format format) {
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   try {
     std::cout << format(analyse(comp->model, bindings, c.targets), c.json);
   } catch (const CompileError& e) {

@@ -103,6 +103,7 @@ int cmd_compile(const CompileCommand& c) {
   Stage stage = stage_from(c.stage);
   auto comp = compile_file(c.file, c.load, stage, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   if (c.emit != "pamela") {
     if (stage != Stage::Simplified) {
       std::cerr << "pamc: compile: --emit " << c.emit << " writes the simplified cost model; drop --stage\n";
@@ -132,6 +133,7 @@ int cmd_eval(const EvalCommand& c) {
   request.compiled = !c.brute_force;  // the reference stays the exact evaluator
   auto comp = compile_file(c.file, c.load, c.brute_force ? Stage::Time : Stage::Simplified, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   EvalResult result;
   try {
     result = evaluate_model(comp->model, request);
@@ -172,6 +174,7 @@ int cmd_simulate(const SimulateCommand& c) {
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Normalized, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   std::vector<std::string> processes = c.targets;
   if (processes.empty())
     for (const NormalEquation& e : comp->normal.equations)

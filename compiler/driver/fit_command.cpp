@@ -161,6 +161,7 @@ int cmd_fit(const FitCommand& c) {
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   std::string error;
   SourceFileP csv = read_source_file(c.data, error);  // outlives every diagnostic pointing into it
   if (!csv) {

@@ -88,6 +88,7 @@ int cmd_validate(const ValidateCommand& c) {
   Diagnostics diags;
   auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
   if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
   std::vector<Trace> traces;
   for (const std::string& path : c.traces)
     if (auto t = read_ma_trace(path, diags)) traces.push_back(std::move(*t));

@@ -158,6 +158,16 @@ def main():
     check("bash completion: subcommand, --emit value, machine name, model file",
           comp.stdout.strip() == "eval;octave;x1e;samples/mrm.pam;", comp.stdout + comp.stderr)
 
+    # Two names for one server are a warning with both places (exit 0, the value unchanged).
+    alias = write(tmp, "alias.pam", "resource s = fcfs(0, 1)\nresource bus = fcfs(0, 1)\nresource cpu(p) = fcfs(p, 1)\n"
+                  "process main = use(s, 1) || use(bus, 2)\n")
+    rc, out, err = pamc("eval", alias)
+    check("aliased resources: warnings at both names, with the other's place; the value as before",
+          rc == 0 and out == "numeric T_main = 3\n" and "alias.pam:2:10: warning: resource 'bus' is fcfs(0, ...) like 's' (" in err
+          and "same server as cpu(0)" in err and "[AliasedResource]" in err, err)
+    rc, out, err = pamc("check", MRM)
+    check("no warning for the seed's MRM", rc == 0 and err == "", err)
+
     # A formal or loop index that shares a global's name does not hide the global from the
     # results: f stays a top-level equation (it used to vanish from compile and eval).
     shadow = write(tmp, "shadow.pam", "numeric h(f) = f * 2\nnumeric f = 3\nnumeric g = h(4)\n"
