@@ -38,7 +38,8 @@ std::string format_sim_text(const SimResult& r, const std::string& process_name)
   if (r.has_mean_finish)
     out << "mean finish of the " << process_name << " branches = " << text_stat(r.mean_finish, r.runs) << "\n";
   for (const SimResourceStats& s : r.resources)
-    out << "resource fcfs(" << s.index << ", " << s.multiplicity << "): utilization "
+    out << "resource " << (s.name.empty() ? "" : s.name + " = ") << "fcfs(" << s.index << ", " << s.multiplicity
+        << "): utilization "
         << sim::fmt_num(s.utilization) << ", mean wait " << sim::fmt_num(s.mean_wait) << ", requests "
         << sim::fmt_num(s.requests) << "\n";
   out << "events = " << r.events << "\n";
@@ -54,7 +55,8 @@ std::string json_details(const SimResult& r) {
   for (const SimResourceStats& s : r.resources) {
     if (!first) out += ", ";
     first = false;
-    out += json_str(std::to_string(s.index)) + ": {\"multiplicity\": " + std::to_string(s.multiplicity) +
+    out += json_str(std::to_string(s.index)) + ": {" + (s.name.empty() ? "" : "\"name\": " + json_str(s.name) + ", ") +
+           "\"multiplicity\": " + std::to_string(s.multiplicity) +
            ", \"utilization\": " + json_num(s.utilization) + ", \"mean_wait\": " + json_num(s.mean_wait) +
            ", \"requests\": " + json_num(s.requests) + "}";
   }

@@ -53,6 +53,7 @@ struct SimResourceStats {
   double utilization = 0;  // busy server-time / (multiplicity * makespan), mean over runs
   double mean_wait = 0;    // mean time a request queued before service (all runs pooled)
   double requests = 0;     // mean number of requests per run
+  std::string name;        // the model's name for it ("bus", "cpu(3)"), when the text fixes one
 };
 
 struct SimResult {

@@ -497,11 +497,40 @@ class Checker {
 
 namespace {
 
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 // A resource's identity is its fcfs index (SPEC 2), so two names with one index are one
 // server. Warned where it is certain from the text: two resources `fcfs(k, m)` with the same
 // number k, and a resource `fcfs(k, m)` inside a family `r(p) = fcfs(p + c, m)` (k >= c:
 // it is r(k - c)).
 void warn_aliased_resources(const Program& program, Diagnostics& diags) {
+  FixedResources fixed = fixed_resources(program);
+  const auto& singles = fixed.singles;
+  const auto& families = fixed.families;
+  auto where = [](const ast::Decl* d) { return d->loc.file->path + ":" + std::to_string(d->loc.line); };
+  auto num = number_text;
+  for (std::size_t a = 0; a < singles.size(); ++a)
+    for (std::size_t b = a + 1; b < singles.size(); ++b)
+      if (singles[a].index == singles[b].index)
+        diags.warning(singles[b].decl->name_loc, DiagKind::AliasedResource,
+                      "resource '" + singles[b].decl->name + "' is fcfs(" + num(singles[b].index) + ", ...) like '" +
+                          singles[a].decl->name + "' (" + where(singles[a].decl) + "): one server under two names");
+  for (const FixedResources::Single& s : singles)
+    for (const FixedResources::Family& f : families)
+      if (s.index >= f.offset && s.index == std::floor(s.index))
+        diags.warning(s.decl->name_loc, DiagKind::AliasedResource,
+                      "resource '" + s.decl->name + "' is fcfs(" + num(s.index) + ", ...), the same server as " +
+                          f.decl->name + "(" + num(s.index - f.offset) + ") (" + where(f.decl) +
+                          "): give it an index the family does not reach");
+}
+
+}  // namespace
+
+FixedResources fixed_resources(const Program& program) {
   auto number = [](const NodeP& n) -> std::optional<double> {
     if (!n || n->kind != Kind::Number) return std::nullopt;
     char* end = nullptr;
@@ -509,54 +538,46 @@ void warn_aliased_resources(const Program& program, Diagnostics& diags) {
     if (end == n->text.c_str()) return std::nullopt;
     return v;
   };
-  struct Single {
-    const ast::Decl* d;
-    double index;
-  };
-  struct Family {
-    const ast::Decl* d;
-    double offset;
-  };
-  std::vector<Single> singles;
-  std::vector<Family> families;
+  FixedResources out;
   for (const ast::Decl* d : program.decls) {
-    if (d->type != Type::Resource || d->is_parameter || !d->body || d->body->kind != Kind::Call ||
-        d->body->name != "fcfs" || d->body->kids.size() != 2)
+    if (d->type != Type::Resource || d->is_parameter) continue;
+    if (!d->body || d->body->kind != Kind::Call || d->body->name != "fcfs" || d->body->kids.size() != 2) {
+      out.complete = false;  // a resource defined some other way: its index is not fixed here
       continue;
+    }
     const NodeP& idx = d->body->kids[0];
+    std::size_t before = out.singles.size() + out.families.size();
     if (d->formals.empty()) {
-      if (auto k = number(idx)) singles.push_back({d, *k});
+      if (auto k = number(idx)) out.singles.push_back({d, *k});
     } else if (d->formals.size() == 1) {
       if (idx->kind == Kind::Name && idx->name == d->formals[0]) {
-        families.push_back({d, 0});
+        out.families.push_back({d, 0});
       } else if (idx->kind == Kind::Binary && idx->op == ast::Op::Add && idx->kids[0]->kind == Kind::Name &&
                  idx->kids[0]->name == d->formals[0]) {
-        if (auto c = number(idx->kids[1])) families.push_back({d, *c});
+        if (auto c = number(idx->kids[1])) out.families.push_back({d, *c});
       }
     }
+    if (out.singles.size() + out.families.size() == before) out.complete = false;
   }
-  auto where = [](const ast::Decl* d) { return d->loc.file->path + ":" + std::to_string(d->loc.line); };
-  auto num = [](double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-  };
-  for (std::size_t a = 0; a < singles.size(); ++a)
-    for (std::size_t b = a + 1; b < singles.size(); ++b)
-      if (singles[a].index == singles[b].index)
-        diags.warning(singles[b].d->name_loc, DiagKind::AliasedResource,
-                      "resource '" + singles[b].d->name + "' is fcfs(" + num(singles[b].index) + ", ...) like '" +
-                          singles[a].d->name + "' (" + where(singles[a].d) + "): one server under two names");
-  for (const Single& s : singles)
-    for (const Family& f : families)
-      if (s.index >= f.offset && s.index == std::floor(s.index))
-        diags.warning(s.d->name_loc, DiagKind::AliasedResource,
-                      "resource '" + s.d->name + "' is fcfs(" + num(s.index) + ", ...), the same server as " +
-                          f.d->name + "(" + num(s.index - f.offset) + ") (" + where(f.d) +
-                          "): give it an index the family does not reach");
+  return out;
 }
 
-}  // namespace
+std::string FixedResources::name_of(double index) const {
+  if (!complete) return {};
+  std::string name;
+  int found = 0;
+  for (const Single& s : singles)
+    if (s.index == index) {
+      name = s.decl->name;
+      ++found;
+    }
+  for (const Family& f : families)
+    if (index >= f.offset && index == std::floor(index)) {
+      name = f.decl->name + "(" + number_text(index - f.offset) + ")";
+      ++found;
+    }
+  return found == 1 ? name : std::string();  // several names for one server: none is right
+}
 
 std::unique_ptr<Program> check_modules(std::vector<ast::Module> modules, Diagnostics& diags) {
   auto program = std::make_unique<Program>();

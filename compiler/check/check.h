@@ -59,6 +59,28 @@ struct MaCounter {
 const std::vector<MaCounter>& ma_counters();
 const MaCounter* find_ma_counter(const std::string& name);
 
+// The resources whose index the text fixes: `r = fcfs(k, m)` (a number k) and families
+// `r(p) = fcfs(p + c, m)` (a number c, or none), for naming simulated servers and for the
+// aliasing warning.
+struct FixedResources {
+  struct Single {
+    const ast::Decl* decl;
+    double index;
+  };
+  struct Family {
+    const ast::Decl* decl;
+    double offset;
+  };
+  std::vector<Single> singles;
+  std::vector<Family> families;
+  bool complete = true;  // every resource declaration is one of the above
+  // "bus", or "cpu(3)" for index 3 of cpu(p) = fcfs(p, 1); empty when no name is certain
+  // (another resource's index depends on parameters, link(p) = fcfs(P + p, 1): index 3 may
+  // be link(0)).
+  std::string name_of(double index) const;
+};
+FixedResources fixed_resources(const Program& program);
+
 // Checks already-parsed modules (in load order) and builds the Program; used by the loaders.
 std::unique_ptr<Program> check_modules(std::vector<ast::Module> modules, Diagnostics& diags);
 

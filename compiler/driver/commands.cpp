@@ -198,6 +198,10 @@ int cmd_simulate(const SimulateCommand& c) {
       };
       results.push_back({p, simulate(comp->normal, p, params, opts)});
     }
+    // The model's names for its servers, where the text fixes them (`bus`, `cpu(3)`).
+    FixedResources fixed = fixed_resources(*comp->program);
+    for (NamedSimResult& r : results)
+      for (SimResourceStats& s : r.result.resources) s.name = fixed.name_of(static_cast<double>(s.index));
   } catch (const SimError& e) {
     render_diagnostic(std::cerr, e.diag);
     return kModelError;

@@ -167,6 +167,18 @@ def main():
           and "same server as cpu(0)" in err and "[AliasedResource]" in err, err)
     rc, out, err = pamc("check", MRM)
     check("no warning for the seed's MRM", rc == 0 and err == "", err)
+    # simulate names servers as the model does where the text fixes the name
+    rc, out, err = pamc("simulate", MRM, "-D", "P=3", "-D", "N=2")
+    check("simulate names the MRM's server 's'", rc == 0 and "resource s = fcfs(0, 1): utilization" in out, out + err)
+    fam = write(tmp, "family.pam", "resource bus = fcfs(0, 1)\nresource cpu(p) = fcfs(p + 1, 1)\n"
+                "process main = par (p = 0, 1) { use(cpu(p), 2) ; use(bus, 1) }\n")
+    rc, out, err = pamc("simulate", fam)
+    check("simulate names family members cpu(0), cpu(1) and the bus",
+          rc == 0 and "resource bus = fcfs(0, 1)" in out and "resource cpu(1) = fcfs(2, 1)" in out, out + err)
+    halo = os.path.join(ROOT, "samples", "corpus", "halo_edges.pam")
+    rc, out, err = pamc("simulate", halo, "-D", "P=3", "-D", "N=2")
+    check("no name where another family's index depends on a parameter (link(p) = fcfs(P + p, 1))",
+          rc == 0 and "resource fcfs(3, 1)" in out and "cpu(3)" not in out, out + err)
 
     # A formal or loop index that shares a global's name does not hide the global from the
     # results: f stays a top-level equation (it used to vanish from compile and eval).
