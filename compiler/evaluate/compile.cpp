@@ -298,10 +298,54 @@ class Compiler {
 
 }  // namespace
 
+namespace {
+
+// Peephole fusion of the sequences an open loop's body repeats per term: Local Local Add(2)
+// -> AddLocals, Const Mod -> ModConst, Const VecAdd -> VecAddConst. A sequence is fused only
+// when no jump lands inside it; jump targets are remapped. Stack depths only shrink.
+void fuse(Program& p) {
+  const std::vector<Instr>& in = p.code;
+  std::vector<char> target(in.size() + 1, 0);
+  for (const Instr& i : in)
+    if (i.op == Op::LoopInit || i.op == Op::LoopNext || i.op == Op::VLoopInit || i.op == Op::VLoopNext)
+      target[i.b] = 1;
+  std::vector<Instr> out;
+  std::vector<std::uint32_t> where(in.size() + 1, 0);  // old index -> new index
+  for (std::size_t k = 0; k < in.size();) {
+    where[k] = static_cast<std::uint32_t>(out.size());
+    auto free_at = [&](std::size_t j) { return j < in.size() && !target[j]; };
+    if (in[k].op == Op::Local && free_at(k + 1) && in[k + 1].op == Op::Local && free_at(k + 2) &&
+        in[k + 2].op == Op::Add && in[k + 2].a == 2) {
+      out.push_back(Instr{Op::AddLocals, 0, in[k].a, in[k + 1].a});
+      where[k + 1] = where[k + 2] = where[k];
+      k += 3;
+    } else if (in[k].op == Op::Const && free_at(k + 1) && in[k + 1].op == Op::Mod) {
+      out.push_back(Instr{Op::ModConst, 0, in[k].a, 0});
+      where[k + 1] = where[k];
+      k += 2;
+    } else if (in[k].op == Op::Const && free_at(k + 1) && in[k + 1].op == Op::VecAdd) {
+      out.push_back(Instr{Op::VecAddConst, 0, in[k + 1].a, in[k].a});
+      where[k + 1] = where[k];
+      k += 2;
+    } else {
+      out.push_back(in[k]);
+      ++k;
+    }
+  }
+  where[in.size()] = static_cast<std::uint32_t>(out.size());
+  for (Instr& i : out)
+    if (i.op == Op::LoopInit || i.op == Op::LoopNext || i.op == Op::VLoopInit || i.op == Op::VLoopNext)
+      i.b = where[i.b];
+  p.code = std::move(out);
+}
+
+}  // namespace
+
 Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less>& params) {
   Program p;
   Compiler c(p, params);
   c.expr(e);
+  fuse(p);
   return p;
 }
 

@@ -54,6 +54,10 @@ enum class Op : std::uint8_t {
   // adds into vector slot `kind` and keeps no accumulator on the stack.
   VLoopInit,
   VLoopNext,  // locals[a] += 1; jumps to b while locals[a] <= locals[a + 1]
+  // Fused by the peephole pass (fuse() in compile.cpp), for the inner loops of open forms:
+  AddLocals,  // push locals[a] + locals[b]
+  ModConst,   // x -> x mod consts[a]
+  VecAddConst,  // pos -> . vectors[a][pos] += consts[b]
 };
 
 constexpr std::uint8_t kEmptyIsZero = 0x10;

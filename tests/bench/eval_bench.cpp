@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   };
   for (const Open& m : open_models) {
     pamela::CostFunction g = pamela::Model::from_text(m.text, "open").function("T_main");
-    std::printf("  %s\n", m.what);
+    std::printf("  %s (%zu instructions)\n", m.what, g.instructions());
     for (double n : {1e3, 1e4, 1e5, 1e6}) {
       double terms = m.terms(n);
       if (terms > 2e9) continue;
