@@ -1792,7 +1792,7 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   const ex& i = r->index_ex();
   std::vector<LinearChoice> found;
   find_linear_choices(r->body(), i, found);
-  if (found.empty() || found.size() > 4) return std::nullopt;
+  if (found.empty()) return std::nullopt;
   // Distinct nodes only (a choice found twice is one choice).
   std::vector<LinearChoice> cs;
   for (const auto& c : found) {
@@ -1800,6 +1800,7 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
     for (const auto& d : cs) seen = seen || d.node.is_equal(c.node);
     if (!seen) cs.push_back(c);
   }
+  if (cs.size() > 4) return std::nullopt;  // distinct choices: min(N, i) used three times is one
   for (const auto& c : cs)
     if (may_fail(c.b, f)) return std::nullopt;
   // Linear on every piece: each combination of sides; or monotone by structure (a step
@@ -1811,6 +1812,13 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
     for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
     ex x = r->body().subs(m, subs_options::no_pattern).expand();
     if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
+    // A convex quadratic piece has its max at a piece end (a concave one its min): the sum
+    // of distances sum (j) { abs(j - i) } closed piecewise.
+    if (x.is_polynomial(i) && x.degree(i) == 2) {
+      ex lead = x.coeff(i, 2);
+      if (!lead.has(i) && (r->kind() == ReduceKind::Max ? fr.provably_nonneg(lead) : fr.provably_nonpos(lead)))
+        continue;
+    }
     if (!structural_direction(x, i, fr)) return std::nullopt;
   }
   bool nonempty = require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a);

@@ -818,8 +818,10 @@ TEST_CASE_FIXTURE(Fixture, "extremes of a piecewise-linear body are at the ends 
     CHECK(count_reductions(*r) == 0);
     CHECK(agrees(*r, e, grid(N, P, {1, 2, 3, 7}, {1, 2, 4, 9})));
   }
-  // neither linear nor monotone between the switches: left alone
-  CHECK(!rule_ext_breakpoints(Max(i, 0, N, compare(Cmp::Lt, 2, i) * (i - P) * (i - P)), g, a));
+  // a convex piece under a max: its ends too; a concave one (neither linear, monotone nor
+  // convex) is left alone
+  CHECK(rule_ext_breakpoints(Max(i, 0, N, compare(Cmp::Lt, 2, i) * (i - P) * (i - P)), g, a));
+  CHECK(!rule_ext_breakpoints(Max(i, 0, N, -compare(Cmp::Lt, 2, i) * (i - P) * (i - P)), g, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split over max/min") {
@@ -1084,4 +1086,21 @@ TEST_CASE_FIXTURE(Fixture, "geometric sums, also of a halving written N / 2 ^ l 
       CHECK(ev(*r2, env) == ev(doubling, env));
     }
   CHECK(!rule_sum_geometric(Sum(l, 0, M, GiNaC::pow(l, 2)), F, a));  // not geometric
+}
+
+TEST_CASE_FIXTURE(Fixture, "convex quadratic pieces have their max at a piece end (ext_breakpoints)") {
+  Facts g = F;
+  // sum (j = 0, N - 1) { abs(j - i) } closed piecewise: convex in i on both sides of N
+  ex body = numeric(1, 2) * make_min({N, i}) - compare(Cmp::Le, i, N) * (N - i) * i -
+            numeric(1, 2) * compare(Cmp::Le, i, N) * (N - N * N - i + i * i) - numeric(1, 2) * GiNaC::pow(make_min({N, i}), 2) +
+            i * make_min({N, i});
+  ex e = make_reduction(ReduceKind::Max, i, 0, M - 1, body, true);
+  Assumptions b;
+  auto r = rule_ext_breakpoints(e, g, b);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  // the range is non-empty by a recorded assumption (M >= 1), which evaluators check
+  CHECK(agrees(*r, e, grid(N, M, {0, 1, 3, 7}, {1, 2, 5, 9})));
+  // a concave piece under a max is left alone
+  CHECK(!rule_ext_breakpoints(make_reduction(ReduceKind::Max, i, 0, M, compare(Cmp::Le, i, N) * (N * i - i * i)), g, b));
 }
