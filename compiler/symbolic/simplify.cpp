@@ -250,7 +250,19 @@ bool monomial_quotient(const ex& e, std::set<ex, ex_is_less>& denominators) {
 // (2e-6 K N + 5e-9 K N^2 / P) read better as the terms the user wrote.
 std::optional<ex> factor_over_common_denominator(const ex& x) {
   std::set<ex, ex_is_less> den;
-  if (!is_class<add>(x) || !monomial_quotient(x, den) || den.empty()) return std::nullopt;
+  // Three terms at least: two rarely print shorter over one denominator, and every try costs
+  // a normal() and two factor() calls.
+  if (!is_class<add>(x) || x.nops() < 3 || x.nops() > 8 || !monomial_quotient(x, den) || den.empty())
+    return std::nullopt;
+  // Few symbols only (N, P and one more): a sum over many machine constants is the user's own
+  // breakdown, and factoring it costs more than the rest of the simplification (adi_j).
+  std::set<ex, ex_is_less> symbols;
+  std::function<void(const ex&)> collect = [&](const ex& e) {
+    if (is_class<symbol>(e)) symbols.insert(e);
+    for (size_t i = 0; i < e.nops(); ++i) collect(e.op(i));
+  };
+  collect(x);
+  if (symbols.size() > 3) return std::nullopt;
   bool small = true;
   std::function<void(const ex&)> coefficients = [&](const ex& e) {
     if (is_class<numeric>(e)) {
