@@ -1259,6 +1259,65 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
 // (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise;
 // k itself is kept when 1 <= lb + e < 2 k is proved (e.g. i = 1..N with k >= 1).
 // Guarded where the range may be empty (then the vector is 0 and so is its max).
+// Several cyclic maps of one loop range with consecutive offsets and one weight: v = w *
+// sum_t sum (i = lb, ub) { unitvec((i + e_t) mod k + d) }, e_t = e + t for t = 0..m-1 in any
+// order, m >= 2 (a ring neighbour's uses of cpu(i mod P) and cpu((i + 1) mod P)). Each map
+// gives every residue q = floor(n / k) items plus one more to the n mod k residues of a
+// cyclic block E; position r receives m q + #{t : r - e_t in E}, and a window of m
+// consecutive residues meets the block in at most min(n mod k, m) places (attained), so the
+// max is w (m q + min(n mod k, m)). Side conditions: k a positive integer and the offsets
+// integers whose differences are the numbers 0..m-1 (proved); m <= k (proved or assumed: a
+// window longer than the cycle wraps onto itself); w >= 0 and free of i (proved); lb, ub
+// integers (proved or assumed); an empty range gives 0 (guarded).
+std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  exvector terms = operands_of(e.op(0).expand(), true);
+  if (terms.size() < 2 || terms.size() > 16) return std::nullopt;
+  ex lb, ub, k, d, w;
+  std::vector<ex> offsets;
+  for (const ex& t : terms) {
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs) return std::nullopt;
+    const reduction& r = ex_to<reduction>(rs->first);
+    const ex& i = r.index_ex();
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+    const auto& [pos, c] = vt->terms[0];
+    if (c.has(i) || rs->second.has(i)) return std::nullopt;
+    auto p = mod_div_position(pos, i, Fn::Mod);
+    if (!p) return std::nullopt;
+    ex wt = rs->second * c;
+    if (offsets.empty()) {
+      lb = r.lb(), ub = r.ub(), k = p->k, d = p->d, w = wt;
+    } else if (!(r.lb() - lb).expand().is_zero() || !(r.ub() - ub).expand().is_zero() || !(p->k - k).expand().is_zero() ||
+               !(p->d - d).expand().is_zero() || !(wt - w).expand().is_zero()) {
+      return std::nullopt;
+    }
+    offsets.push_back(p->e0);
+  }
+  // The offsets, less the first, must be the numbers 0..m-1 shifted by one common number.
+  // An offset is only known modulo k: (i + P - 1) mod P is (i - 1) mod P.
+  std::vector<long> shifts;
+  for (const ex& o : offsets) {
+    ex diff = (o - offsets[0]).expand();
+    for (const ex& alt : {(diff - k).expand(), (diff + k).expand()})
+      if (!is_class<numeric>(diff) && is_class<numeric>(alt)) diff = alt;
+    if (!is_class<numeric>(diff) || !ex_to<numeric>(diff).is_integer()) return std::nullopt;
+    shifts.push_back(ex_to<numeric>(diff).to_long());
+  }
+  std::sort(shifts.begin(), shifts.end());
+  for (std::size_t t = 1; t < shifts.size(); ++t)
+    if (shifts[t] != shifts[t - 1] + 1) return std::nullopt;
+  const long m = static_cast<long>(shifts.size());
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(offsets[0]) || !f.provably_nonneg(w) ||
+      may_fail(w, f))
+    return std::nullopt;
+  if (!require({{true, lb}, {true, ub}, {false, k - m}}, f, a)) return std::nullopt;
+  ex n = ub - lb + 1;
+  ex q = floor_of(n / k);
+  return nonempty_guard(n, f) * w * (m * q + make_min({mod_of(n, k), ex(m)}));
+}
+
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -2786,6 +2845,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},
+      {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},
       {"floor_int", rule_floor_int},

@@ -73,6 +73,7 @@ std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions&
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);

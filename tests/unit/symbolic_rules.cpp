@@ -1104,3 +1104,27 @@ TEST_CASE_FIXTURE(Fixture, "convex quadratic pieces have their max at a piece en
   // a concave piece under a max is left alone
   CHECK(!rule_ext_breakpoints(make_reduction(ReduceKind::Max, i, 0, M, compare(Cmp::Le, i, N) * (N * i - i * i)), g, b));
 }
+
+TEST_CASE_FIXTURE(Fixture, "cyclic maps with consecutive offsets: a ring stencil (vmax_cyclic_shifts)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  symbol i2("i");
+  // cpu((i - 1) mod P), cpu(i mod P), cpu((i + 1) mod P), each weight 2; the first written
+  // with the offset P - 1
+  ex v = vector_max(2 * Sum(i, 0, N - 1, unitvec(mod_of(i + P - 1, P))) + 2 * Sum(i, 0, N - 1, unitvec(mod_of(i, P))) +
+                    2 * Sum(i, 0, N - 1, unitvec(mod_of(i + 1, P))));
+  Assumptions b;
+  auto r = rule_vmax_cyclic_shifts(v, g, b);
+  REQUIRE(r);
+  CHECK(b.items.count("P >= 3") == 1);  // a window of three residues needs three of them
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 5, 7, 13, 20})
+    for (numeric q : {3, 4, 5, 8}) pts.push_back({{N, n}, {P, q}});
+  CHECK(agrees(*r, v, pts));
+  // offsets 0 and 2 leave a gap: not a window, left alone
+  CHECK(!rule_vmax_cyclic_shifts(vector_max(Sum(i, 0, N - 1, unitvec(mod_of(i, P))) +
+                                            Sum(i, 0, N - 1, unitvec(mod_of(i + 2, P)))), g, b));
+  // different weights: left alone
+  CHECK(!rule_vmax_cyclic_shifts(vector_max(Sum(i, 0, N - 1, unitvec(mod_of(i, P))) +
+                                            2 * Sum(i, 0, N - 1, unitvec(mod_of(i + 1, P)))), g, b));
+}
