@@ -1265,7 +1265,9 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
 // gives every residue q = floor(n / k) items plus one more to the n mod k residues of a
 // cyclic block E; position r receives m q + #{t : r - e_t in E}, and a window of m
 // consecutive residues meets the block in at most min(n mod k, m) places (attained), so the
-// max is w (m q + min(n mod k, m)). Side conditions: k a positive integer and the offsets
+// max is w (m q + min(n mod k, m)). Two maps may weigh differently (w0, w1): (w0 + w1) q +
+// (n mod k >= 1) max(w0, w1) + (n mod k >= 2) min(w0, w1). Side conditions: k a positive
+// integer and the offsets
 // integers whose differences are the numbers 0..m-1 (proved); m <= k (proved or assumed: a
 // window longer than the cycle wraps onto itself); w >= 0 and free of i (proved); lb, ub
 // integers (proved or assumed); an empty range gives 0 (guarded).
@@ -1274,7 +1276,7 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
   exvector terms = operands_of(e.op(0).expand(), true);
   if (terms.size() < 2 || terms.size() > 16) return std::nullopt;
   ex lb, ub, k, d, w;
-  std::vector<ex> offsets;
+  std::vector<ex> offsets, weights;
   for (const ex& t : terms) {
     auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
     if (!rs) return std::nullopt;
@@ -1290,32 +1292,46 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
     if (offsets.empty()) {
       lb = r.lb(), ub = r.ub(), k = p->k, d = p->d, w = wt;
     } else if (!(r.lb() - lb).expand().is_zero() || !(r.ub() - ub).expand().is_zero() || !(p->k - k).expand().is_zero() ||
-               !(p->d - d).expand().is_zero() || !(wt - w).expand().is_zero()) {
+               !(p->d - d).expand().is_zero()) {
       return std::nullopt;
     }
     offsets.push_back(p->e0);
+    weights.push_back(wt);
   }
   // The offsets, less the first, must be the numbers 0..m-1 shifted by one common number.
   // An offset is only known modulo k: (i + P - 1) mod P is (i - 1) mod P.
-  std::vector<long> shifts;
-  for (const ex& o : offsets) {
-    ex diff = (o - offsets[0]).expand();
+  std::vector<std::pair<long, ex>> shifts;  // (offset less the first, weight)
+  for (std::size_t t = 0; t < offsets.size(); ++t) {
+    ex diff = (offsets[t] - offsets[0]).expand();
     for (const ex& alt : {(diff - k).expand(), (diff + k).expand()})
       if (!is_class<numeric>(diff) && is_class<numeric>(alt)) diff = alt;
     if (!is_class<numeric>(diff) || !ex_to<numeric>(diff).is_integer()) return std::nullopt;
-    shifts.push_back(ex_to<numeric>(diff).to_long());
+    shifts.emplace_back(ex_to<numeric>(diff).to_long(), weights[t]);
   }
-  std::sort(shifts.begin(), shifts.end());
+  std::sort(shifts.begin(), shifts.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (std::size_t t = 1; t < shifts.size(); ++t)
-    if (shifts[t] != shifts[t - 1] + 1) return std::nullopt;
+    if (shifts[t].first != shifts[t - 1].first + 1) return std::nullopt;
   const long m = static_cast<long>(shifts.size());
-  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(offsets[0]) || !f.provably_nonneg(w) ||
-      may_fail(w, f))
-    return std::nullopt;
+  bool equal = true;
+  for (const auto& [sh, wt] : shifts) {
+    equal = equal && (wt - w).expand().is_zero();
+    if (!f.provably_nonneg(wt) || may_fail(wt, f)) return std::nullopt;
+  }
+  // Different weights only for two maps: with more, the residues a position meets in the
+  // block need not be consecutive shifts, and the heaviest window is no bound.
+  if (!equal && m != 2) return std::nullopt;
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(offsets[0])) return std::nullopt;
   if (!require({{true, lb}, {true, ub}, {false, k - m}}, f, a)) return std::nullopt;
   ex n = ub - lb + 1;
   ex q = floor_of(n / k);
-  return nonempty_guard(n, f) * w * (m * q + make_min({mod_of(n, k), ex(m)}));
+  ex e_rest = mod_of(n, k);
+  if (equal) return nonempty_guard(n, f) * w * (m * q + make_min({e_rest, ex(m)}));
+  // Two maps, weights w0, w1: a position gets both extra items when the block holds two
+  // consecutive residues (n mod k >= 2), else the heavier one when it holds one.
+  const ex& w0 = shifts[0].second;
+  const ex& w1 = shifts[1].second;
+  return nonempty_guard(n, f) * ((w0 + w1) * q + compare(Cmp::Le, 1, e_rest) * make_max({w0, w1}) +
+                                 compare(Cmp::Le, 2, e_rest) * make_min({w0, w1}));
 }
 
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {

@@ -1124,7 +1124,13 @@ TEST_CASE_FIXTURE(Fixture, "cyclic maps with consecutive offsets: a ring stencil
   // offsets 0 and 2 leave a gap: not a window, left alone
   CHECK(!rule_vmax_cyclic_shifts(vector_max(Sum(i, 0, N - 1, unitvec(mod_of(i, P))) +
                                             Sum(i, 0, N - 1, unitvec(mod_of(i + 2, P)))), g, b));
-  // different weights: left alone
+  // two maps of different weights: the heavier one's extra item first
+  ex two = vector_max(3 * Sum(i, 1, N, unitvec(mod_of(i, P))) + Sum(i, 1, N, unitvec(mod_of(i + 1, P))));
+  auto r2 = rule_vmax_cyclic_shifts(two, g, b);
+  REQUIRE(r2);
+  CHECK(agrees(*r2, two, pts));
+  // three maps of different weights: left alone (the block may meet non-consecutive shifts)
   CHECK(!rule_vmax_cyclic_shifts(vector_max(Sum(i, 0, N - 1, unitvec(mod_of(i, P))) +
-                                            2 * Sum(i, 0, N - 1, unitvec(mod_of(i + 1, P)))), g, b));
+                                            2 * Sum(i, 0, N - 1, unitvec(mod_of(i + 1, P))) +
+                                            Sum(i, 0, N - 1, unitvec(mod_of(i + 2, P)))), g, b));
 }
