@@ -1528,6 +1528,23 @@ std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
   return iv.lo.v + compare(Cmp::Lt, iv.lo.v, x);
 }
 
+// floor(x) = n when n <= x < n + 1 is proved for a small integer n (-2..1), where interval
+// arithmetic sees no window: x = -(p + 1) / P for p = 0..P - 1 lies in [-1, 0), so floor(x)
+// is -1 (the count of an owner test i mod P == p over i = 0..N - 1 carries it). ceil the
+// same way (n - 1 < x <= n). Only for a floor about a loop's index (there the prover has the
+// index's range; elsewhere the tries cost without use).
+std::optional<ex> rule_floor_constant(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
+  const ex& x = e.op(0);
+  if (is_class<numeric>(x) || !f.mentions_index(x)) return std::nullopt;
+  for (int n = -2; n <= 1; ++n) {
+    if (fn == Fn::Floor && f.provably_nonneg(x - n) && f.provably_positive(n + 1 - x)) return ex(n);
+    if (fn == Fn::Ceil && f.provably_positive(x - n + 1) && f.provably_nonneg(n - x)) return ex(n);
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // sum_{j = lo..hi} h(j) as S(hi) - S(lo - 1), S a polynomial antiderivative of the
@@ -2848,6 +2865,7 @@ const std::vector<NamedRule>& all_rules() {
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},
+      {"floor_constant", rule_floor_constant},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_injective", rule_vmax_injective},  // before identity: its guard reads better
