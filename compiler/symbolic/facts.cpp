@@ -382,51 +382,35 @@ Interval Facts::range_rec(const ex& e, int depth) const {
   return Interval::all();
 }
 
-namespace {
 bool has_negative_power(const ex& e) {
   if (is_class<power>(e) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_negative()) return true;
   for (size_t i = 0; i < e.nops(); ++i)
     if (has_negative_power(e.op(i))) return true;
   return false;
 }
-}  // namespace
 
 namespace {
-// A max/min in e outside every reduction (inside one it may depend on the index).
-std::optional<ex> extremum_outside_reductions(const ex& e) {
-  if (is_class<reduction>(e)) return std::nullopt;
-  if (is_class<extremum>(e)) return e;
-  for (size_t i = 0; i < e.nops(); ++i)
-    if (auto m = extremum_outside_reductions(e.op(i))) return m;
-  return std::nullopt;
-}
-// The floor or ceil in e outside every reduction when there is exactly one (relaxing one
-// of several rarely proves anything, and each try costs a proof).
-std::optional<ex> rounding_outside_reductions(const ex& e) {
-  std::optional<ex> found;
-  bool several = false;
+// The distinct subexpressions of e that `pick` accepts, outside every reduction (inside one
+// they may depend on its index), in preorder; a picked node is not searched further.
+exvector outside_reductions(const ex& e, bool (*pick)(const ex&)) {
+  exvector out;
   std::function<void(const ex&)> walk = [&](const ex& x) {
-    if (several || is_class<reduction>(x)) return;
-    Fn fn = pamela_function(x);
-    if (fn == Fn::Floor || fn == Fn::Ceil) {
-      if (found && !found->is_equal(x)) several = true;
-      found = x;
+    if (is_class<reduction>(x)) return;
+    if (pick(x)) {
+      for (const ex& y : out)
+        if (y.is_equal(x)) return;
+      out.push_back(x);
       return;
     }
     for (size_t i = 0; i < x.nops(); ++i) walk(x.op(i));
   };
   walk(e);
-  return several ? std::nullopt : found;
+  return out;
 }
-
-// A remainder a mod k in e outside every reduction.
-std::optional<ex> remainder_outside_reductions(const ex& e) {
-  if (is_class<reduction>(e)) return std::nullopt;
-  if (pamela_function(e) == Fn::Mod) return e;
-  for (size_t i = 0; i < e.nops(); ++i)
-    if (auto m = remainder_outside_reductions(e.op(i))) return m;
-  return std::nullopt;
-}
+bool is_extremum_node(const ex& x) { return is_class<extremum>(x); }
+bool is_rounding(const ex& x) { return pamela_function(x) == Fn::Floor || pamela_function(x) == Fn::Ceil; }
+bool is_remainder(const ex& x) { return pamela_function(x) == Fn::Mod; }
+std::optional<ex> first_of(const exvector& v) { return v.empty() ? std::nullopt : std::optional<ex>(v[0]); }
 }  // namespace
 
 bool Facts::prove_at(const ex& e, bool strict, int depth) const {
@@ -496,16 +480,21 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   // if it holds with each argument in its place, all occurrences alike: N - max(0, y) - 1
   // >= 0 from N - 1 >= 0 and N - y - 1 >= 0. Two levels at most (the proofs multiply).
   if (depth < 2) {
-    if (auto m = extremum_outside_reductions(e)) {
+    if (auto m = first_of(outside_reductions(e, is_extremum_node))) {
       for (const ex& arg : ex_to<extremum>(*m).args())
         if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
       return true;
     }
-    // (At the top level only, and only about a loop's body, where the index makes the
-    // interval arithmetic too coarse: elsewhere they cost more than they prove.) floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
+    // The relaxations below: at the top level only, and only about a loop's body, where the
+    // index makes interval arithmetic too coarse (elsewhere they cost more than they prove).
+    const bool relax = depth == 0 && mentions_index(x);
+    // floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
     // such u, the claim holds. For an integer e, e >= 0 is e > -1, which is what survives
     // the relaxation: floor((N - p) / P) + 1 >= 0 for p <= P - 1 from (N - p) / P + 1 > 0.
-    if (auto fc = depth == 0 && mentions_index(x) ? rounding_outside_reductions(x) : std::nullopt) {
+    // Only with exactly one floor or ceil: relaxing one of several rarely proves anything.
+    exvector roundings = relax ? outside_reductions(x, is_rounding) : exvector{};
+    if (roundings.size() == 1) {
+      const ex* fc = &roundings[0];
       bool fl = pamela_function(*fc) == Fn::Floor;
       symbol u("_u");
       Facts f = *this;
@@ -525,7 +514,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
     // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
     // i mod P >= 0. One remainder per level, the first that qualifies.
-    if (auto r = depth == 0 && mentions_index(x) ? remainder_outside_reductions(x) : std::nullopt) {
+    if (auto r = relax ? first_of(outside_reductions(x, is_remainder)) : std::nullopt) {
       const ex& k = r->op(1);
       if (provably_positive(k) && provably_integer(*r) && !k.has(r->op(0))) {
         symbol t("_t");

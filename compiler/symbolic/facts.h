@@ -86,6 +86,9 @@ private:
   std::vector<ex> integer_atoms_;
 };
 
+// Does e divide by something (a power with a negative number as exponent)?
+bool has_negative_power(const ex& e);
+
 // Things a closed form relies on that the facts could not prove (e.g. "P >= 1" for a max
 // over p = 1..P, "N is an integer"); printed as comments in the output. `nonneg` and
 // `integer` hold the same conditions as expressions (each must be >= 0, resp. an

@@ -176,6 +176,12 @@ ex rebuild_reduction(const reduction& r, ReduceKind kind, const ex& lb, const ex
 
 bool is_reduction(const ex& e) { return is_class<reduction>(e); }
 
+long count_reductions(const ex& e) {
+  long n = is_class<reduction>(e) ? 1 : 0;
+  for (size_t i = 0; i < e.nops(); ++i) n += count_reductions(e.op(i));
+  return n;
+}
+
 const reduction& as_reduction(const ex& e) { return ex_to<reduction>(e); }
 
 }  // namespace pamc::sym

@@ -56,6 +56,8 @@ ex make_reduction(ReduceKind kind, const GiNaC::symbol& index, const ex& lb, con
 // The same reduction with another kind, range or body; keeps empty_is_zero.
 ex rebuild_reduction(const reduction& r, ReduceKind kind, const ex& lb, const ex& ub, const ex& body);
 bool is_reduction(const ex& e);
+// How many reductions e holds, nested ones included (0: e is closed).
+long count_reductions(const ex& e);
 // The reduction inside e; e must satisfy is_reduction.
 const reduction& as_reduction(const ex& e);
 

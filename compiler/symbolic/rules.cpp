@@ -1250,15 +1250,6 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
   return r->kind() == ReduceKind::Max ? make_max(ends) : make_min(ends);
 }
 
-// Cyclic map: max(w * sum (i = lb, ub) { c * unitvec((i + e) mod k + d) }) with w c free of i
-// and >= 0: the busiest position gets ceil(n / k) of the n = ub - lb + 1 items (n
-// consecutive integers spread over k residues), so the result is ceil(n / k) w c.
-// Side conditions: k > 0 (proved), e an integer (proved), lb, ub integers (proved or
-// assumed); w c >= 0 (proved). When k is not provably an integer the result uses ceil(k):
-// with a real k brute force has a value only when all i + e lie in one block of length k
-// (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise;
-// k itself is kept when 1 <= lb + e < 2 k is proved (e.g. i = 1..N with k >= 1).
-// Guarded where the range may be empty (then the vector is 0 and so is its max).
 // Several cyclic maps of one loop range with consecutive offsets and one weight: v = w *
 // sum_t sum (i = lb, ub) { unitvec((i + e_t) mod k + d) }, e_t = e + t for t = 0..m-1 in any
 // order, m >= 2 (a ring neighbour's uses of cpu(i mod P) and cpu((i + 1) mod P)). Each map
@@ -1267,10 +1258,9 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
 // consecutive residues meets the block in at most min(n mod k, m) places (attained), so the
 // max is w (m q + min(n mod k, m)). Two maps may weigh differently (w0, w1): (w0 + w1) q +
 // (n mod k >= 1) max(w0, w1) + (n mod k >= 2) min(w0, w1). Side conditions: k a positive
-// integer and the offsets
-// integers whose differences are the numbers 0..m-1 (proved); m <= k (proved or assumed: a
-// window longer than the cycle wraps onto itself); w >= 0 and free of i (proved); lb, ub
-// integers (proved or assumed); an empty range gives 0 (guarded).
+// integer and the offsets integers whose differences are the numbers 0..m-1 (proved); m <= k
+// (proved or assumed: a window longer than the cycle wraps onto itself); w >= 0 and free of
+// i (proved); lb, ub integers (proved or assumed); an empty range gives 0 (guarded).
 std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   exvector terms = operands_of(e.op(0).expand(), true);
@@ -1334,6 +1324,15 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
                                  compare(Cmp::Le, 2, e_rest) * make_min({w0, w1}));
 }
 
+// Cyclic map: max(w * sum (i = lb, ub) { c * unitvec((i + e) mod k + d) }) with w c free of i
+// and >= 0: the busiest position gets ceil(n / k) of the n = ub - lb + 1 items (n
+// consecutive integers spread over k residues), so the result is ceil(n / k) w c.
+// Side conditions: k > 0 (proved), e an integer (proved), lb, ub integers (proved or
+// assumed); w c >= 0 (proved). When k is not provably an integer the result uses ceil(k):
+// with a real k brute force has a value only when all i + e lie in one block of length k
+// (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise;
+// k itself is kept when 1 <= lb + e < 2 k is proved (e.g. i = 1..N with k >= 1).
+// Guarded where the range may be empty (then the vector is 0 and so is its max).
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -1505,43 +1504,39 @@ std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions&) {
   return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
 }
 
-// floor(x) when x lies in a window n - 1 < x <= n, n an integer end of x's range (proved):
-// n - (x < n); ceil(x) when n <= x < n + 1: n + (n < x). For p = 0..P - 1, floor(-p / P) =
-// -(0 < p): the owner test i mod P == p counts one more for every p but 0, and the
-// comparison leaves a step that the breakpoint rules split. Exact on the window, which is
+// floor(x) and ceil(x) of an x confined to a window of width one about an integer n
+// (proved): floor(x) = n where n <= x < n + 1 and n - (x < n) where n - 1 < x <= n; ceil(x) =
+// n where n - 1 < x <= n and n + (n < x) where n <= x < n + 1. The candidates n: the integer
+// ends of x's interval (which give one side of the window), and, for an x about a loop index
+// (where the prover knows the index's range but intervals are too coarse), the integers
+// -2..1 for a constant. For p = 0..P - 1: floor(-1 / P) = -1, floor(-p / P) = -(0 < p) (the
+// step an owner test i mod P == p leaves, which the breakpoint rules split), and
+// floor(-(p + 1) / P) = -1 (its count over i = 0..N - 1). Exact on the window, which is
 // proved for every value of the facts.
 std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
   Fn fn = pamela_function(e);
   if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
   const ex& x = e.op(0);
   if (is_class<numeric>(x)) return std::nullopt;
+  const bool fl = fn == Fn::Floor;
+  // The value n when the window where it is constant holds: [n, n + 1) or (n - 1, n].
+  auto constant_at = [&](const numeric& n) {
+    return fl ? f.provably_nonneg(x - n) && f.provably_positive(n + 1 - x)
+              : f.provably_positive(x - n + 1) && f.provably_nonneg(n - x);
+  };
   Interval iv = f.range(x);
   auto closed_int = [](const End& end) { return !end.inf && !end.open && end.v.is_integer(); };
-  if (fn == Fn::Floor) {
-    // n <= x < n + 1: floor(x) = n (floor(-1 / P) = -1)
-    if (closed_int(iv.lo) && f.provably_positive(iv.lo.v + 1 - x)) return iv.lo.v;
-    if (!closed_int(iv.hi) || !f.provably_positive(x - iv.hi.v + 1)) return std::nullopt;
-    return iv.hi.v - compare(Cmp::Lt, x, iv.hi.v);
+  const End& near = fl ? iv.lo : iv.hi;  // the end where the function is constant
+  const End& far = fl ? iv.hi : iv.lo;   // the end where it steps
+  if (closed_int(near) && constant_at(near.v)) return near.v;
+  if (closed_int(far)) {
+    const numeric& n = far.v;
+    if (fl && f.provably_nonneg(n - x) && f.provably_positive(x - n + 1)) return n - compare(Cmp::Lt, x, n);
+    if (!fl && f.provably_nonneg(x - n) && f.provably_positive(n + 1 - x)) return n + compare(Cmp::Lt, n, x);
   }
-  if (closed_int(iv.hi) && f.provably_positive(x - iv.hi.v + 1)) return iv.hi.v;  // n - 1 < x <= n
-  if (!closed_int(iv.lo) || !f.provably_positive(iv.lo.v + 1 - x)) return std::nullopt;
-  return iv.lo.v + compare(Cmp::Lt, iv.lo.v, x);
-}
-
-// floor(x) = n when n <= x < n + 1 is proved for a small integer n (-2..1), where interval
-// arithmetic sees no window: x = -(p + 1) / P for p = 0..P - 1 lies in [-1, 0), so floor(x)
-// is -1 (the count of an owner test i mod P == p over i = 0..N - 1 carries it). ceil the
-// same way (n - 1 < x <= n). Only for a floor about a loop's index (there the prover has the
-// index's range; elsewhere the tries cost without use).
-std::optional<ex> rule_floor_constant(const ex& e, const Facts& f, Assumptions&) {
-  Fn fn = pamela_function(e);
-  if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
-  const ex& x = e.op(0);
-  if (is_class<numeric>(x) || !f.mentions_index(x)) return std::nullopt;
-  for (int n = -2; n <= 1; ++n) {
-    if (fn == Fn::Floor && f.provably_nonneg(x - n) && f.provably_positive(n + 1 - x)) return ex(n);
-    if (fn == Fn::Ceil && f.provably_positive(x - n + 1) && f.provably_nonneg(n - x)) return ex(n);
-  }
+  if (!f.mentions_index(x)) return std::nullopt;
+  for (int n = -2; n <= 1; ++n)
+    if (constant_at(n)) return ex(n);
   return std::nullopt;
 }
 
@@ -2221,14 +2216,7 @@ std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions&) {
   ex d = (e.op(1) - e.op(0)).expand();
   // Over a common denominator that is positive (proved) only the numerator's sign counts:
   // (0 < p / P) is (0 < p) for P > 0.
-  std::function<bool(const ex&)> divides = [&](const ex& x) {
-    if (is_class<reduction>(x) || is_class<extremum>(x)) return false;
-    if (is_class<power>(x) && is_class<numeric>(x.op(1)) && ex_to<numeric>(x.op(1)).is_negative()) return true;
-    for (size_t k = 0; k < x.nops(); ++k)
-      if (divides(x.op(k))) return true;
-    return false;
-  };
-  if (divides(d) && !has_function_or_reduction(d)) {
+  if (!has_function_or_reduction(d) && has_negative_power(d)) {
     ex nd = d.normal().numer_denom();
     if (!nd.op(1).is_equal(1) && f.provably_positive(nd.op(1))) d = nd.op(0).expand();
   }
@@ -2478,13 +2466,7 @@ std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions&)
     auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
     if (!rs) {
       // A term outside reductions (a shared bus at fcfs(1000, 1)): a span of one position.
-      std::function<bool(const ex&)> has_red = [&](const ex& x) {
-        if (is_class<reduction>(x)) return true;
-        for (size_t k = 0; k < x.nops(); ++k)
-          if (has_red(x.op(k))) return true;
-        return false;
-      };
-      if (has_red(t)) return std::nullopt;
+      if (count_reductions(t) > 0) return std::nullopt;
       auto vt = split_vector(t);
       if (!vt || !vt->scalar.is_zero()) return std::nullopt;
       for (const auto& [pos, c] : vt->terms) {
@@ -2865,7 +2847,6 @@ const std::vector<NamedRule>& all_rules() {
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},
-      {"floor_constant", rule_floor_constant},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_injective", rule_vmax_injective},  // before identity: its guard reads better

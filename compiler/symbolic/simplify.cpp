@@ -348,10 +348,4 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
   return simplify(e, facts, assumed, stats, cache);
 }
 
-long count_reductions(const ex& e) {
-  long n = is_class<reduction>(e) ? 1 : 0;
-  for (size_t i = 0; i < e.nops(); ++i) n += count_reductions(e.op(i));
-  return n;
-}
-
 }  // namespace pamc::sym

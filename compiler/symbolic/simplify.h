@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compiler/symbolic/facts.h"
+#include "compiler/symbolic/reduction.h"  // count_reductions
 
 #include <ginac/ginac.h>
 
@@ -39,6 +40,5 @@ private:
   friend ex simplify(const ex&, const Facts&, Assumptions&, RuleStats&, SimplifyCache&);
 };
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats, SimplifyCache& cache);
-long count_reductions(const ex& e);
 
 }  // namespace pamc::sym

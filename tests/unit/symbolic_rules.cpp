@@ -1135,17 +1135,17 @@ TEST_CASE_FIXTURE(Fixture, "cyclic maps with consecutive offsets: a ring stencil
                                             Sum(i, 0, N - 1, unitvec(mod_of(i + 2, P)))), g, b));
 }
 
-TEST_CASE_FIXTURE(Fixture, "a floor the prover pins to one integer (floor_constant)") {
+TEST_CASE_FIXTURE(Fixture, "a floor the prover pins to one integer (floor_window, small candidates)") {
   Facts g = F;
   g.add_lower(P, 1, false);
   g.declare_index(p, 0, P - 1);
   // -(p + 1) / P lies in [-1, 0) for p = 0..P - 1
-  auto r = rule_floor_constant(floor_of(-(p + 1) / P), g, a);
+  auto r = rule_floor_window(floor_of(-(p + 1) / P), g, a);
   REQUIRE(r);
   CHECK(r->is_equal(-1));
-  auto rc = rule_floor_constant(ceil_of((p + 1) / P), g, a);  // in (0, 1]
+  auto rc = rule_floor_window(ceil_of((p + 1) / P), g, a);  // in (0, 1]
   REQUIRE(rc);
   CHECK(rc->is_equal(1));
-  CHECK(!rule_floor_constant(floor_of(p / 2), g, a));  // takes several values
-  CHECK(!rule_floor_constant(floor_of(-(N + 1) / P), F, a));  // no index: not tried
+  CHECK(!rule_floor_window(floor_of(p / 2), g, a));  // takes several values
+  CHECK(!rule_floor_window(floor_of(-(N + 1) / P), F, a));  // no index: not tried
 }
