@@ -42,6 +42,19 @@ inline double floor_mod(double x, double k) {
   }
   return x - k * fast_floor(x / k);
 }
+// floor(x / k), in int64 when both are integers below 2^53 (no rounding of x / k first).
+inline double floor_div(double x, double k) {
+  constexpr double kLimit = 9007199254740992.0;
+  if (std::fabs(x) <= kLimit && std::fabs(k) <= kLimit && k != 0.0) {
+    auto a = static_cast<long long>(x), b = static_cast<long long>(k);
+    if (static_cast<double>(a) == x && static_cast<double>(b) == k) {
+      long long q = a / b;
+      if (a % b != 0 && ((a < 0) != (b < 0))) --q;  // floor semantics
+      return static_cast<double>(q);
+    }
+  }
+  return fast_floor(x / k);
+}
 
 // The vector slots of one run: each an array of elements and a poison flag.
 struct Vectors {
@@ -150,30 +163,8 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         sp[-1] /= sp[0];
         break;
       case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = std::pow(sp[-1], sp[0]); note(sp[-1]); break;
-      case Op::Mod:
-        --sp;
-        if (Track && integral(sp[-1]) && integral(sp[0]) && sp[0] != 0.0) {
-          auto a = static_cast<long long>(sp[-1]), b = static_cast<long long>(sp[0]);
-          long long r = a % b;
-          if (r != 0 && ((r < 0) != (b < 0))) r += b;  // floor semantics
-          sp[-1] = static_cast<double>(r);
-        } else {
-          sp[-1] = floor_mod(sp[-1], sp[0]);
-          note(sp[-1]);
-        }
-        break;
-      case Op::IDiv:
-        --sp;
-        if (Track && integral(sp[-1]) && integral(sp[0]) && sp[0] != 0.0) {
-          auto a = static_cast<long long>(sp[-1]), b = static_cast<long long>(sp[0]);
-          long long q = a / b;
-          if (a % b != 0 && ((a < 0) != (b < 0))) --q;  // floor semantics
-          sp[-1] = static_cast<double>(q);
-        } else {
-          sp[-1] = fast_floor(sp[-1] / sp[0]);
-          note(sp[-1]);
-        }
-        break;
+      case Op::Mod: --sp; sp[-1] = floor_mod(sp[-1], sp[0]); note(sp[-1]); break;
+      case Op::IDiv: --sp; sp[-1] = floor_div(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::Eq: --sp; sp[-1] = sp[-1] == sp[0] ? 1.0 : 0.0; break;
       case Op::Ne: --sp; sp[-1] = sp[-1] != sp[0] ? 1.0 : 0.0; break;
       case Op::Lt: --sp; sp[-1] = sp[-1] < sp[0] ? 1.0 : 0.0; break;

@@ -177,7 +177,7 @@ GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string,
 // when the program cannot express x or gives no number (the exact evaluator then reports
 // the error the model has).
 static std::optional<sym::Value> evaluate_compiled(const GiNaC::ex& x, const GiNaC::exmap& env, const std::string& name,
-                                                   double terms, sym::ProgressLine& line,
+                                                   double terms, const std::function<void(long long)>& tick,
                                                    std::vector<std::string>& notes) {
   std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> params;
   std::vector<double> args;
@@ -193,10 +193,7 @@ static std::optional<sym::Value> evaluate_compiled(const GiNaC::ex& x, const GiN
     return std::nullopt;
   }
   bool exact = false;
-  double r = program.run_tracked(args.empty() ? nullptr : args.data(), exact, [&line](long long done) {
-    if (sym::interrupted()) throw sym::EvalError{"interrupted (Ctrl-C) before the evaluation ended"};
-    line.tick(done);
-  });
+  double r = program.run_tracked(args.empty() ? nullptr : args.data(), exact, tick);
   if (!std::isfinite(r)) return std::nullopt;
   sym::Value v;
   if (exact) {
@@ -206,7 +203,7 @@ static std::optional<sym::Value> evaluate_compiled(const GiNaC::ex& x, const GiN
     char count[32];
     std::snprintf(count, sizeof count, "%.2g", terms);
     notes.push_back(name + " was evaluated in double precision (an open loop of about " + std::string(count) +
-                    " terms; pamc eval is exact below " + "1e5 terms, or where every value is an integer)");
+                    " terms; pamc eval is exact below 1e5 terms, or where every value is an integer)");
   }
   return v;
 }
@@ -306,7 +303,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     };
     try {
       if (request.compiled && terms > kCompiledEvalFrom) {
-        if (auto v = evaluate_compiled(x, env, e->name, terms, line, result.notes)) {
+        if (auto v = evaluate_compiled(x, env, e->name, terms, budget.on_tick, result.notes)) {
           result.values.emplace_back(e->name, *v);
           continue;
         }
