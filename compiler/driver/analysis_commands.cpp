@@ -12,10 +12,10 @@
 #include "compiler/driver/commands.h"
 #include "compiler/driver/driver_util.h"
 #include "compiler/driver/plot.h"
-#include "compiler/passes/analysis.h"
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/analysis/explain.h"
+#include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
-#include "compiler/passes/sweep.h"
+#include "compiler/analysis/sweep.h"
 
 namespace pamc {
 namespace {

@@ -12,7 +12,7 @@
 #include "compiler/ast/ast.h"
 #include "compiler/emit/emit.h"
 #include "compiler/emit/json_text.h"
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 #include "compiler/symbolic/progress.h"
 #include "compiler/passes/pipeline.h"
 #include "runtime/simulate.h"

@@ -10,7 +10,7 @@
 #include <vector>
 #include <iostream>
 
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 
 namespace pamc {
 

@@ -11,8 +11,8 @@
 
 #include "compiler/driver/driver_util.h"
 #include "compiler/emit/json_text.h"
-#include "compiler/passes/evaluate_model.h"
-#include "compiler/passes/fit.h"
+#include "compiler/evaluate/evaluate_model.h"
+#include "compiler/analysis/fit.h"
 #include "compiler/passes/pipeline.h"
 
 namespace pamc {

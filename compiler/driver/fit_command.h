@@ -1,5 +1,5 @@
 // pamc fit: least-squares calibration of a model's unknown constants from a CSV of
-// measurements (docs/cli.md, "fit"). The fitting itself is compiler/passes/fit.h.
+// measurements (docs/cli.md, "fit"). The fitting itself is compiler/analysis/fit.h.
 #pragma once
 #include <map>
 #include <string>

@@ -7,7 +7,7 @@
 
 #include "compiler/driver/driver_util.h"
 #include "compiler/emit/json_text.h"
-#include "compiler/passes/ma_trace.h"
+#include "compiler/analysis/ma_trace.h"
 #include "compiler/passes/pipeline.h"
 
 namespace pamc {

@@ -1,5 +1,5 @@
 // pamc validate: a model's region counters against MA trace files (docs/cli.md,
-// "validate"). Reading and matching traces is compiler/passes/ma_trace.h.
+// "validate"). Reading and matching traces is compiler/analysis/ma_trace.h.
 #pragma once
 #include <map>
 #include <string>

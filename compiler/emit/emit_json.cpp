@@ -9,7 +9,7 @@
 #include "compiler/ast/ast.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/emit/json_text.h"
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 #include "compiler/symbolic/symbolic.h"
 
 using pamc::sym::is_class;

@@ -255,6 +255,114 @@ double Program::run(const double* args) const {
   return execute<false>(*this, args, stack.get(), loc.get(), nullptr);
 }
 
+bool Program::straight() const {
+  for (const Instr& in : code)
+    if (in.op == Op::LoopInit || in.op == Op::VLoopInit || in.op == Op::VecNew || in.op == Op::Local ||
+        in.op == Op::AddLocals)
+      return false;
+  return true;
+}
+
+// The column stack of run_batch: slot s holds n values at col(s). Same arithmetic as
+// execute<false>, instruction by instruction, so the values agree bit for bit.
+void Program::run_batch(const double* const* cols, std::size_t n, double* out) const {
+  if (n == 0) return;
+  if (!straight()) {
+    std::vector<double> args;
+    std::uint32_t nargs = 0;
+    for (const Instr& in : code)
+      if (in.op == Op::Param) nargs = std::max(nargs, in.a + 1);
+    args.resize(nargs);
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::uint32_t k = 0; k < nargs; ++k) args[k] = cols[k][j];
+      out[j] = run(args.data());
+    }
+    return;
+  }
+  std::vector<double> stack(static_cast<std::size_t>(max_stack ? max_stack : 1) * n);
+  auto col = [&](std::size_t s) { return stack.data() + s * n; };
+  std::size_t sp = 0;  // slots in use
+  for (const Instr& in : code) {
+    switch (in.op) {
+      case Op::Const: std::fill_n(col(sp++), n, consts[in.a]); break;
+      case Op::Param: std::copy_n(cols[in.a], n, col(sp++)); break;
+      case Op::Add:
+      case Op::Mul:
+      case Op::Max:
+      case Op::Min: {
+        sp -= in.a;
+        double* r = col(sp);
+        for (std::uint32_t i = 1; i < in.a; ++i) {
+          const double* x = col(sp + i);
+          switch (in.op) {
+            case Op::Add: for (std::size_t j = 0; j < n; ++j) r[j] += x[j]; break;
+            case Op::Mul: for (std::size_t j = 0; j < n; ++j) r[j] *= x[j]; break;
+            case Op::Max: for (std::size_t j = 0; j < n; ++j) r[j] = std::max(r[j], x[j]); break;
+            default: for (std::size_t j = 0; j < n; ++j) r[j] = std::min(r[j], x[j]); break;
+          }
+        }
+        ++sp;
+        break;
+      }
+      case Op::Sub:
+      case Op::Div:
+      case Op::Pow:
+      case Op::Mod:
+      case Op::IDiv:
+      case Op::Eq:
+      case Op::Ne:
+      case Op::Lt:
+      case Op::Le: {
+        --sp;
+        double* x = col(sp - 1);
+        const double* y = col(sp);
+        switch (in.op) {
+          case Op::Sub: for (std::size_t j = 0; j < n; ++j) x[j] -= y[j]; break;
+          case Op::Div: for (std::size_t j = 0; j < n; ++j) x[j] /= y[j]; break;
+          case Op::Pow: for (std::size_t j = 0; j < n; ++j) x[j] = std::pow(x[j], y[j]); break;
+          case Op::Mod: for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], y[j]); break;
+          case Op::IDiv: for (std::size_t j = 0; j < n; ++j) x[j] = floor_div(x[j], y[j]); break;
+          case Op::Eq: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] == y[j] ? 1.0 : 0.0; break;
+          case Op::Ne: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] != y[j] ? 1.0 : 0.0; break;
+          case Op::Lt: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] < y[j] ? 1.0 : 0.0; break;
+          default: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] <= y[j] ? 1.0 : 0.0; break;
+        }
+        break;
+      }
+      case Op::ModConst: {
+        double* x = col(sp - 1);
+        for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], consts[in.a]);
+        break;
+      }
+      case Op::Neg:
+      case Op::Square:
+      case Op::Sqrt:
+      case Op::Floor:
+      case Op::Ceil:
+      case Op::Abs:
+      case Op::Log:
+      case Op::Log2:
+      case Op::Exp: {
+        double* x = col(sp - 1);
+        switch (in.op) {
+          case Op::Neg: for (std::size_t j = 0; j < n; ++j) x[j] = -x[j]; break;
+          case Op::Square: for (std::size_t j = 0; j < n; ++j) x[j] *= x[j]; break;
+          case Op::Sqrt: for (std::size_t j = 0; j < n; ++j) x[j] = std::sqrt(x[j]); break;
+          case Op::Floor: for (std::size_t j = 0; j < n; ++j) x[j] = fast_floor(x[j]); break;
+          case Op::Ceil: for (std::size_t j = 0; j < n; ++j) x[j] = std::ceil(x[j]); break;
+          case Op::Abs: for (std::size_t j = 0; j < n; ++j) x[j] = std::fabs(x[j]); break;
+          case Op::Log: for (std::size_t j = 0; j < n; ++j) x[j] = std::log(x[j]); break;
+          case Op::Log2: for (std::size_t j = 0; j < n; ++j) x[j] = std::log2(x[j]); break;
+          default: for (std::size_t j = 0; j < n; ++j) x[j] = std::exp(x[j]); break;
+        }
+        break;
+      }
+      default: break;  // loops and vectors: not in a straight program
+    }
+  }
+  std::copy_n(col(sp - 1), n, out);
+}
+
 double Program::run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick) const {
   std::unique_ptr<double[]> stack(new double[max_stack ? max_stack : 1]);
   std::unique_ptr<double[]> loc(new double[locals ? locals : 1]);

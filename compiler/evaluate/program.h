@@ -84,6 +84,14 @@ struct Program {
   // `tick`, when set, is called every 2^20 loop steps with the steps so far (a progress
   // line; it may throw to stop the run).
   double run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick = {}) const;
+
+  // n points at once: cols[k][j] is argument k at point j, out[j] the value. A program
+  // without loops or vectors (every closed form) runs one instruction over all n points
+  // at a time (a column stack: the switch is paid once per instruction, not per point);
+  // others run point by point. Values are run()'s, bit for bit.
+  void run_batch(const double* const* cols, std::size_t n, double* out) const;
+  // No loops and no resource vectors: run_batch's column path applies.
+  bool straight() const;
 };
 
 }  // namespace pamc::eval

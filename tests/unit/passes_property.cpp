@@ -11,7 +11,7 @@
 #include <random>
 #include <sstream>
 
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
 
 using namespace pamc;

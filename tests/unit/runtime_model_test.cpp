@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
 #include "runtime/simulate.h"
 

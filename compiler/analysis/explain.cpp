@@ -1,4 +1,4 @@
-#include "compiler/passes/analysis.h"
+#include "compiler/analysis/explain.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include "compiler/diag/diag.h"
 #include "compiler/emit/json_text.h"
-#include "compiler/passes/evaluate_model.h"
-#include "compiler/passes/sweep.h"
+#include "compiler/evaluate/evaluate_model.h"
+#include "compiler/analysis/sweep.h"
 
 namespace pamc {
 

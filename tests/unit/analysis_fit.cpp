@@ -1,4 +1,4 @@
-// The least-squares solvers of `pamc fit` (compiler/passes/fit.h): Householder QR on
+// The least-squares solvers of `pamc fit` (compiler/analysis/fit.h): Householder QR on
 // exact, overdetermined, badly scaled and rank-deficient problems; Levenberg-Marquardt on
 // smooth and max-shaped models; fit_model's choice of method and its errors.
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <memory>
 
-#include "compiler/passes/fit.h"
+#include "compiler/analysis/fit.h"
 #include "compiler/passes/pipeline.h"
 
 using namespace pamc;

@@ -1,4 +1,4 @@
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 #include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/progress.h"
 #include "compiler/symbolic/class_test.h"

@@ -1,4 +1,4 @@
-#include "compiler/passes/ma_trace.h"
+#include "compiler/analysis/ma_trace.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/check/check.h"
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 
 namespace pamc {
 namespace {

@@ -2,8 +2,9 @@
 // first --sweep varying slowest), and fast evaluation of the cost equations at every point.
 //
 // Each target is reduced once to an expression in the swept parameters only (-D values and
-// declared defaults substituted exactly) and compiled to a FastExpr (fast_eval.h). Targets
-// that do not compile (residual reductions, vectors) are evaluated exactly per point. The
+// declared defaults substituted exactly) and compiled to the evaluation room's Program
+// (compiler/evaluate/program.h): closed forms a batch of points at a time, residual loops
+// point by point; a target that does not compile is evaluated exactly per point. The
 // checks `pamc eval` makes (declared bounds, the assumptions closed forms rely on) are
 // compiled too and run over the whole grid before anything is printed; a point that fails
 // one, or whose double result is not finite, is re-evaluated exactly so the error is the
@@ -16,7 +17,6 @@
 
 #include "compiler/passes/cost_model.h"
 #include "compiler/evaluate/program.h"
-#include "compiler/passes/fast_eval.h"
 
 namespace pamc {
 
@@ -54,7 +54,8 @@ public:
   // later (eval's fallback to the time-domain model), or throws if the model has no value.
   void validate();
   // Values of every target at points [begin, end): out[(i - begin) * targets + t].
-  // Evaluates in batches of FastExpr::kBatch points.
+  // Evaluates in batches of kBatch points.
+  static constexpr std::size_t kBatch = 512;
   void evaluate(std::size_t begin, std::size_t end, double* out) const;
 
 private:
@@ -69,13 +70,14 @@ private:
   std::vector<SweepRange> ranges_;
   std::size_t points_ = 1;
   std::vector<std::string> names_;
-  std::vector<std::optional<FastExpr>> fast_;
-  // A target FastExpr cannot hold (an open loop, a resource vector): the evaluation room's
-  // program, point by point; the exact evaluator only where it gives no number.
-  std::vector<std::optional<eval::Program>> looped_;
+  // Each target's compiled program (none: the exact evaluator at every point). A straight
+  // program (a closed form) runs a batch of points per instruction; one with loops runs
+  // point by point, and the exact evaluator takes over only where it gives no number.
+  std::vector<std::optional<eval::Program>> programs_;
+  std::vector<bool> straight_;
   std::vector<std::pair<std::string, std::string>> slow_;
   struct Check {
-    FastExpr expr;
+    eval::Program program;
     enum Kind { Ge, Gt, Le, Lt, Integer, Nonneg } kind;
   };
   std::vector<Check> checks_;

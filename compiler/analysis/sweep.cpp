@@ -1,4 +1,4 @@
-#include "compiler/passes/sweep.h"
+#include "compiler/analysis/sweep.h"
 #include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 
 #include "compiler/diag/diag.h"
 #include "compiler/evaluate/compile.h"
-#include "compiler/passes/evaluate_model.h"
+#include "compiler/evaluate/evaluate_model.h"
 
 using pamc::sym::is_class;
 
@@ -192,31 +192,27 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
     throw;
   }
   std::set<std::string> allowed(swept.begin(), swept.end());
+  std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> param_slots;
+  for (std::size_t k = 0; k < vars.size(); ++k) param_slots[vars[k]] = static_cast<unsigned>(k);
   for (const auto& [name, value] : first_result.values) {
     names_.push_back(name);
     const CostEquation* eq = model.equation(name);
     GiNaC::ex e = bind_except(model, eq->value, fixed_, swept);
     std::string why;
-    std::optional<FastExpr> f;
-    if (value.is_vector)
+    std::optional<eval::Program> program;
+    if (value.is_vector) {
       why = "a vector";
-    else if (!only_symbols_in(e, allowed))
-      why = "depends on a parameter without a value";
-    else
-      f = FastExpr::compile(e, vars, &why);
-    std::optional<eval::Program> looped;
-    if (!f && !value.is_vector) {  // loop indices are symbols too: the compiler binds them
-      std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> params;
-      for (std::size_t k = 0; k < vars.size(); ++k) params[vars[k]] = static_cast<unsigned>(k);
+    } else {
+      // loop indices are symbols too: the compiler binds them
       try {
-        looped = eval::compile_expression(e, params);
+        program = eval::compile_expression(e, param_slots);
       } catch (const eval::CompileFailure& failure) {
-        why = failure.message;
+        why = only_symbols_in(e, allowed) ? failure.message : "depends on a parameter without a value";
       }
     }
-    if (!f && !looped) slow_.emplace_back(name, why);
-    fast_.push_back(std::move(f));
-    looped_.push_back(std::move(looped));
+    if (!program) slow_.emplace_back(name, why);
+    straight_.push_back(program && program->straight());
+    programs_.push_back(std::move(program));
   }
   // Checks that depend on the swept parameters.
   auto add_check = [&](const GiNaC::ex& raw, Check::Kind kind) {
@@ -228,7 +224,10 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
       return;
     }
     if (!has_any_symbol(e) || !only_symbols_in(e, allowed)) return;
-    if (auto f = FastExpr::compile(e, vars)) checks_.push_back({std::move(*f), kind});
+    try {
+      checks_.push_back({eval::compile_expression(e, param_slots), kind});
+    } catch (const eval::CompileFailure&) {  // unchecked here: the exact evaluator decides per point
+    }
   };
   for (const CostParameter& p : model.parameters) {
     for (const CostParameter::Bound& b : p.bounds) {
@@ -275,7 +274,7 @@ void Sweep::check_exactly_at(const std::vector<std::size_t>& idx) const {
 
 void Sweep::validate() {
   if (checks_.empty()) return;
-  constexpr std::size_t kB = FastExpr::kBatch;
+  constexpr std::size_t kB = kBatch;
   const std::size_t nv = ranges_.size();
   std::vector<std::size_t> idx(nv, 0);
   std::vector<double> xs(nv * kB), ys(kB);
@@ -284,7 +283,7 @@ void Sweep::validate() {
     std::size_t n = std::min(kB, points_ - b0);
     fill_batch(idx, n, b0, xs, vars);
     for (const Check& c : checks_) {
-      c.expr.eval_batch(vars.data(), n, ys.data());
+      c.program.run_batch(vars.data(), n, ys.data());
       for (std::size_t j = 0; j < n; ++j) {
         double v = ys[j];
         double tol = 1e-9 * std::max(1.0, std::fabs(v));
@@ -310,7 +309,7 @@ void Sweep::validate() {
 
 void Sweep::fill_batch(std::vector<std::size_t>& idx, std::size_t n, std::size_t b0, std::vector<double>& xs,
                        std::vector<const double*>& vars) const {
-  constexpr std::size_t kB = FastExpr::kBatch;
+  constexpr std::size_t kB = kBatch;
   const std::size_t nv = ranges_.size();
   // One parameter reads its values in place; a grid fills per-parameter columns with an
   // odometer (the last parameter fastest).
@@ -342,7 +341,7 @@ double Sweep::exact_at(std::size_t target, const std::vector<std::size_t>& idx) 
 
 void Sweep::evaluate(std::size_t begin, std::size_t end, double* out) const {
   const std::size_t nt = names_.size(), nv = ranges_.size();
-  constexpr std::size_t kB = FastExpr::kBatch;
+  constexpr std::size_t kB = kBatch;
   std::vector<std::size_t> idx;
   indices(begin, idx);
   std::vector<double> xs(nv * kB), ys(kB);
@@ -351,8 +350,8 @@ void Sweep::evaluate(std::size_t begin, std::size_t end, double* out) const {
     std::size_t n = std::min(kB, end - b0);
     fill_batch(idx, n, b0, xs, vars);
     for (std::size_t t = 0; t < nt; ++t) {
-      if (fast_[t]) {
-        fast_[t]->eval_batch(vars.data(), n, ys.data());
+      if (straight_[t]) {
+        programs_[t]->run_batch(vars.data(), n, ys.data());
         for (std::size_t j = 0; j < n; ++j) {
           if (all_outside_assumptions_ || (!outside_assumptions_.empty() && outside_assumptions_.count(b0 + j))) {
             std::vector<std::size_t> at;
@@ -372,10 +371,10 @@ void Sweep::evaluate(std::size_t begin, std::size_t end, double* out) const {
         for (std::size_t j = 0; j < n; ++j) {
           double y = std::nan("");
           bool inside = !all_outside_assumptions_ && (outside_assumptions_.empty() || !outside_assumptions_.count(b0 + j));
-          if (looped_[t] && inside) {
+          if (programs_[t] && inside) {
             for (std::size_t k = 0; k < nv; ++k) args[k] = vars[k][j];
             bool exact = false;
-            y = looped_[t]->run_tracked(args.data(), exact);
+            y = programs_[t]->run_tracked(args.data(), exact);
           }
           if (!std::isfinite(y)) {  // no program, outside the assumptions, or no number: exactly
             indices(b0 + j, at);

@@ -1,14 +1,14 @@
-#include "compiler/passes/fit.h"
+#include "compiler/analysis/fit.h"
 
-#include "compiler/passes/analysis.h"
+#include "compiler/analysis/explain.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
 
-#include "compiler/passes/evaluate_model.h"
-#include "compiler/passes/fast_eval.h"
+#include "compiler/evaluate/evaluate_model.h"
+#include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/class_test.h"
 
 namespace pamc {
@@ -376,9 +376,27 @@ struct Prepared {
   bool smooth = false, linear = false;
   std::optional<ex> opaque;  // a non-smooth node holding an unknown
   std::vector<ex> d;         // d e / d u_j (smooth only)
-  std::optional<FastExpr> fe;
-  std::vector<std::optional<FastExpr>> fd;
+  std::optional<eval::Program> fe;
+  std::vector<std::optional<eval::Program>> fd;
 };
+
+// The evaluation room's program for e over vars, or none (the exact evaluator then).
+std::optional<eval::Program> compile_or_none(const ex& e, const std::vector<symbol>& vars) {
+  std::map<ex, unsigned, GiNaC::ex_is_less> slots;
+  for (std::size_t k = 0; k < vars.size(); ++k) slots[vars[k]] = static_cast<unsigned>(k);
+  try {
+    return eval::compile_expression(e, slots);
+  } catch (const eval::CompileFailure&) {
+    return std::nullopt;
+  }
+}
+
+// A program's value, NaN wherever the model has none (a loop program's run() may hide it).
+double run_program(const eval::Program& p, const double* args) {
+  if (p.straight()) return p.run(args);
+  bool exact = false;
+  return p.run_tracked(args, exact);
+}
 
 Prepared prepare(const ex& e, const std::vector<symbol>& unknowns, const std::vector<symbol>& vars) {
   Prepared p;
@@ -387,7 +405,7 @@ Prepared prepare(const ex& e, const std::vector<symbol>& unknowns, const std::ve
   ex f = fr(e);
   p.opaque = fr.opaque;
   p.smooth = !fr.opaque;
-  p.fe = FastExpr::compile(e, vars);
+  p.fe = compile_or_none(e, vars);
   if (!p.smooth) return p;
   p.linear = true;
   for (const symbol& u : unknowns) {
@@ -395,7 +413,7 @@ Prepared prepare(const ex& e, const std::vector<symbol>& unknowns, const std::ve
     if (has_any(dj.expand(), unknowns)) p.linear = false;
     ex restored = dj.subs(fr.frozen);
     p.d.push_back(restored);
-    p.fd.push_back(FastExpr::compile(restored, vars));
+    p.fd.push_back(compile_or_none(restored, vars));
   }
   return p;
 }
@@ -677,12 +695,12 @@ class Fitter {
     }
   }
 
-  double fast_or_exact(const std::optional<FastExpr>& fx, const ex& e, const RowCtx& r,
+  double fast_or_exact(const std::optional<eval::Program>& fx, const ex& e, const RowCtx& r,
                        const std::vector<double>& theta, bool& ok) const {
     if (fx) {
       std::vector<double> v(theta);
       v.insert(v.end(), r.known.begin(), r.known.end());
-      double d = fx->eval(v.data());
+      double d = run_program(*fx, v.data());
       if (std::isfinite(d)) return d;
     }
     return exact(e, point_env(r, theta), ok);  // also gives the exact error
