@@ -2,6 +2,7 @@
 #include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 #include "compiler/symbolic/symbolic.h"
@@ -301,8 +302,10 @@ class Compiler {
 namespace {
 
 // Peephole fusion of the sequences an open loop's body repeats per term: Local Local Add(2)
-// -> AddLocals, Const Mod -> ModConst, Const VecAdd -> VecAddConst. A sequence is fused only
-// when no jump lands inside it; jump targets are remapped. Stack depths only shrink.
+// -> AddLocals, Const Mod -> ModConst, Const VecAdd -> VecAddConst, and (on a second pass)
+// ModConst VecAddConst -> VecAddMod, a resource array's cyclic owner (cpu(x mod P)). A
+// sequence is fused only when no jump lands inside it; jump targets are remapped. Stack
+// depths only shrink.
 void fuse(Program& p) {
   const std::vector<Instr>& in = p.code;
   std::vector<char> target(in.size() + 1, 0);
@@ -320,11 +323,24 @@ void fuse(Program& p) {
       where[k + 1] = where[k + 2] = where[k];
       k += 3;
     } else if (in[k].op == Op::Const && free_at(k + 1) && in[k + 1].op == Op::Mod) {
-      out.push_back(Instr{Op::ModConst, 0, in[k].a, 0});
+      // A divisor that is an integer in [1, 2^31) gets its reciprocal (program.h, Divisor).
+      const double d = p.consts[in[k].a];
+      std::uint32_t reciprocal = 0;
+      if (d >= 1 && d < 2147483648.0 && d == static_cast<double>(static_cast<std::uint32_t>(d))) {
+        const auto di = static_cast<std::uint32_t>(d);
+        p.divisors.push_back(Divisor{UINT64_MAX / di + 1, di});
+        reciprocal = static_cast<std::uint32_t>(p.divisors.size());
+      }
+      out.push_back(Instr{Op::ModConst, 0, in[k].a, reciprocal});
       where[k + 1] = where[k];
       k += 2;
     } else if (in[k].op == Op::Const && free_at(k + 1) && in[k + 1].op == Op::VecAdd) {
       out.push_back(Instr{Op::VecAddConst, 0, in[k + 1].a, in[k].a});
+      where[k + 1] = where[k];
+      k += 2;
+    } else if (in[k].op == Op::ModConst && in[k].b != 0 && free_at(k + 1) && in[k + 1].op == Op::VecAddConst &&
+               in[k + 1].a < 256) {
+      out.push_back(Instr{Op::VecAddMod, static_cast<std::uint8_t>(in[k + 1].a), in[k].b - 1, in[k + 1].b});
       where[k + 1] = where[k];
       k += 2;
     } else {
@@ -346,6 +362,7 @@ Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigne
   Compiler c(p, params);
   c.expr(e);
   fuse(p);
+  fuse(p);  // pairs of the first pass's fused instructions
   return p;
 }
 

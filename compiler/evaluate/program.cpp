@@ -42,6 +42,20 @@ inline double floor_mod(double x, double k) {
   }
   return x - k * fast_floor(x / k);
 }
+// x mod d for a constant divisor with its reciprocal (program.h, Divisor): by two
+// multiplications where x is an integer in [0, 2^32), floor_mod elsewhere. Same value.
+__extension__ typedef unsigned __int128 uint128;  // GCC and Clang on 64-bit targets
+inline std::uint32_t mod_index(std::uint32_t a, const Divisor& v) {
+  const std::uint64_t low = v.m * a;
+  return static_cast<std::uint32_t>((static_cast<uint128>(low) * v.d) >> 64);
+}
+inline double mod_by(double x, const Divisor& v) {
+  if (x >= 0 && x < 4294967296.0) {
+    const auto a = static_cast<std::uint32_t>(x);
+    if (static_cast<double>(a) == x) return static_cast<double>(mod_index(a, v));
+  }
+  return floor_mod(x, static_cast<double>(v.d));
+}
 // floor(x / k), in int64 when both are integers below 2^53 (no rounding of x / k first).
 inline double floor_div(double x, double k) {
   constexpr double kLimit = 9007199254740992.0;
@@ -64,6 +78,12 @@ struct Vectors {
   void clear(std::uint32_t k) {
     elems[k].clear();
     poisoned[k] = 0;
+  }
+  // A position known to be one (a remainder by a divisor below 2^31).
+  void add_at(std::uint32_t k, std::size_t i, double v) {
+    std::vector<double>& e = elems[k];
+    if (i >= e.size()) e.resize(std::max(i + 1, 2 * e.size()), 0.0);
+    e[i] += v;
   }
   void add(std::uint32_t k, double pos, double v) {
     if (!(pos >= 0) || pos >= 2147483648.0 || !is_int(pos)) {
@@ -196,10 +216,20 @@ double execute(const Program& p, const double* args, double* stack, double* loca
       }
       case Op::AddLocals: *sp++ = locals[in.a] + locals[in.b]; note(sp[-1]); break;
       case Op::ModConst:
-        sp[-1] = floor_mod(sp[-1], consts[in.a]);
+        sp[-1] = in.b ? mod_by(sp[-1], p.divisors[in.b - 1]) : floor_mod(sp[-1], consts[in.a]);
         note(sp[-1]);
         break;
       case Op::VecAddConst: --sp; note(consts[in.b]); vec.add(in.a, sp[0], consts[in.b]); break;
+      case Op::VecAddMod: {
+        const double x = *--sp;
+        const Divisor& v = p.divisors[in.a];
+        note(consts[in.b]);
+        if (x >= 0 && x < 4294967296.0 && static_cast<double>(static_cast<std::uint32_t>(x)) == x)
+          vec.add_at(in.kind, mod_index(static_cast<std::uint32_t>(x), v), consts[in.b]);
+        else
+          vec.add(in.kind, floor_mod(x, static_cast<double>(v.d)), consts[in.b]);
+        break;
+      }
       case Op::VecNew: vec.clear(in.a); break;
       case Op::VecAdd: sp -= 2; note(sp[1]); vec.add(in.a, sp[0], sp[1]); break;
       case Op::VecMax:
@@ -235,6 +265,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         if (locals[in.a] <= locals[in.a + 1]) pc = in.b - 1;
         break;
       }
+      default: __builtin_unreachable();  // every Op has its case: no range check per dispatch
     }
   }
   if (exact) *exact = !inexact;
@@ -331,7 +362,12 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
       }
       case Op::ModConst: {
         double* x = col(sp - 1);
-        for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], consts[in.a]);
+        if (in.b) {
+          const Divisor& v = divisors[in.b - 1];
+          for (std::size_t j = 0; j < n; ++j) x[j] = mod_by(x[j], v);
+        } else {
+          for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], consts[in.a]);
+        }
         break;
       }
       case Op::Neg:

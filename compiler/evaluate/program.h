@@ -56,8 +56,9 @@ enum class Op : std::uint8_t {
   VLoopNext,  // locals[a] += 1; jumps to b while locals[a] <= locals[a + 1]
   // Fused by the peephole pass (fuse() in compile.cpp), for the inner loops of open forms:
   AddLocals,  // push locals[a] + locals[b]
-  ModConst,   // x -> x mod consts[a]
+  ModConst,   // x -> x mod consts[a]; b > 0: divisors[b - 1] holds its reciprocal (see Divisor)
   VecAddConst,  // pos -> . vectors[a][pos] += consts[b]
+  VecAddMod,    // x -> . vectors[kind][x mod divisors[a].d] += consts[b]
 };
 
 constexpr std::uint8_t kEmptyIsZero = 0x10;
@@ -69,9 +70,19 @@ struct Instr {
   std::uint32_t b = 0;
 };
 
+// A constant divisor d (an integer, 1 <= d < 2^31) with its 64-bit reciprocal
+// m = floor((2^64 - 1) / d) + 1: then for every integer 0 <= x < 2^32,
+// x mod d = ((m * x mod 2^64) * d) >> 64 (Lemire, Kaser and Kurz, "Faster remainder by
+// direct computation", 2019), two multiplications instead of a division.
+struct Divisor {
+  std::uint64_t m;
+  std::uint32_t d;
+};
+
 struct Program {
   std::vector<Instr> code;
   std::vector<double> consts;
+  std::vector<Divisor> divisors;  // for ModConst
   std::uint32_t max_stack = 0;
   std::uint32_t locals = 0;
   std::uint32_t vectors = 0;  // vector slots (resource vectors left open)

@@ -7,6 +7,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <set>
 #include <algorithm>
 #include <map>
 
@@ -273,11 +274,42 @@ std::optional<std::vector<std::pair<numeric, Monomial>>> expanded_terms(const ex
 
 }  // namespace
 
+// Is r = sum_t c_t m_t (expanded, rational coefficients, no monomial common to all terms)
+// irreducible over Q because it is of degree 1 in some symbol v, r = a v + b, with
+// gcd(a, b) a constant? (A factor of r free of v divides a and b; the other factor has
+// degree 1 in v. So with gcd(a, b) constant every factorization has a constant factor.)
+// A cheap proof for the common cost polynomial (a constant term beside products of
+// parameters), where GiNaC's multivariate factor() costs milliseconds.
+bool irreducible_as_linear(const std::vector<std::pair<numeric, Monomial>>& r) {
+  std::set<ex, ex_is_less> vars;
+  for (const auto& [c, m] : r)
+    for (const auto& [v, k] : m) vars.insert(v);
+  for (const ex& v : vars) {
+    ex a = 0, b = 0;
+    bool linear = true;
+    for (const auto& [c, m] : r) {
+      ex rest = c;
+      long kv = 0;
+      for (const auto& [s, k] : m) {
+        if (s.is_equal(v)) kv = k;
+        else rest *= GiNaC::pow(s, k);
+      }
+      if (kv > 1) {
+        linear = false;
+        break;
+      }
+      (kv == 1 ? a : b) += rest;
+    }
+    if (linear && !a.is_zero() && !b.is_zero() && is_class<numeric>(gcd(a, b))) return true;
+  }
+  return false;
+}
+
 // Fast path, side conditions: x in expanded form; after dividing out the common monomial g
-// (least exponent of each symbol over the terms), the rest r is of total degree <= 1 with
-// positive coefficients. Then r / content(r) is a primitive integer polynomial of degree 1,
-// irreducible, with positive leading coefficient, which is what factor() returns:
-// x = content * g * (r / content). Else factor() itself.
+// (least exponent of each symbol over the terms), the rest r has positive coefficients and
+// is of total degree <= 1, or is irreducible by irreducible_as_linear. Then r / content(r)
+// is a primitive irreducible polynomial with positive coefficients, which is what factor()
+// returns: x = content * g * (r / content). Else factor() itself.
 ex factor_polynomial(const ex& x) {
   auto terms = expanded_terms(x);
   if (!terms || terms->size() < 2) return factor(x);
@@ -296,19 +328,27 @@ ex factor_polynomial(const ex& x) {
   }
   numeric num_gcd = 0, den_lcm = 1;
   ex r = 0;
+  bool nonlinear = false;
+  std::vector<std::pair<numeric, Monomial>> rest_terms;
   for (const auto& [c, m] : *terms) {
     long degree = 0;
     ex rest = c;
+    Monomial left_m;
     for (const auto& [s, k] : m) {
       long left = k - (g.count(s) ? g.at(s) : 0);
       degree += left;
-      if (left) rest *= GiNaC::pow(s, left);
+      if (left) {
+        rest *= GiNaC::pow(s, left);
+        left_m[s] = left;
+      }
     }
-    if (degree > 1) return factor(x);
+    nonlinear = nonlinear || degree > 1;
+    rest_terms.emplace_back(c, std::move(left_m));
     r += rest;
     num_gcd = gcd(num_gcd, c.numer());
     den_lcm = lcm(den_lcm, c.denom());
   }
+  if (nonlinear && !irreducible_as_linear(rest_terms)) return factor(x);
   numeric content = num_gcd / den_lcm;
   ex mono = 1;
   for (const auto& [s, k] : g) mono *= GiNaC::pow(s, k);

@@ -203,3 +203,57 @@ TEST_CASE("property: run_batch gives run()'s value at every point (400 random ex
   CHECK(straight > 100);
   CHECK(looped > 100);
 }
+
+// x mod d for a constant d runs by two multiplications (program.h, Divisor) where x is an
+// integer in [0, 2^32): the same value as integer arithmetic, at the edges of that range,
+// for divisors from 1 to 2^31 - 1, and floor semantics for negative and fractional x.
+TEST_CASE("compiled program: a remainder by a constant is exact by multiplication and elsewhere") {
+  symbol N("N");
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}};
+  const long long divisors[] = {1, 2, 3, 7, 10, 64, 1000, 65535, 65536, 1000003, 2147483647};
+  const double xs[] = {0, 1, 2, 6, 7, 8, 63, 64, 65, 999, 123456789, 4294967294.0, 4294967295.0,
+                       4294967296.0, 4294967297.0, 9007199254740991.0, -1, -7, -8, -4294967297.0, 2.5, -2.5};
+  for (long long d : divisors) {
+    pamc::eval::Program p = pamc::eval::compile_expression(mod_of(N, numeric(d)), params);
+    CHECK(p.divisors.size() == 1);  // the reciprocal is there, so the fast path is what runs
+    for (double x : xs) {
+      double args[] = {x};
+      double want = x - double(d) * std::floor(x / double(d));
+      if (x == std::floor(x) && std::fabs(x) < 9.1e15) {
+        long long r = static_cast<long long>(x) % d;
+        want = double(r < 0 ? r + d : r);
+      }
+      CHECK_MESSAGE(p.run(args) == want, x << " mod " << d << ": " << p.run(args) << " vs " << want);
+    }
+  }
+}
+
+// A resource array's cyclic owner, cpu((i + j) mod 7) (one fused instruction, VecAddMod):
+// the exact evaluator's value where positions are nonnegative integers (the fast path),
+// where i + j runs negative (floor semantics: -1 mod 7 = 6), and no value where a bound
+// is not an integer.
+TEST_CASE("compiled program: cyclic owners of a resource array agree with the exact evaluator") {
+  symbol N("N"), M("M"), i("i"), j("j");
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}, {M, 1}};
+  for (int w : {1, 3}) {
+    ex e = vector_max(make_reduction(ReduceKind::Sum, i, M, N,
+                                     make_reduction(ReduceKind::Sum, j, 0, N, w * unitvec(mod_of(i + j, 7)))));
+    pamc::eval::Program p = pamc::eval::compile_expression(e, params);
+    bool fused = false;
+    for (const auto& in : p.code) fused = fused || in.op == pamc::eval::Op::VecAddMod;
+    CHECK(fused);
+    for (int n : {0, 1, 6, 7, 20, 101})
+      for (int m : {-30, -1, 0, 3}) {
+        double args[] = {double(n), double(m)};
+        WorkBudget b;
+        double want = evaluate(e, {{N, n}, {M, m}}, b).scalar.to_double();
+        CHECK_MESSAGE(p.run(args) == want, "w=" << w << " N=" << n << " M=" << m);
+        bool exact = false;
+        CHECK(p.run_tracked(args, exact) == want);
+        CHECK(exact);
+      }
+    double half[] = {5.5, 0};
+    bool exact = false;
+    CHECK(std::isnan(p.run_tracked(half, exact)));
+  }
+}
