@@ -1,9 +1,12 @@
-// Internal to the simulator: numeric expressions compiled to closures.
+// Internal to the simulator: numeric expressions compiled once into the evaluation room's
+// program (compiler/evaluate/program.h), through the same lowering as `pamc eval`, so that
+// simulate and eval agree on every operator (mod and div with floor semantics, vectors,
+// reductions as compiled loops).
 //
-// Loop indices live in a chain of Frames (one per enclosing binder: seq, par, sum, max,
-// min); a compiled Name is "the value `hops` frames up". Parameters are folded in at
-// compile time, and so is every subexpression that reads no frame, so a typical time
-// expression (`10`, `t_s * N`) costs nothing at run time.
+// Loop indices of the enclosing processes (seq and par) live in a chain of Frames; a
+// compiled expression reads as many frames up as the deepest index it uses. Parameters
+// are fixed at compile time, and an expression that reads no frame is evaluated then, so
+// a typical time expression (`10`, `t_s * N`) costs nothing at run time.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -43,7 +46,7 @@ class ExprCompiler {
   ExprCompiler(const ExprCompiler&) = delete;
   ExprCompiler& operator=(const ExprCompiler&) = delete;
 
-  // Binders in scope, innermost last (the process compiler pushes loop indices).
+  // Loop indices in scope, innermost last (the process compiler pushes them).
   void push_index(const std::string& name) { scope_.push_back(name); }
   void pop_index() { scope_.pop_back(); }
 

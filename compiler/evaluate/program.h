@@ -95,6 +95,9 @@ struct Program {
   // `tick`, when set, is called every 2^20 loop steps with the steps so far (a progress
   // line; it may throw to stop the run).
   double run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick = {}) const;
+  // run_tracked's value (NaN wherever the model has no value) without the exactness, and
+  // without allocating for small programs: the simulator's per-event expressions.
+  double run_checked(const double* args) const;
 
   // n points at once: cols[k][j] is argument k at point j, out[j] the value. A program
   // without loops or vectors (every closed form) runs one instruction over all n points
