@@ -129,16 +129,21 @@ double fitness_eq9(const std::vector<GroupArray>& errors, double limit) {
 }
 
 bool Score::operator<(const Score& o) const {
-  if (excess != o.excess) return excess < o.excess;  // lexicographic, highest rank first
+  if (ranked != o.ranked) return ranked < o.ranked;
   return sum < o.sum;
 }
 
 // Section 3.3: below the limit in every group, eq. 9 is 0 and the search ends; otherwise
 // the highest ranked group on the target is brought under the limit first, then the next.
+// We weigh each group's excess over the limit by 2^(5 - rank): the top group counts 32
+// times the last, so the search favours it without ignoring the others (a strict
+// lexicographic order stalls on exact mixtures; docs/projection.md).
 Score score(const std::vector<GroupArray>& errors, const std::vector<int>& ranks, double limit) {
   Score s;
-  for (std::size_t r = 0; r < ranks.size(); ++r)
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
     for (const GroupArray& mode : errors) s.excess[r] += std::max(0.0, mode[ranks[r]] - limit);
+    s.ranked += std::ldexp(s.excess[r], kGroups - 1 - static_cast<int>(r));
+  }
   for (const GroupArray& mode : errors)
     for (double e : mode) s.sum += e;
   s.eq9 = fitness_eq9(errors, limit);

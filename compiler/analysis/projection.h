@@ -77,11 +77,12 @@ std::vector<GroupArray> group_errors(const ProjectionData& d, const std::vector<
 // Eq. 9: 0 when every group of every mode is below `limit`, else the sum of the terms.
 double fitness_eq9(const std::vector<GroupArray>& errors, double limit);
 
-// The search's order (section 3.3, last paragraphs): groups taken in the target's rank
-// order, each group's excess over the limit (summed over modes) compared first for the
-// highest ranked group, then the next; ties by the plain sum of eq. 9's terms.
+// The search's order (section 3.3, last paragraphs): each group's excess over the limit
+// (summed over modes), weighted 2^(5 - rank) by the target's rank order, compared first;
+// ties (every group under the limit) by the plain sum of eq. 9's terms.
 struct Score {
   std::array<double, kGroups> excess{};  // in rank order
+  double ranked = 0;                     // sum_r 2^(5 - r) excess_r
   double sum = 0;                        // sum of all terms of eq. 9
   double eq9 = 0;                        // eq. 9's return value
   bool operator<(const Score& o) const;
