@@ -100,18 +100,22 @@ Anova two_factor_anova(const std::string& response, const std::vector<std::strin
   mean /= static_cast<double>(n);
   double sst = 0;
   for (double v : y) sst += (v - mean) * (v - mean);
-  const double rss_full = rss_groups(cell, na * nb, y);              // cell means
-  const double rss_add = rss_additive(ai, na, bi, nb, y);            // code + machine
-  const double rss_a = rss_groups(ai, na, y), rss_b = rss_groups(bi, nb, y);
+  // Sums of squares below rounding (a response that is the same in every run of a cell)
+  // are 0, so that F is not a ratio of two rounding errors.
+  const double eps = 1e-12 * sst;
+  auto clean = [eps](double ss) { return ss <= eps ? 0.0 : ss; };
+  const double rss_full = clean(rss_groups(cell, na * nb, y));       // cell means
+  const double rss_add = clean(rss_additive(ai, na, bi, nb, y));     // code + machine
+  const double rss_a = clean(rss_groups(ai, na, y)), rss_b = clean(rss_groups(bi, nb, y));
   const int df_a = static_cast<int>(na) - 1, df_b = static_cast<int>(nb) - 1, df_ab = df_a * df_b;
   const int df_e = static_cast<int>(n - na * nb);
   const double mse = rss_full / df_e;
-  out.rows.push_back(effect("code", df_a, std::max(0.0, rss_b - rss_add), mse, df_e));        // type II
-  out.rows.push_back(effect("machine", df_b, std::max(0.0, rss_a - rss_add), mse, df_e));
-  out.rows.push_back(effect("code x machine", df_ab, std::max(0.0, rss_add - rss_full), mse, df_e));
+  out.rows.push_back(effect("code", df_a, clean(rss_b - rss_add), mse, df_e));  // type II
+  out.rows.push_back(effect("machine", df_b, clean(rss_a - rss_add), mse, df_e));
+  out.rows.push_back(effect("code x machine", df_ab, clean(rss_add - rss_full), mse, df_e));
   out.rows.push_back(AnovaRow{"residual", df_e, rss_full, mse, std::nullopt, std::nullopt});
   out.rows.push_back(AnovaRow{"total", static_cast<int>(n) - 1, sst, 0, std::nullopt, std::nullopt});
-  out.model = effect("model", static_cast<int>(na * nb) - 1, std::max(0.0, sst - rss_full), mse, df_e);
+  out.model = effect("model", static_cast<int>(na * nb) - 1, clean(sst - rss_full), mse, df_e);
   return out;
 }
 
