@@ -156,6 +156,7 @@ std::string format_text(const ProjectionData& d, const std::vector<AppResult>& a
     << "\n";
   for (const AppResult& a : apps) {
     const Program& p = d.applications[a.app];
+    std::map<std::string, std::string> first;  // a search's result -> the target that printed it
     o << "\napplication " << p.name << ": base ranks " << ranks_text(d, a.base_ranks, " > ") << "\n";
     for (const TargetResult& tr : a.targets) {
       const std::optional<double>& meas = d.measured[tr.target][a.app];
@@ -172,6 +173,12 @@ std::string format_text(const ProjectionData& d, const std::vector<AppResult>& a
         if (p.runtime) o << " (" << num(m.projection * *p.runtime, 5) << " from base " << num(*p.runtime, 5) << ")";
         if (m.error) o << ", error " << (*m.error >= 0 ? "+" : "") << num(100 * *m.error, 3) << "%";
         o << "; eq. 10 as printed " << num(m.literal, 4) << "x; eq. 9 fitness " << num(m.search.fitness, 4) << "\n";
+        std::string key = m.method + surrogates_text(d, m.search.selection);
+        if (auto seen = first.find(key); seen != first.end()) {
+          o << "           surrogates as for target " << seen->second << "\n";
+          continue;
+        }
+        first.emplace(key, d.targets[tr.target]);
         o << "           surrogates " << surrogates_text(d, m.search.selection) << "\n";
         o << "           shares of path length " << shares_text(d, m.search.selection, false) << "; of base time "
           << shares_text(d, m.search.selection, true) << "\n";
@@ -225,7 +232,10 @@ void finish(const ProjectionData& d, MethodResult& m, std::size_t app, std::size
   if (m.search.selection.empty()) return;
   m.projection = project(d, m.search.selection, target);
   m.literal = project_literal(d, m.search.selection, target);
-  if (const std::optional<double>& meas = d.measured[target][app]) m.error = (m.projection - *meas) / *meas;
+  if (const std::optional<double>& meas = d.measured[target][app]) {
+    m.error = (m.projection - *meas) / *meas;
+    if (std::abs(*m.error) < 1e-12) m.error = 0.0;  // rounding, not error
+  }
 }
 
 }  // namespace
