@@ -86,6 +86,11 @@ def main():
               mean["exact"] <= mean["ga"], mean)
         check("5% noise: the exact search projects within 2% on average", mean["exact"] < 0.02, mean)
 
+    # --- --base-mode: SMT ranks the groups and gives the cpi; identical still projects 1 ---
+    rc, r, err = project_json(*exact_in, "--application", "app_AB", "--method", "exact", "--base-mode", "SMT")
+    check("--base-mode SMT: runs, identical target 1.00x", rc == 0 and r["base_mode"] == "SMT" and
+          abs(r["applications"][0]["targets"][-1]["exact"]["projection"] - 1) < 1e-12, err)
+
     # --- CSV output: one row per application, target and method ---
     csv_path = os.path.join(tmp, "out.csv")
     rc, out, err = pamc("project", *exact_in, "--method", "exact", "--csv", csv_path)
@@ -122,6 +127,11 @@ def main():
          ["project", os.path.join(tmp, "exact", "metrics.csv"), "--targets",
           write(tmp, "neg.csv", open(targets).read().replace("\n470.lbm,", "\n470.lbm,-"))], 1,
          ["neg.csv:", "relative runtime must be positive"]),
+        ("an unknown name in the coefficients",
+         ["project", os.path.join(tmp, "exact", "metrics.csv"), "--targets", targets, "--coefficients",
+          write(tmp, "coef.csv", "name,value\nG3,2\nFLOPS_PI,4\n")], 1, ["coef.csv:3:1: error: 'FLOPS_PI' is neither a metric"]),
+        ("an unknown --base-mode", ["project", os.path.join(tmp, "exact", "metrics.csv"), "--targets", targets,
+                                    "--base-mode", "ST"], 1, ["--base-mode ST: no row has this mode"]),
         ("a missing file", ["project", os.path.join(tmp, "none.csv"), "--targets", targets], 1, ["none.csv", "error"]),
         ("no --targets is a usage error", ["project", os.path.join(tmp, "exact", "metrics.csv")], 2, ["--targets"]),
         ("a bad --method is a usage error", ["project", os.path.join(tmp, "exact", "metrics.csv"), "--targets", targets,
