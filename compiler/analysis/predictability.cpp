@@ -7,6 +7,7 @@
 #include <gsl/gsl_multifit.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -188,6 +189,83 @@ std::vector<M0Study> m0_studies(const std::vector<HybridObservation>& obs, doubl
       st.test = "slope";
       st.predictable = *st.slope_p >= alpha;
     }
+  }
+  return out;
+}
+
+std::vector<M0Difference> m0_differences(const std::vector<HybridObservation>& obs, double alpha, double min_size) {
+  std::vector<M0Difference> out;
+  std::vector<std::string> codes;
+  for (const HybridObservation& o : obs)
+    if (std::find(codes.begin(), codes.end(), o.code) == codes.end()) codes.push_back(o.code);
+  for (const std::string& code : codes) {
+    std::vector<std::string> machines;
+    for (const HybridObservation& o : obs)
+      if (o.code == code && std::find(machines.begin(), machines.end(), o.machine) == machines.end())
+        machines.push_back(o.machine);
+    for (std::size_t i = 0; i < machines.size(); ++i)
+      for (std::size_t j = i + 1; j < machines.size(); ++j) {
+        M0Difference d{code, machines[i], machines[j], {}, {}, std::nullopt, std::nullopt, 0, 0, std::nullopt};
+        // Rows per (size, machine) for the sizes both machines measured.
+        std::map<double, std::array<std::vector<const HybridObservation*>, 2>> cells;
+        for (const HybridObservation& o : obs)
+          if (o.code == code && o.size >= min_size && (o.machine == d.machine_a || o.machine == d.machine_b))
+            cells[o.size][o.machine == d.machine_a ? 0 : 1].push_back(&o);
+        for (auto it = cells.begin(); it != cells.end();)
+          it = it->second[0].empty() || it->second[1].empty() ? cells.erase(it) : std::next(it);
+        const std::size_t k = cells.size();
+        std::size_t n = 0;
+        for (auto& [size, rows] : cells) n += rows[0].size() + rows[1].size();
+        // Full model: one slope per size and machine (2k); m0 per cell as in m0_studies.
+        double rss_full = 0;
+        for (auto& [size, rows] : cells) {
+          double m0[2];
+          for (int m = 0; m < 2; ++m) {
+            double sxy = 0, sxx = 0;
+            for (const HybridObservation* o : rows[m]) sxy += o->memory_max * (o->cpi - o->cpi_pipeline), sxx += o->memory_max * o->memory_max;
+            double b = sxx > 0 ? sxy / sxx : 0;
+            for (const HybridObservation* o : rows[m]) rss_full += std::pow(o->cpi - o->cpi_pipeline - b * o->memory_max, 2);
+            m0[m] = 1 - b;
+          }
+          d.sizes.push_back(size);
+          d.difference.push_back(m0[0] - m0[1]);
+        }
+        if (k < 2 || n <= 2 * k) {
+          out.push_back(std::move(d));
+          continue;
+        }
+        // Reduced model: y = (beta_s + c [machine b]) M, k + 1 coefficients, GSL least squares.
+        gsl_matrix* X = gsl_matrix_calloc(n, k + 1);
+        gsl_vector* y = gsl_vector_alloc(n);
+        gsl_vector* c = gsl_vector_alloc(k + 1);
+        gsl_matrix* cov = gsl_matrix_alloc(k + 1, k + 1);
+        gsl_multifit_linear_workspace* w = gsl_multifit_linear_alloc(n, k + 1);
+        std::size_t row = 0, s = 0;
+        for (auto& [size, rows] : cells) {
+          for (int m = 0; m < 2; ++m)
+            for (const HybridObservation* o : rows[m]) {
+              gsl_matrix_set(X, row, s, o->memory_max);
+              if (m == 1) gsl_matrix_set(X, row, k, o->memory_max);
+              gsl_vector_set(y, row++, o->cpi - o->cpi_pipeline);
+            }
+          ++s;
+        }
+        double rss_reduced = 0;
+        gsl_multifit_linear(X, y, c, cov, &rss_reduced, w);
+        gsl_multifit_linear_free(w);
+        gsl_matrix_free(cov);
+        gsl_vector_free(c);
+        gsl_vector_free(y);
+        gsl_matrix_free(X);
+        d.df1 = static_cast<int>(k - 1);
+        d.df2 = static_cast<int>(n - 2 * k);
+        double num = std::max(0.0, rss_reduced - rss_full) / d.df1, den = rss_full / d.df2;
+        double f = den > 0 ? num / den : (num > 0 ? HUGE_VAL : 0.0);
+        d.f = f;
+        d.p = std::isinf(f) ? 0.0 : gsl_cdf_fdist_Q(f, d.df1, d.df2);
+        d.constant = *d.p >= alpha;
+        out.push_back(std::move(d));
+      }
   }
   return out;
 }

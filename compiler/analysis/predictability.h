@@ -72,6 +72,20 @@ struct M0Study {
 // (the paper's steady state).
 std::vector<M0Study> m0_studies(const std::vector<HybridObservation>& obs, double alpha, double min_size);
 
+// Across machines (seed 001, level 2): "if m0 - m0' is constant as problem size increases
+// ... the memory design differences make no difference for the codes being measured".
+// For one code on two machines, over the sizes both measured with replicates: one slope per
+// size and machine (full) against slopes whose machine difference is one constant
+// (reduced), an extra sum of squares F test.
+struct M0Difference {
+  std::string code, machine_a, machine_b;
+  std::vector<double> sizes, difference;  // m0_a(s) - m0_b(s)
+  std::optional<double> f, p;
+  int df1 = 0, df2 = 0;
+  std::optional<bool> constant;  // the difference is constant at level alpha
+};
+std::vector<M0Difference> m0_differences(const std::vector<HybridObservation>& obs, double alpha, double min_size);
+
 // Reads the hybrid CSV (docs/predictability.md): code, machine, size, cpi, and optionally
 // cpi_pipeline and pairs h<i>, T<i> (hits per instruction and maximum latency at level i).
 // has_m0 is false when the pairs or cpi_pipeline are missing (level 2 cannot be done).

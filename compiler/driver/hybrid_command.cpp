@@ -107,7 +107,11 @@ int cmd_hybrid(const HybridCommand& c) {
       throw CompileError{Diagnostic{Severity::Error, DiagKind::DataError, {}, std::string("level 1 (ANOVA): ") + e.what(), c.data}};
     }
     std::vector<M0Study> studies;
-    if (has_m0) studies = m0_studies(obs, c.alpha, c.min_size);
+    std::vector<M0Difference> differences;
+    if (has_m0) {
+      studies = m0_studies(obs, c.alpha, c.min_size);
+      differences = m0_differences(obs, c.alpha, c.min_size);
+    }
     std::vector<Hypothesis> hyp = hypotheses(tables, c.alpha);
     std::ostringstream o;
     if (c.json) {
@@ -134,6 +138,16 @@ int cmd_hybrid(const HybridCommand& c) {
           << ", \"slope\": " << jnum(s.slope) << ", \"slope_se\": " << jnum(s.slope_se) << ", \"slope_df\": " << s.slope_df
           << ", \"slope_p\": " << jnum(s.slope_p) << ", \"test\": " << (s.test.empty() ? "null" : json_quote(s.test))
           << ", \"predictable\": " << (s.predictable ? (*s.predictable ? "true" : "false") : "null") << "}";
+      }
+      o << "], \"m0_difference\": [";
+      for (std::size_t i = 0; i < differences.size(); ++i) {
+        const M0Difference& d = differences[i];
+        o << (i ? ", " : "") << "{\"code\": " << json_quote(d.code) << ", \"machines\": [" << json_quote(d.machine_a) << ", "
+          << json_quote(d.machine_b) << "], \"sizes\": [";
+        for (std::size_t k = 0; k < d.sizes.size(); ++k)
+          o << (k ? ", " : "") << "{\"size\": " << num(d.sizes[k], 12) << ", \"difference\": " << num(d.difference[k], 12) << "}";
+        o << "], \"f\": " << jnum(d.f) << ", \"f_df\": [" << d.df1 << ", " << d.df2 << "], \"p\": " << jnum(d.p)
+          << ", \"constant\": " << (d.constant ? (*d.constant ? "true" : "false") : "null") << "}";
       }
       o << "]}\n";
     } else {
@@ -172,6 +186,20 @@ int cmd_hybrid(const HybridCommand& c) {
           else
             o << "  verdict: " << (*s.predictable ? "predictable (m0 constant across sizes" : "not predictable (m0 varies with size")
               << "; " << (s.test == "F" ? "F test of equal m0" : "t test of the slope") << " at alpha " << num(c.alpha) << ")\n";
+        }
+        if (!differences.empty()) o << "\nacross machines: is m0 - m0' constant as the problem grows?\n";
+        for (const M0Difference& d : differences) {
+          o << "\n" << d.code << ": m0(" << d.machine_a << ") - m0(" << d.machine_b << ") per size:";
+          for (std::size_t k = 0; k < d.sizes.size(); ++k) o << " " << num(d.sizes[k]) << ": " << num(d.difference[k], 4);
+          o << "\n";
+          if (!d.constant) {
+            o << "  verdict: none (needs two common sizes with replicates)\n";
+            continue;
+          }
+          o << "  constant difference: F(" << d.df1 << ", " << d.df2 << ") = " << num(*d.f, 4) << ", p = " << num(*d.p, 3) << "\n"
+            << "  verdict: " << (*d.constant ? "constant: the machines' memory designs scale this code alike"
+                                              : "not constant: the machines scale this code differently")
+            << "\n";
         }
       }
     }

@@ -80,6 +80,11 @@ def main():
         heat = verdict[("HEAT", "powerchallenge")]
         check("HEAT on powerchallenge: m0 near the generator's 0.42",
               all(abs(x["m0"] - 0.42) < 0.02 for x in heat["sizes"]), heat["sizes"])
+        diff = {d["code"]: d for d in r["m0_difference"]}
+        for code in ("HEAT", "HYDRO", "HYDROT", "SWEEP"):
+            want = code != "HYDRO"
+            check(f"{code}: m0(origin2000) - m0(powerchallenge) {'constant' if want else 'not constant'} across sizes",
+                  code in diff and diff[code]["constant"] is want, json.dumps(diff.get(code))[:300])
         hyp = {h["hypothesis"]: h["rejected"] for h in r["hypotheses"]}
         check("the four hypotheses of seed 001 are reported", len(hyp) == 4, hyp)
         check("machine effect (cpi_memory): rejected, as in the paper", hyp.get("machine effect does not exist") is True)

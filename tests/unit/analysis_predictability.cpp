@@ -126,3 +126,26 @@ TEST_CASE("without replicates the verdict is the slope test; exact data give m0 
   REQUIRE(s[0].predictable);
   CHECK(*s[0].predictable);
 }
+
+TEST_CASE("across machines: a constant m0 - m0' is judged constant, a changing one is not") {
+  auto two_machines = [](double amp_b) {
+    std::vector<HybridObservation> all = runs([](double) { return 0.40; }, 3);
+    std::vector<HybridObservation> b = runs([amp_b](double s) { return 0.35 + amp_b * std::sin(s / 40.0); }, 4);
+    for (HybridObservation& o : b) o.machine = "powerchallenge";
+    all.insert(all.end(), b.begin(), b.end());
+    return m0_differences(all, 0.05, 0);
+  };
+  std::vector<M0Difference> same = two_machines(0.0);
+  REQUIRE(same.size() == 1);
+  CHECK(same[0].machine_a == "origin2000");
+  CHECK(same[0].sizes.size() == 6);
+  CHECK(same[0].df1 == 5);
+  CHECK(same[0].df2 == 36 - 12);
+  for (double d : same[0].difference) CHECK(d == doctest::Approx(0.05).epsilon(0.3));
+  REQUIRE(same[0].constant);
+  CHECK(*same[0].constant);
+  std::vector<M0Difference> apart = two_machines(0.1);
+  REQUIRE(apart[0].constant);
+  CHECK_FALSE(*apart[0].constant);
+  CHECK(*apart[0].p < 1e-6);
+}
