@@ -103,7 +103,9 @@ Anova two_factor_anova(const std::string& response, const std::vector<std::strin
   for (double v : y) sst += (v - mean) * (v - mean);
   // Sums of squares below rounding (a response that is the same in every run of a cell)
   // are 0, so that F is not a ratio of two rounding errors.
-  const double eps = 1e-12 * sst;
+  double sum_squares = 0;
+  for (double v : y) sum_squares += v * v;
+  const double eps = 1e-12 * (sst + sum_squares);
   auto clean = [eps](double ss) { return ss <= eps ? 0.0 : ss; };
   const double rss_full = clean(rss_groups(cell, na * nb, y));       // cell means
   const double rss_add = clean(rss_additive(ai, na, bi, nb, y));     // code + machine

@@ -40,7 +40,9 @@ const std::vector<std::string> kFixed = {"program", "kind", "mode", "instruction
 
 ProjectionData read_projection_data(const ProjectionFiles& files, std::vector<Table>& tables) {
   ProjectionData d;
-  tables.push_back(read_table(files.metrics));
+  tables.reserve(tables.size() + 3);  // references into earlier tables stay valid
+  tables.emplace_back();
+  read_table(files.metrics, tables.back());
   const Table& mt = tables.back();
   const std::size_t c_program = mt.require("program"), c_kind = mt.require("kind"), c_mode = mt.require("mode"),
                     c_instr = mt.require("instructions");
@@ -144,7 +146,8 @@ ProjectionData read_projection_data(const ProjectionFiles& files, std::vector<Ta
 
   // Coefficients: c_ij by metric name, a_i by group name.
   if (!files.coefficients.empty()) {
-    tables.push_back(read_table(files.coefficients));
+    tables.emplace_back();
+    read_table(files.coefficients, tables.back());
     const Table& ct = tables.back();
     const std::size_t c_name = ct.require("name"), c_value = ct.require("value");
     for (const Table::Row& row : ct.rows) {
@@ -162,7 +165,8 @@ ProjectionData read_projection_data(const ProjectionFiles& files, std::vector<Ta
   }
 
   // Targets: a 'program' column, then one column per target of runtime ratios.
-  tables.push_back(read_table(files.targets));
+  tables.emplace_back();
+  read_table(files.targets, tables.back());
   const Table& tt = tables.back();
   const std::size_t t_program = tt.require("program");
   for (std::size_t c = 0; c < tt.columns.size(); ++c)

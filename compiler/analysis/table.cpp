@@ -78,9 +78,9 @@ double Table::number(const Row& row, std::size_t column) const {
   return v;
 }
 
-Table read_table(const std::string& path) {
+void read_table(const std::string& path, Table& t) {
   std::string error;
-  Table t;
+  t = Table{};
   t.file = read_source_file(path, error);
   if (!t.file) throw CompileError{Diagnostic{Severity::Error, DiagKind::IOError, {}, error, path}};
   const SourceFile* f = t.file.get();
@@ -111,7 +111,6 @@ Table read_table(const std::string& path) {
   }
   if (t.header_line == 0) throw CompileError{Diagnostic{Severity::Error, DiagKind::DataError, {}, "no header row (an empty file)", path}};
   if (t.rows.empty()) data_error("a header but no data rows", Loc{f, t.header_line, 1});
-  return t;
 }
 
 }  // namespace pamc::analysis

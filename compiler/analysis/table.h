@@ -34,9 +34,10 @@ struct Table {
   Loc header_loc(std::size_t column) const { return Loc{file.get(), header_line, column_cols[column]}; }
 };
 
-// Throws CompileError (DataError, IOError) on a file that cannot be read, a missing header,
-// a repeated or empty column name, a ragged row, no data rows.
-Table read_table(const std::string& path);
+// Fills `t` (which keeps the file alive for the diagnostic) or throws CompileError
+// (DataError, IOError) on a file that cannot be read, a missing header, a repeated or empty
+// column name, a ragged row, no data rows.
+void read_table(const std::string& path, Table& t);
 
 [[noreturn]] void data_error(const std::string& message, Loc loc);
 

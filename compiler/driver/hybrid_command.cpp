@@ -2,6 +2,7 @@
 // level 2 (m0 per problem size, the predictability verdict).
 #include "compiler/driver/hybrid_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -86,7 +87,7 @@ std::string anova_json(const Anova& a) {
 int cmd_hybrid(const HybridCommand& c) {
   Table t;
   try {
-    t = read_table(c.data);
+    read_table(c.data, t);
     bool has_pipeline = false, has_m0 = false;
     std::vector<HybridObservation> obs = read_hybrid_data(t, has_pipeline, has_m0);
     std::vector<std::string> codes, machines;
@@ -96,8 +97,13 @@ int cmd_hybrid(const HybridCommand& c) {
       pipe.push_back(o.cpi_pipeline), mem.push_back(o.cpi - o.cpi_pipeline);
     }
     std::vector<Anova> tables;
-    std::string level1_error;
-    try {
+    std::vector<std::string> distinct_codes = codes, distinct_machines = machines;
+    for (auto* v : {&distinct_codes, &distinct_machines}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    const bool factorial = distinct_codes.size() >= 2 && distinct_machines.size() >= 2;
+    if (factorial) try {
       tables.push_back(two_factor_anova("cpi", codes, machines, cpi));
       if (has_pipeline) {
         tables.push_back(two_factor_anova("cpi_pipeline", codes, machines, pipe));
@@ -153,11 +159,14 @@ int cmd_hybrid(const HybridCommand& c) {
     } else {
       o << "level 1: two-factor factorial experiments (codes x machines, with interaction), " << obs.size()
         << " observations, alpha " << num(c.alpha) << "\n";
+      if (!factorial)
+        o << "  needs at least two codes and two machines (this file has " << distinct_codes.size() << " and "
+          << distinct_machines.size() << ")\n";
       for (const Anova& a : tables)
         o << "\nresponse " << a.response << " (" << a.a_levels.size() << " codes x " << a.b_levels.size() << " machines, "
           << (a.balanced ? "balanced" : "unbalanced: type II sums of squares") << ")\n"
           << anova_text(a);
-      o << "\nhypotheses (seed 001, section 2.1):\n";
+      if (factorial) o << "\nhypotheses (seed 001, section 2.1):\n";
       for (const Hypothesis& h : hyp) {
         if (!h.p) continue;
         o << "  " << h.name << " (" << h.response << ", " << h.source << " F): "

@@ -104,6 +104,7 @@ def main():
          ["pipe.csv:2:", "cpi_pipeline exceeds cpi"]),
         ("a code never run on a machine", write(tmp, "cell.csv", "code,machine,cpi\nA,m,1\nA,m,1.1\nB,n,1\nB,n,2\nA,n,1\n"),
          ["cell.csv", "no observation of code 'B' on machine 'm'"]),
+        ("a header and no rows", write(tmp, "hdr.csv", "code,machine,cpi\n"), ["hdr.csv:1:1: error: a header but no data rows"]),
         ("a missing column", write(tmp, "nocpi.csv", "code,machine,size\nA,m,1\n"), ["nocpi.csv:1:", "no column 'cpi'"]),
     ]
     for name, path, needles in cases:
