@@ -178,7 +178,12 @@ class Ga {
  public:
   Ga(const ProjectionData& d, std::size_t app, const std::vector<int>& ranks, const GaOptions& o)
       : d_(d), app_(app), ranks_(ranks), o_(o), rng_(o.seed), n_(d.benchmarks.size()),
-        gene_(static_cast<std::size_t>(1 + o.weight_bits)) {}
+        gene_(static_cast<std::size_t>(1 + o.weight_bits)), app_totals_(d.modes.size(), GroupArray{}),
+        errors_(d.modes.size(), GroupArray{}) {
+    const std::size_t m = d.metrics.size();
+    for (std::size_t mode = 0; mode < d.modes.size(); ++mode)
+      for (std::size_t j = 0; j < m; ++j) app_totals_[mode][d.metrics[j].group] += d.applications[app].values[mode * m + j];
+  }
 
   SearchResult run() {
     auto t0 = std::chrono::steady_clock::now();
@@ -227,6 +232,8 @@ class Ga {
     complete_shares(d_, out.selection);
     out.errors = group_errors(d_, d_.applications[app_].values, combined_metrics(d_, out.selection));
     out.fitness = fitness_eq9(out.errors, o_.limit);
+    if (score(out.errors, ranks_, o_.limit).sum != best.score.sum)
+      throw std::logic_error("the genetic search's inner loop disagrees with eq. 7-8");
     out.generations = gen;
     out.evaluations = evaluations_;
     out.seconds = seconds_since(t0);
@@ -252,7 +259,8 @@ class Ga {
 
   // At least one and at most max_surrogates benchmarks selected.
   void repair(Genome& g) {
-    std::vector<std::size_t> on;
+    std::vector<std::size_t>& on = on_;
+    on.clear();
     for (std::size_t k = 0; k < n_; ++k)
       if (g.bits[k * gene_]) on.push_back(k);
     while (on.size() > static_cast<std::size_t>(std::max(1, o_.max_surrogates))) {
@@ -260,14 +268,38 @@ class Ga {
       g.bits[on[i] * gene_] = 0;
       on.erase(on.begin() + static_cast<long>(i));
     }
-    if (on.empty()) g.bits[rng_.below(n_) * gene_] = 1;
+    if (on.empty()) {
+      on.push_back(rng_.below(n_));
+      g.bits[on.back() * gene_] = 1;
+    }
   }
 
+  // The GA's inner loop: eq. 8, 7 and the score as complete_shares, combined_metrics and
+  // group_errors compute them (same operations in the same order, so the same numbers), on
+  // buffers kept between calls. run() checks the best string against those functions.
   void evaluate(Genome& g) {
     repair(g);
-    Selection s = decode(g.bits);
-    complete_shares(d_, s);
-    g.score = score(group_errors(d_, d_.applications[app_].values, combined_metrics(d_, s)), ranks_, o_.limit);
+    const std::size_t m = d_.metrics.size(), rows = d_.modes.size() * m;
+    double total = 0;
+    for (std::size_t k : on_) total += d_.benchmarks[k].instructions;
+    comb_.assign(rows, 0.0);
+    for (std::size_t k : on_) {
+      double share = weight(g.bits, k) * d_.benchmarks[k].instructions / total;
+      const std::vector<double>& v = d_.benchmarks[k].values;
+      for (std::size_t r = 0; r < rows; ++r) comb_[r] += share * v[r];
+    }
+    const std::vector<double>& app = d_.applications[app_].values;
+    for (std::size_t mode = 0; mode < d_.modes.size(); ++mode) {
+      GroupArray e{};
+      const GroupArray& total_g = app_totals_[mode];
+      for (std::size_t j = 0; j < m; ++j) {
+        int grp = d_.metrics[j].group;
+        double a = app[mode * m + j];
+        if (total_g[grp] > 0) e[grp] += std::abs(a - comb_[mode * m + j]) * a / total_g[grp];
+      }
+      for (int grp = 0; grp < kGroups; ++grp) errors_[mode][grp] = total_g[grp] > 0 ? e[grp] / total_g[grp] : 0.0;
+    }
+    g.score = score(errors_, ranks_, o_.limit);
     ++evaluations_;
   }
 
@@ -331,6 +363,10 @@ class Ga {
   Random rng_;
   std::size_t n_, gene_;
   std::uint64_t evaluations_ = 0;
+  std::vector<GroupArray> app_totals_;  // sum_q m_iq(app) per mode and group
+  std::vector<std::size_t> on_;         // the selected benchmarks of the string in hand
+  std::vector<double> comb_;            // eq. 8
+  std::vector<GroupArray> errors_;      // eq. 7
 };
 
 }  // namespace
