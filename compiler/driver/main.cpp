@@ -319,10 +319,10 @@ int run(int argc, char** argv) {
         ("generations", po::value<int>()->default_value(2000), "GA max generations (Table 2)")
         ("stall", po::value<int>()->default_value(15), "GA generations without progress before a cataclysm (Table 2)")
         ("tournament", po::value<int>()->default_value(7), "GA tournament size (Table 2)")
-        ("mutation", po::value<double>()->default_value(0.03), "GA mutation rate (Table 2)")
-        ("crossover", po::value<double>()->default_value(0.77), "GA crossover rate (Table 2)")
+        ("mutation", po::value<double>()->default_value(0.03, "0.03"), "GA mutation rate (Table 2)")
+        ("crossover", po::value<double>()->default_value(0.77, "0.77"), "GA crossover rate (Table 2)")
         ("reproduction", po::value<double>(), "GA reproduction rate (default 0.10 - 1/population, Table 2)")
-        ("limit", po::value<double>()->default_value(0.10), "eq. 9's per-group error limit (the paper's 10%)")
+        ("limit", po::value<double>()->default_value(0.10, "0.10"), "eq. 9's per-group error limit (the paper's 10%)")
         ("max-surrogates", po::value<int>()->default_value(4), "at most this many surrogates (both searches)")
         ("json", "print JSON")
         ("csv", po::value<std::string>(), "also write the projections as CSV to PATH");
@@ -362,7 +362,7 @@ int run(int argc, char** argv) {
   }
   if (command == "hybrid") {
     options.add_options()
-        ("alpha", po::value<double>()->default_value(0.05), "significance level of every test")
+        ("alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of every test")
         ("min-size", po::value<double>(), "level 2 leaves out problem sizes below this (the paper's steady state)")
         ("json", "print JSON");
     Parsed p = parse_command(command, args, options, "DATA.csv [--alpha A] [--min-size N] [--json]");
