@@ -9,6 +9,7 @@ packages=(
   antlr4 default-jre-headless libantlr4-runtime-dev uuid-dev
   libginac-dev libcln-dev ginac-tools
   libboost-program-options-dev
+  libgsl-dev
   doctest-dev
   octave
   clang

@@ -17,7 +17,7 @@ _pamc() {
   local cur prev cmd
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="check compile eval simulate sweep explain sensitivity validate fit"
+  local commands="check compile eval simulate sweep explain sensitivity validate fit project hybrid"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -35,6 +35,8 @@ _pamc() {
     explain|sensitivity) opts="$defines --target --json $common" ;;
     validate) opts="$defines --trace --json $common" ;;
     fit) opts="$defines --data --fit --target --measured --relative --start --max-iterations --json -o --output $common" ;;
+    project) opts="--targets --coefficients --base-mode --method --application --seed --population --generations --stall --tournament --mutation --crossover --reproduction --limit --max-surrogates --json --csv --help" ;;
+    hybrid) opts="--alpha --min-size --json --help" ;;
   esac
   case $prev in
     --stage) COMPREPLY=($(compgen -W "parsed normalized time simplified" -- "$cur")); return ;;

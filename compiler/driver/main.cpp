@@ -21,6 +21,8 @@
 #include "compiler/symbolic/progress.h"
 #include "compiler/driver/fit_command.h"
 #include "compiler/driver/validate_command.h"
+#include "compiler/driver/project_command.h"
+#include "compiler/driver/hybrid_command.h"
 
 namespace po = boost::program_options;
 using namespace pamc;
@@ -46,6 +48,8 @@ const char* kTopHelp =
     "  sensitivity  partial derivatives and elasticities of the cost equations at a point\n"
     "  validate   predicted vs measured counters (MA traces)\n"
     "  fit        least-squares calibration of unknown constants\n"
+    "  project    seed 003's surrogate projection from hardware-counter CSVs\n"
+    "  hybrid     seed 001's study: codes x machines ANOVA, m0 per problem size, predictability\n"
     "\n"
     "Run 'pamc <command> --help' for a command's options; 'pamc --version' for the version.\n";
 
@@ -303,6 +307,73 @@ int run(int argc, char** argv) {
     if (c.traces.empty()) throw UsageError{"validate: no --trace PATH given (an MA trace file)"};
     c.json = p.vm.count("json") > 0;
     return cmd_validate(c);
+  }
+  if (command == "project") {
+    options.add_options()
+        ("targets", po::value<std::string>(), "CSV of relative runtimes (target / base): a 'program' column, one column per target")
+        ("coefficients", po::value<std::string>(), "CSV 'name,value': c_ij of eq. 1 by metric, a_i of eq. 2 by group G1..G6 (default 1)")
+        ("base-mode", po::value<std::string>(), "the mode that ranks groups and gives cpi (default: the first in the file)")
+        ("method", po::value<std::string>()->default_value("both"), "ga | exact | both")
+        ("application", po::value<std::string>(), "project only this application")
+        ("seed", po::value<unsigned long long>()->default_value(1), "GA random seed")
+        ("population", po::value<int>()->default_value(10000), "GA population size (Table 2)")
+        ("generations", po::value<int>()->default_value(2000), "GA max generations (Table 2)")
+        ("stall", po::value<int>()->default_value(15), "GA generations without progress before a cataclysm (Table 2)")
+        ("tournament", po::value<int>()->default_value(7), "GA tournament size (Table 2)")
+        ("mutation", po::value<double>()->default_value(0.03, "0.03"), "GA mutation rate (Table 2)")
+        ("crossover", po::value<double>()->default_value(0.77, "0.77"), "GA crossover rate (Table 2)")
+        ("reproduction", po::value<double>(), "GA reproduction rate (default 0.10 - 1/population, Table 2)")
+        ("limit", po::value<double>()->default_value(0.10, "0.10"), "eq. 9's per-group error limit (the paper's 10%)")
+        ("max-surrogates", po::value<int>()->default_value(4), "at most this many surrogates (both searches)")
+        ("json", "print JSON")
+        ("csv", po::value<std::string>(), "also write the projections as CSV to PATH");
+    Parsed p = parse_command(command, args, options, "METRICS.csv --targets TARGETS.csv [--coefficients C.csv] [--method ga|exact|both] [--seed S] [--json] [--csv PATH]");
+    ProjectCommand c;
+    c.files.metrics = p.file;
+    if (!p.vm.count("targets")) throw UsageError{"project: no --targets CSV given (relative runtimes on the target machines)"};
+    c.files.targets = p.vm["targets"].as<std::string>();
+    if (p.vm.count("coefficients")) c.files.coefficients = p.vm["coefficients"].as<std::string>();
+    if (p.vm.count("base-mode")) c.files.base_mode = p.vm["base-mode"].as<std::string>();
+    c.method = p.vm["method"].as<std::string>();
+    if (c.method != "ga" && c.method != "exact" && c.method != "both") throw UsageError{"project: --method must be ga, exact or both"};
+    if (p.vm.count("application")) c.application = p.vm["application"].as<std::string>();
+    c.ga.seed = p.vm["seed"].as<unsigned long long>();
+    c.ga.population = p.vm["population"].as<int>();
+    c.ga.generations = p.vm["generations"].as<int>();
+    c.ga.stall = p.vm["stall"].as<int>();
+    c.ga.tournament = p.vm["tournament"].as<int>();
+    c.ga.mutation = p.vm["mutation"].as<double>();
+    c.ga.crossover = p.vm["crossover"].as<double>();
+    if (p.vm.count("reproduction")) c.ga.reproduction = p.vm["reproduction"].as<double>();
+    c.ga.limit = p.vm["limit"].as<double>();
+    c.ga.max_surrogates = p.vm["max-surrogates"].as<int>();
+    if (c.ga.population < 2) throw UsageError{"project: --population must be at least 2"};
+    if (c.ga.generations < 0) throw UsageError{"project: --generations cannot be negative"};
+    if (c.ga.stall < 1) throw UsageError{"project: --stall must be at least 1"};
+    if (c.ga.tournament < 1) throw UsageError{"project: --tournament must be at least 1"};
+    if (c.ga.max_surrogates < 1) throw UsageError{"project: --max-surrogates must be at least 1"};
+    if (!(c.ga.limit >= 0)) throw UsageError{"project: --limit cannot be negative"};
+    for (double r : {c.ga.mutation, c.ga.crossover})
+      if (!(r >= 0 && r <= 1)) throw UsageError{"project: rates must lie in [0, 1]"};
+    if (p.vm.count("reproduction") && !(c.ga.reproduction >= 0 && c.ga.reproduction <= 1))
+      throw UsageError{"project: rates must lie in [0, 1]"};
+    c.json = p.vm.count("json") > 0;
+    if (p.vm.count("csv")) c.csv = p.vm["csv"].as<std::string>();
+    return cmd_project(c);
+  }
+  if (command == "hybrid") {
+    options.add_options()
+        ("alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of every test")
+        ("min-size", po::value<double>(), "level 2 leaves out problem sizes below this (the paper's steady state)")
+        ("json", "print JSON");
+    Parsed p = parse_command(command, args, options, "DATA.csv [--alpha A] [--min-size N] [--json]");
+    HybridCommand c;
+    c.data = p.file;
+    c.alpha = p.vm["alpha"].as<double>();
+    if (!(c.alpha > 0 && c.alpha < 1)) throw UsageError{"hybrid: --alpha must lie in (0, 1)"};
+    if (p.vm.count("min-size")) c.min_size = p.vm["min-size"].as<double>();
+    c.json = p.vm.count("json") > 0;
+    return cmd_hybrid(c);
   }
   throw UsageError{"unknown command '" + command + "' (see 'pamc --help')"};
 }

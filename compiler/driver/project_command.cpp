@@ -1,0 +1,293 @@
+// pamc project (docs/cli.md): reads the CSVs, ranks the groups per target, runs the
+// searches and prints the projections with the per-group errors of eq. 7 beside them.
+#include "compiler/driver/project_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "compiler/driver/driver_util.h"
+#include "compiler/emit/json_text.h"
+
+namespace pamc {
+namespace {
+
+using namespace analysis;
+
+std::string num(double v, int digits = 6) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+struct MethodResult {
+  std::string method;
+  SearchResult search;
+  double projection = 0, literal = 0;
+  std::optional<double> error;  // (projection - measured) / measured
+};
+
+struct TargetResult {
+  std::size_t target = 0;
+  GroupArray coefficients{};  // a'_i
+  std::vector<int> ranks;
+  std::vector<MethodResult> methods;
+};
+
+struct AppResult {
+  std::size_t app = 0;
+  std::vector<int> base_ranks;
+  std::vector<TargetResult> targets;
+};
+
+std::string ranks_text(const ProjectionData& d, const std::vector<int>& r, const char* sep) {
+  std::string s;
+  for (int g : r)
+    if (d.group_present[g]) s += (s.empty() ? "" : sep) + group_name(g);
+  return s;
+}
+
+std::string surrogates_text(const ProjectionData& d, const Selection& s) {
+  if (s.empty()) return "(none feasible)";
+  std::string out;
+  for (const Surrogate& x : s)
+    out += (out.empty() ? "" : " + ") + d.benchmarks[x.benchmark].name + " x " + num(x.weight, 4);
+  return out;
+}
+
+std::string shares_text(const ProjectionData& d, const Selection& s, bool time) {
+  std::string out;
+  for (const Surrogate& x : s)
+    out += (out.empty() ? "" : ", ") + d.benchmarks[x.benchmark].name + " " + num(100 * (time ? x.time_share : x.path_share), 4) + "%";
+  return out;
+}
+
+std::string errors_text(const ProjectionData& d, const std::vector<GroupArray>& e) {
+  std::string out;
+  for (std::size_t mode = 0; mode < e.size(); ++mode) {
+    out += (mode ? " | " : "") + d.modes[mode] + ":";
+    for (int g = 0; g < kGroups; ++g)
+      if (d.group_present[g]) out += " " + group_name(g) + " " + num(100 * e[mode][g], 3) + "%";
+  }
+  return out;
+}
+
+std::string json_selection(const ProjectionData& d, const Selection& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.size(); ++i)
+    out += std::string(i ? ", " : "") + "{\"benchmark\": " + json_quote(d.benchmarks[s[i].benchmark].name) +
+           ", \"weight\": " + num(s[i].weight, 10) + ", \"path_share\": " + num(s[i].path_share, 10) +
+           ", \"time_share\": " + num(s[i].time_share, 10) + "}";
+  return out + "]";
+}
+
+std::string json_errors(const ProjectionData& d, const std::vector<GroupArray>& e) {
+  std::string out = "{";
+  for (std::size_t mode = 0; mode < e.size(); ++mode) {
+    out += std::string(mode ? ", " : "") + json_quote(d.modes[mode]) + ": {";
+    bool first = true;
+    for (int g = 0; g < kGroups; ++g)
+      if (d.group_present[g]) {
+        out += std::string(first ? "" : ", ") + json_quote(group_name(g)) + ": " + num(e[mode][g], 10);
+        first = false;
+      }
+    out += "}";
+  }
+  return out + "}";
+}
+
+std::string json_ranks(const ProjectionData& d, const std::vector<int>& r) {
+  std::vector<std::string> names;
+  for (int g : r)
+    if (d.group_present[g]) names.push_back(group_name(g));
+  return "[" + json_string_list(names) + "]";
+}
+
+std::string format_json(const ProjectionData& d, const std::vector<AppResult>& apps, const ProjectCommand& c) {
+  std::ostringstream o;
+  o << "{\"base_mode\": " << json_quote(d.modes[0]) << ", \"modes\": [" << json_string_list(d.modes)
+    << "], \"benchmarks\": " << d.benchmarks.size() << ", \"limit\": " << num(c.ga.limit)
+    << ", \"seed\": " << c.ga.seed << ", \"applications\": [";
+  for (std::size_t i = 0; i < apps.size(); ++i) {
+    const AppResult& a = apps[i];
+    const Program& p = d.applications[a.app];
+    o << (i ? ", " : "") << "{\"name\": " << json_quote(p.name) << ", \"base_ranks\": " << json_ranks(d, a.base_ranks)
+      << ", \"base_runtime\": " << (p.runtime ? num(*p.runtime, 10) : "null") << ", \"targets\": [";
+    for (std::size_t t = 0; t < a.targets.size(); ++t) {
+      const TargetResult& tr = a.targets[t];
+      const std::optional<double>& meas = d.measured[tr.target][a.app];
+      o << (t ? ", " : "") << "{\"target\": " << json_quote(d.targets[tr.target]) << ", \"ranks\": " << json_ranks(d, tr.ranks)
+        << ", \"group_coefficients\": {";
+      bool first = true;
+      for (int g = 0; g < kGroups; ++g)
+        if (d.group_present[g]) {
+          o << (first ? "" : ", ") << json_quote(group_name(g)) << ": " << num(tr.coefficients[g], 10);
+          first = false;
+        }
+      o << "}, \"measured\": " << (meas ? num(*meas, 10) : "null");
+      for (const MethodResult& m : tr.methods) {
+        o << ", " << json_quote(m.method) << ": {\"surrogates\": " << json_selection(d, m.search.selection)
+          << ", \"projection\": " << (m.search.selection.empty() ? "null" : num(m.projection, 10))
+          << ", \"projected_runtime\": "
+          << (p.runtime && !m.search.selection.empty() ? num(m.projection * *p.runtime, 10) : "null")
+          << ", \"eq10_as_printed\": " << (m.search.selection.empty() ? "null" : num(m.literal, 10))
+          << ", \"error\": " << (m.error ? num(*m.error, 10) : "null")
+          << ", \"fitness\": " << num(m.search.fitness, 10) << ", \"group_errors\": " << json_errors(d, m.search.errors)
+          << ", \"seconds\": " << num(m.search.seconds, 6) << ", \"evaluations\": " << m.search.evaluations;
+        if (m.method == "ga") o << ", \"generations\": " << m.search.generations << ", \"cataclysms\": " << m.search.cataclysms;
+        o << "}";
+      }
+      o << "}";
+    }
+    o << "]}";
+  }
+  o << "]}\n";
+  return o.str();
+}
+
+std::string format_text(const ProjectionData& d, const std::vector<AppResult>& apps) {
+  std::ostringstream o;
+  o << "base mode " << d.modes[0];
+  for (std::size_t m = 1; m < d.modes.size(); ++m) o << ", mode " << d.modes[m];
+  o << "; " << d.benchmarks.size() << " benchmarks; " << d.targets.size() << (d.targets.size() == 1 ? " target" : " targets")
+    << "\n";
+  for (const AppResult& a : apps) {
+    const Program& p = d.applications[a.app];
+    std::map<std::string, std::string> first;  // a search's result -> the target that printed it
+    o << "\napplication " << p.name << ": base ranks " << ranks_text(d, a.base_ranks, " > ") << "\n";
+    for (const TargetResult& tr : a.targets) {
+      const std::optional<double>& meas = d.measured[tr.target][a.app];
+      o << "  target " << d.targets[tr.target] << ": ranks " << ranks_text(d, tr.ranks, " > ");
+      if (meas) o << "; measured " << num(*meas, 4) << "x";
+      o << "\n";
+      for (const MethodResult& m : tr.methods) {
+        o << "    " << m.method << (m.method == "ga" ? "    " : " ") << " ";
+        if (m.search.selection.empty()) {
+          o << "no feasible combination\n";
+          continue;
+        }
+        o << num(m.projection, 4) << "x";
+        if (p.runtime) o << " (" << num(m.projection * *p.runtime, 5) << " from base " << num(*p.runtime, 5) << ")";
+        if (m.error) o << ", error " << (*m.error >= 0 ? "+" : "") << num(100 * *m.error, 3) << "%";
+        o << "; eq. 10 as printed " << num(m.literal, 4) << "x; eq. 9 fitness " << num(m.search.fitness, 4) << "\n";
+        std::string key = m.method + surrogates_text(d, m.search.selection);
+        if (auto seen = first.find(key); seen != first.end()) {
+          o << "           surrogates as for target " << seen->second << "\n";
+          continue;
+        }
+        first.emplace(key, d.targets[tr.target]);
+        o << "           surrogates " << surrogates_text(d, m.search.selection) << "\n";
+        o << "           shares of path length " << shares_text(d, m.search.selection, false) << "; of base time "
+          << shares_text(d, m.search.selection, true) << "\n";
+        o << "           group errors (eq. 7) " << errors_text(d, m.search.errors) << "\n";
+        o << "           " << m.search.evaluations << " evaluations";
+        if (m.method == "ga") o << ", " << m.search.generations << " generations, " << m.search.cataclysms << " cataclysms";
+        o << ", " << num(m.search.seconds, 3) << " s\n";
+      }
+    }
+  }
+  return o.str();
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string format_csv(const ProjectionData& d, const std::vector<AppResult>& apps) {
+  std::ostringstream o;
+  o << "application,target,method,surrogates,projection,projected_runtime,eq10_as_printed,measured,error,fitness";
+  for (const std::string& mode : d.modes)
+    for (int g = 0; g < kGroups; ++g)
+      if (d.group_present[g]) o << "," << csv_field(mode + "_" + group_name(g));
+  o << ",seconds\n";
+  for (const AppResult& a : apps) {
+    const Program& p = d.applications[a.app];
+    for (const TargetResult& tr : a.targets)
+      for (const MethodResult& m : tr.methods) {
+        if (m.search.selection.empty()) continue;
+        const std::optional<double>& meas = d.measured[tr.target][a.app];
+        std::string sur;
+        for (const Surrogate& x : m.search.selection)
+          sur += (sur.empty() ? "" : " ") + d.benchmarks[x.benchmark].name + ":" + num(x.weight, 10);
+        o << csv_field(p.name) << "," << csv_field(d.targets[tr.target]) << "," << m.method << "," << csv_field(sur) << ","
+          << num(m.projection, 10) << "," << (p.runtime ? num(m.projection * *p.runtime, 10) : "") << ","
+          << num(m.literal, 10) << "," << (meas ? num(*meas, 10) : "") << "," << (m.error ? num(*m.error, 10) : "") << ","
+          << num(m.search.fitness, 10);
+        for (const GroupArray& e : m.search.errors)
+          for (int g = 0; g < kGroups; ++g)
+            if (d.group_present[g]) o << "," << num(e[g], 10);
+        o << "," << num(m.search.seconds, 6) << "\n";
+      }
+  }
+  return o.str();
+}
+
+void finish(const ProjectionData& d, MethodResult& m, std::size_t app, std::size_t target) {
+  if (m.search.selection.empty()) return;
+  m.projection = project(d, m.search.selection, target);
+  m.literal = project_literal(d, m.search.selection, target);
+  if (const std::optional<double>& meas = d.measured[target][app]) {
+    m.error = (m.projection - *meas) / *meas;
+    if (std::abs(*m.error) < 1e-12) m.error = 0.0;  // rounding, not error
+  }
+}
+
+}  // namespace
+
+int cmd_project(const ProjectCommand& c) {
+  std::vector<Table> tables;  // the CSVs, alive while a diagnostic is rendered
+  try {
+    ProjectionData d = read_projection_data(c.files, tables);
+    std::vector<AppResult> apps;
+    for (std::size_t a = 0; a < d.applications.size(); ++a) {
+      if (!c.application.empty() && d.applications[a].name != c.application) continue;
+      AppResult ar;
+      ar.app = a;
+      GroupArray g = group_values(d, d.applications[a].values, 0);
+      ar.base_ranks = rank_groups(d, d.group_coefficient, g);
+      std::optional<SearchResult> exact;
+      std::map<std::vector<int>, SearchResult> ga_by_ranks;  // the GA depends on the target only through its ranks
+      for (std::size_t t = 0; t < d.targets.size(); ++t) {
+        TargetResult tr;
+        tr.target = t;
+        tr.coefficients = target_coefficients(d, t);
+        tr.ranks = rank_groups(d, tr.coefficients, g);
+        if (c.method != "exact") {
+          auto it = ga_by_ranks.find(tr.ranks);
+          if (it == ga_by_ranks.end()) it = ga_by_ranks.emplace(tr.ranks, genetic_search(d, a, tr.ranks, c.ga)).first;
+          MethodResult m{"ga", it->second, 0, 0, std::nullopt};
+          finish(d, m, a, t);
+          tr.methods.push_back(std::move(m));
+        }
+        if (c.method != "ga") {
+          if (!exact) exact = exact_search(d, a, c.ga);
+          MethodResult m{"exact", *exact, 0, 0, std::nullopt};
+          finish(d, m, a, t);
+          tr.methods.push_back(std::move(m));
+        }
+        ar.targets.push_back(std::move(tr));
+      }
+      apps.push_back(std::move(ar));
+    }
+    if (apps.empty()) {
+      std::cerr << c.files.metrics << ": error: no application named '" << c.application << "' [DataError]\n";
+      return kModelError;
+    }
+    if (!c.csv.empty() && !write_file_atomically(c.csv, format_csv(d, apps))) {
+      std::cerr << c.csv << ": error: cannot write the CSV [IOError]\n";
+      return kModelError;
+    }
+    std::cout << (c.json ? format_json(d, apps, c) : format_text(d, apps));
+    return kOk;
+  } catch (const CompileError& e) {
+    return report(e);
+  }
+}
+
+}  // namespace pamc
