@@ -14,6 +14,7 @@ packages=(
   clang
   gnuplot-nox
   python3
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 
 missing=()
