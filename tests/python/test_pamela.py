@@ -163,3 +163,11 @@ def test_a_million_points_run_at_the_library_speed():
         m(P=P, N=1e6)
         best = min(best, time.process_time() - start)
     assert best < 0.5
+
+
+def test_the_session_in_docs_python_md_runs_as_written(monkeypatch):
+    import doctest
+    monkeypatch.chdir(ROOT)  # its paths are relative to the source tree
+    result = doctest.testfile(str(ROOT / "docs" / "python.md"), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 15 and result.failed == 0
