@@ -15,6 +15,7 @@ packages=(
   gnuplot-nox
   python3
   pybind11-dev python3-dev python3-numpy python3-pytest
+  lintian
 )
 
 missing=()
