@@ -13,9 +13,10 @@ cd "$(dirname "$0")/.."
 build=${1:-build-deb}
 jobs=$(nproc 2>/dev/null || echo 2)
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+mkdir -p "$build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
   -DPAMC_STATIC_DEPS=OFF -DPAMC_DEBIAN_LAYOUT=ON -DPAMC_PYTHON=ON \
-  -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON > "$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+  -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j"$jobs" --target pamc pamela pamela_python pamc_changelog
 rm -f "$build"/pamc_*.deb
 (cd "$build" && cpack -G DEB > cpack.log 2>&1) || { cat "$build/cpack.log"; exit 1; }
