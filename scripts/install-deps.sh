@@ -15,7 +15,13 @@ packages=(
   clang
   gnuplot-nox
   python3
+  pybind11-dev python3-dev python3-numpy python3-pytest
+  lintian file
 )
+# The editor-support tests (docs/editors.md) need npm and vim: installed only when the
+# command is missing (Node.js from elsewhere brings its own npm, which Debian's conflicts with).
+command -v npm >/dev/null || packages+=(npm)
+command -v vim >/dev/null || packages+=(vim)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -72,8 +72,20 @@ struct Activate : GiNaC::map_function {
       case sym::Fn::Le:
         if (auto v = value_at(e, env)) return *v;
         return e;
-      case sym::Fn::Log2: return GiNaC::log((*this)(e.op(0))) / GiNaC::log(numeric(2));
-      default: break;
+      case sym::Fn::VectorMax: {
+        // max over a resource vector, vmax(c * V) = c * vmax(V) for scalar factors c >= 0:
+        // they come out, so their parameters get derivatives (the rest has none, see
+        // has_unknown_derivative).
+        const ex& arg = e.op(0);
+        if (!GiNaC::is_a<GiNaC::mul>(arg)) return e;
+        ex scalar = 1, vec = 1;
+        for (std::size_t i = 0; i < arg.nops(); ++i)
+          (sym::is_vector_valued(arg.op(i)) ? vec : scalar) *= arg.op(i);
+        auto c = value_at(scalar, env);
+        if (scalar.is_equal(1) || !c || c->is_negative()) return e;
+        return (*this)(scalar) * sym::vector_max(vec);
+      }
+      default: break;  // log2 stays log2: its derivative is 1 / (x * log(2)) (functions.cpp)
     }
     if (sym::is_reduction(e)) return e;
     return e.map(*this);
@@ -180,7 +192,17 @@ std::optional<double> numeric_root(const ex& d, const GiNaC::symbol& x, const Gi
   return std::nullopt;
 }
 
-std::string num(const numeric& n) { return format_number(n); }
+}  // namespace
+
+std::string crossover_text(const numeric& value, bool numeric_only) {
+  std::string exact = format_number(value);
+  if (!numeric_only && exact.size() <= 10) return exact;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", value.to_double());
+  return (numeric_only || buf != exact ? "~" : "") + std::string(buf);
+}
+
+namespace {
 
 // A ratio for people: exact when short, else 4 significant digits.
 std::string approx(const numeric& n) {
@@ -226,13 +248,18 @@ Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, c
       c.symbolic.clear();
     }
   }
-  (void)model;
   if (c.value) {
     // Which side of the crossover is the other argument's? Evaluate d just beyond it.
     bool now_above = x_now > *c.value;
     std::string side = now_above ? " < " : " > ";
-    c.takes_over = p.name + side + num(*c.value);
+    c.takes_over = p.name + side + crossover_text(*c.value, c.numeric_only);
     (void)a_dominates_now;
+    // What moves it: the parameters of its solution when there is one, else every other
+    // parameter of a - b (the root of a - b = 0 in p moves with each of them).
+    ex c1s, c0s;
+    ex moved = linear_in(d, p.symbol, c1s, c0s) ? ex(-c0s / c1s) : d;
+    for (const std::string& q : parameters_in(model, moved))
+      if (q != p.name) c.depends_on.push_back(q);
   }
   return c;
 }
@@ -273,12 +300,7 @@ ExtremumInfo analyse_extremum(const CostModel& model, const Env& env, const ex& 
       if (!d.has(p.symbol) || !env.env.count(p.symbol)) continue;
       Crossover c = solve_crossover(model, env, args[info.dominant], args[i], i, p, true);
       if (!c.value) continue;
-      if (!c.symbolic.empty()) {
-        // The parameters that move the crossover: those in its symbolic solution.
-        ex c1, c0;
-        if (linear_in(d, p.symbol, c1, c0))
-          for (const std::string& q : parameters_in(model, -c0 / c1)) cross_params.insert(q);
-      }
+      cross_params.insert(c.depends_on.begin(), c.depends_on.end());
       info.crossovers.push_back(std::move(c));
     }
   }
@@ -301,6 +323,35 @@ std::vector<const CostEquation*> resolve_targets(const CostModel& model, const s
   }
   env = bind_parameters(model, bindings);
   return out;
+}
+
+// d e / d x, with the reductions and vector maxima free of x frozen as symbols first: they
+// are constants, and GiNaC would otherwise differentiate through them (a reduction's
+// derivative is a reduction of 0 that never folds, vmax's a D[0](vmax)(...) times it).
+ex derivative(const ex& e, const GiNaC::symbol& x) {
+  struct Freeze : GiNaC::map_function {
+    const GiNaC::symbol& x;
+    GiNaC::exmap back;
+    explicit Freeze(const GiNaC::symbol& s) : x(s) {}
+    ex operator()(const ex& e) override {
+      if (!e.has(x) && (sym::is_reduction(e) || sym::pamela_function(e) == sym::Fn::VectorMax)) {
+        GiNaC::symbol frozen;
+        back[frozen] = e;
+        return frozen;
+      }
+      return e.map(*this);
+    }
+  } freeze(x);
+  ex frozen = freeze(e);
+  return frozen.diff(x).subs(freeze.back);
+}
+
+// A derivative GiNaC could not take (D[0](vmax)(...)): a function without a derivative rule.
+bool has_unknown_derivative(const ex& e) {
+  if (GiNaC::is_a<GiNaC::fderivative>(e)) return true;
+  for (std::size_t i = 0; i < e.nops(); ++i)
+    if (has_unknown_derivative(e.op(i))) return true;
+  return false;
 }
 
 bool has_reduction_with(const ex& e, const GiNaC::symbol& s) {
@@ -380,7 +431,12 @@ std::vector<SensitivityReport> sensitivity_model(const CostModel& model, const s
       if (has_reduction_with(active, p.symbol)) {
         row.note = "a residual reduction depends on " + p.name + "; no symbolic derivative";
       } else {
-        ex d = active.diff(p.symbol);
+        ex d = derivative(active, p.symbol);
+        if (has_unknown_derivative(d)) {
+          row.note = "the max over a resource vector depends on " + p.name + "; no symbolic derivative";
+          r.rows.push_back(std::move(row));
+          continue;
+        }
         row.derivative = sym::to_pamela(d);
         row.value = value_at(d, env);
         if (row.value && !r.value.is_zero()) row.elasticity = *row.value * row.at / r.value;
@@ -395,27 +451,64 @@ std::vector<SensitivityReport> sensitivity_model(const CostModel& model, const s
 
 std::vector<std::pair<numeric, std::string>> crossovers_in(const CostModel& model, const std::string& target,
                                                            const std::map<std::string, numeric>& bindings,
-                                                           const std::string& param) {
+                                                           const std::string& param, double lo, double hi) {
   std::vector<std::pair<numeric, std::string>> out;
   const CostEquation* eq = model.equation(target);
   const CostParameter* p = model.parameter(param);
-  if (!eq || !p) return out;
+  if (!eq || !p || !(lo < hi)) return out;
   ex e = bind_except(model, eq->value, bindings, {param});
   std::vector<ex> extrema;
   bool in_reduction = false;
   collect_extrema(e, extrema, in_reduction);
+  auto at = [&](const ex& f, double x) -> std::optional<double> {
+    auto v = value_at(f, GiNaC::exmap{{p->symbol, numeric(x)}});
+    if (!v) return std::nullopt;
+    return v->to_double();
+  };
+  // Samples of the range, geometric when it spans decades of positive values (a sweep
+  // of P = 1 .. 4096 has its crossovers anywhere on a log scale).
+  constexpr int kSamples = 512;
+  std::vector<double> xs;
+  bool geometric = lo > 0 && hi / lo > 100;
+  for (int k = 0; k <= kSamples; ++k) {
+    double t = static_cast<double>(k) / kSamples;
+    xs.push_back(geometric ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
+  }
   for (const ex& m : extrema) {
     for (std::size_t i = 0; i < m.nops(); ++i)
       for (std::size_t j = i + 1; j < m.nops(); ++j) {
+        const ex d = m.op(i) - m.op(j);
+        std::vector<numeric> roots;
         ex c1, c0;
-        if (!linear_in(m.op(i) - m.op(j), p->symbol, c1, c0)) continue;
-        auto x = value_at(-c0 / c1, {});
-        if (!x) continue;
-        // A kink of the max only if both arguments attain it there.
-        GiNaC::exmap at{{p->symbol, *x}};
-        auto vm = value_at(m, at), vi = value_at(m.op(i), at);
-        if (!vm || !vi || *vm != *vi) continue;
-        out.emplace_back(*x, sym::to_pamela(m.op(i)) + " = " + sym::to_pamela(m.op(j)));
+        if (linear_in(d, p->symbol, c1, c0)) {
+          if (auto x = value_at(-c0 / c1, {})) roots.push_back(*x);
+        } else if (d.has(p->symbol)) {
+          std::optional<double> prev = at(d, xs[0]);
+          for (std::size_t k = 1; k < xs.size(); ++k) {
+            std::optional<double> cur = at(d, xs[k]);
+            if (prev && cur && (*prev > 0) != (*cur > 0) && *prev != 0) {
+              double a = xs[k - 1], b = xs[k], fa = *prev;
+              for (int it = 0; it < 100; ++it) {
+                double mid = 0.5 * (a + b);
+                if (mid == a || mid == b) break;
+                auto fm = at(d, mid);
+                if (!fm) break;
+                if ((*fm > 0) == (fa > 0)) a = mid, fa = *fm; else b = mid;
+              }
+              roots.push_back(numeric(0.5 * (a + b)));
+            }
+            prev = cur;
+          }
+        }
+        for (const numeric& x : roots) {
+          // A kink of the max only if both arguments attain it there (to a double's
+          // precision for a root found numerically).
+          auto vm = at(m, x.to_double()), vi = at(m.op(i), x.to_double()), vj = at(m.op(j), x.to_double());
+          if (!vm || !vi || !vj) continue;
+          double scale = std::max({std::fabs(*vm), std::fabs(*vi), 1e-300});
+          if (std::fabs(*vm - *vi) > 1e-9 * scale || std::fabs(*vm - *vj) > 1e-9 * scale) continue;
+          out.emplace_back(x, sym::to_pamela(m.op(i)) + " = " + sym::to_pamela(m.op(j)));
+        }
       }
   }
   return out;
@@ -448,7 +541,8 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
             << ", \"solution\": " << (cr.symbolic.empty() ? "null" : json_quote(cr.symbolic))
             << ", \"value\": " << (cr.value ? json_num(*cr.value) : "null")
             << ", \"numeric_only\": " << (cr.numeric_only ? "true" : "false")
-            << ", \"other_dominates_when\": " << json_quote(cr.takes_over) << "}";
+            << ", \"other_dominates_when\": " << json_quote(cr.takes_over)
+            << ", \"depends_on\": [" << json_string_list(cr.depends_on) << "]}";
         }
         o << "], \"crossover_depends_on\": [";
         o << json_string_list(x.crossover_parameters);
@@ -483,11 +577,17 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
       }
       for (const Crossover& c : x.crossovers) {
         o << "    crossover with " << x.args[c.other].text << ": " << c.parameter << " = ";
+        std::string at = crossover_text(*c.value, c.numeric_only);
         if (!c.symbolic.empty() && c.symbolic != format_number(*c.value))
-          o << c.symbolic << " = " << format_number(*c.value);
+          o << c.symbolic << " = " << at;
         else
-          o << (c.numeric_only ? "~" : "") << format_number(*c.value);
-        o << " (" << x.args[c.other].text << " dominates when " << c.takes_over << ")\n";
+          o << at;
+        o << " (" << x.args[c.other].text << " dominates when " << c.takes_over << ")";
+        if (!c.depends_on.empty()) {
+          o << "; moves with ";
+          for (std::size_t q = 0; q < c.depends_on.size(); ++q) o << (q ? ", " : "") << c.depends_on[q];
+        }
+        o << "\n";
       }
       if (dom.parameters.empty())
         o << "    to change the dominant term: it is a constant of the model\n";

@@ -29,6 +29,7 @@ struct Crossover {
   std::optional<GiNaC::numeric> value;  // at the point (other parameters at their values)
   std::string takes_over;  // "P < 101": where the other argument dominates
   bool numeric_only = false;
+  std::vector<std::string> depends_on;  // the other parameters that move it
 };
 
 struct ExtremumInfo {
@@ -44,7 +45,7 @@ struct ExtremumInfo {
   std::vector<std::size_t> tied;        // other arguments equal to the dominant one
   std::optional<GiNaC::numeric> ratio;  // dominant / runner-up (max), runner-up / dominant (min)
   std::vector<Crossover> crossovers;    // of the dominant argument with each other one
-  std::vector<std::string> crossover_parameters;  // parameters the crossovers depend on
+  std::vector<std::string> crossover_parameters;  // parameters that move a crossover (union of depends_on)
 };
 
 struct ExplainReport {
@@ -82,11 +83,18 @@ std::vector<SensitivityReport> sensitivity_model(const CostModel& model,
                                                  const std::map<std::string, GiNaC::numeric>& bindings,
                                                  const std::vector<std::string>& targets);
 
-// Crossovers of max/min arguments in `target` as `param` varies, the other parameters
-// bound as in `bindings` (for drawing them on a sweep plot). Values only.
+// Crossovers of max/min arguments in `target` as `param` varies over [lo, hi], the other
+// parameters bound as in `bindings` (for drawing them on a sweep plot): solved exactly
+// where the two arguments' difference is linear in `param`, else found numerically (a
+// sign change of the difference between samples of the range, then bisection). Only
+// kinks of the max/min count: both arguments attain it there. Values only.
 std::vector<std::pair<GiNaC::numeric, std::string>> crossovers_in(
     const CostModel& model, const std::string& target, const std::map<std::string, GiNaC::numeric>& bindings,
-    const std::string& param);
+    const std::string& param, double lo, double hi);
+
+// A crossover's value for people: exact when short ("101", "12.5"), else 6 significant
+// digits after "~" ("~18.7643"), never a double's 17.
+std::string crossover_text(const GiNaC::numeric& value, bool numeric_only);
 
 std::string format_explain(const std::vector<ExplainReport>& reports, bool json);
 std::string format_sensitivity(const std::vector<SensitivityReport>& reports, bool json);

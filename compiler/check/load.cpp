@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 // first each folder of PAMC_PATH (colon-separated; its stdlib/ and machines/ subfolders, or
 // the folder itself), then next to the code that is running (the pamc executable or the
 // libpamela that embeds it; dladdr names its file): ../share/pamc (an installed prefix,
-// wherever it was moved), else the source tree above a build folder (.. or ../..).
+// wherever it was moved; ../../share/pamc from lib/<multiarch>), else the source tree above a build folder (.. or ../..).
 struct DataDirs {
   std::vector<fs::path> stdlib, machines;
 };
@@ -57,7 +57,8 @@ const DataDirs& data_dirs() {
     Dl_info info;
     if (dladdr(reinterpret_cast<void*>(&data_dirs), &info) != 0 && info.dli_fname) {
       fs::path here = fs::weakly_canonical(fs::absolute(info.dli_fname, ec), ec).parent_path();
-      for (const char* rel : {"../share/pamc", "..", "../.."}) {
+      // ../../share/pamc: a library in a multiarch folder (/usr/lib/x86_64-linux-gnu).
+      for (const char* rel : {"../share/pamc", "../../share/pamc", "..", "../.."}) {
         fs::path root = fs::weakly_canonical(here / rel, ec);
         if (fs::is_directory(root / "stdlib", ec) && fs::is_directory(root / "machines", ec)) {
           add_root(root);

@@ -41,10 +41,16 @@ inline char* put_double(char* p, double v) {
 }
 
 // Output for CSV rows: stdout, or an OutputFile (a temporary renamed into place at the end).
+// The CSV goes to a file that appears only when complete (OutputFile), or to stdout, held
+// back until the sweep ends or 64 MB have accumulated: an evaluation error then leaves
+// nothing on stdout (not even the header), unless the sweep had already printed more than
+// 64 MB of rows.
 struct CsvSink {
+  static constexpr std::size_t kHold = 64u << 20;
   OutputFile file;
   std::FILE* f = nullptr;
   bool to_stdout = false;
+  std::string held;
   bool open(const std::string& p) {
     to_stdout = p.empty();
     if (to_stdout) {
@@ -55,8 +61,17 @@ struct CsvSink {
     f = file.stream();
     return true;
   }
-  bool write(const char* data, std::size_t n) { return std::fwrite(data, 1, n, f) == n; }
-  bool commit() { return to_stdout ? std::fflush(stdout) == 0 : file.commit(); }
+  bool write(const char* data, std::size_t n) {
+    if (!to_stdout) return std::fwrite(data, 1, n, f) == n;
+    held.append(data, n);
+    return held.size() < kHold || flush_held();
+  }
+  bool flush_held() {
+    bool ok = std::fwrite(held.data(), 1, held.size(), stdout) == held.size();
+    held.clear();
+    return ok;
+  }
+  bool commit() { return to_stdout ? flush_held() && std::fflush(stdout) == 0 : file.commit(); }
 };
 
 std::string fixed_text(const std::map<std::string, GiNaC::numeric>& fixed) {
@@ -250,9 +265,10 @@ int cmd_sweep(const SweepCommand& c) {
         double lo = std::min(r0.first.to_double(), r0.last.to_double());
         double hi = std::max(r0.first.to_double(), r0.last.to_double());
         for (const std::string& t : sweep.target_names())
-          for (const auto& [at, what] : crossovers_in(model, t, fixed, x)) {
+          for (const auto& [at, what] : crossovers_in(model, t, fixed, x, lo, hi)) {
             double v = at.to_double();
-            if (v > lo && v < hi) spec.markers.emplace_back(v, x + " = " + format_number(at) + " (" + what + ")");
+            if (v > lo && v < hi)  // a root found numerically is a float, an exact one rational
+              spec.markers.emplace_back(v, x + " = " + crossover_text(at, !at.is_rational()) + " (" + what + ")");
           }
       }
       std::string err = draw_plot(spec);

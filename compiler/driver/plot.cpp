@@ -102,7 +102,9 @@ std::string draw_plot(const PlotSpec& spec) {
      << "set encoding utf8\n"
      << "set border lw 1.2\n"
      << "set grid lc rgb '#d0d0d0' lw 1\n"
-     << "set key top left box opaque\n"
+     // The legend below the plot, never on a curve (inside, a corner holds a curve as often
+     // as not: a falling time starts top left).
+     << "set key outside below center horizontal box\n"
      << "set xlabel " << gp_quote(spec.xlabel) << "\n"
      << "set format y '%.6g'\n";
   if (spec.logx) gp << "set logscale x " << spec.logx_base << "\n";

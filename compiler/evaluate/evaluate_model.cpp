@@ -310,7 +310,14 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
       }
       result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
     } catch (const sym::EvalError& err) {
-      fail(DiagKind::EvaluationError, e->name + ": " + err.message, e->loc);
+      // A loop's bound: point at that loop, as the simulator does; else at the equation.
+      Loc where = e->loc;
+      for (const LoopSite& l : model.loops)
+        if (GiNaC::is_a<GiNaC::symbol>(err.loop_index) && err.loop_index.is_equal(l.index) && l.loc.valid()) {
+          where = l.loc;
+          break;
+        }
+      fail(DiagKind::EvaluationError, e->name + ": " + err.message, where);
     }
   }
   return result;

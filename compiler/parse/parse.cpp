@@ -176,6 +176,8 @@ class SyntaxErrors : public antlr4::BaseErrorListener {
     last_line_ = loc.line;
     ++reported_;
     diags_.error(loc, DiagKind::SyntaxError, message(recognizer, tok, msg));
+    if (const antlr4::Token* open = unclosed_opener(recognizer, tok))
+      diags_.note(pos_.of(open), "the '" + open->getText() + "' opened here is not closed");
     if (reported_ >= 10) throw TooManyErrors{};
   }
   std::size_t count() const { return count_; }
@@ -196,6 +198,46 @@ class SyntaxErrors : public antlr4::BaseErrorListener {
     if (text.size() > 40) text = text.substr(0, 37) + "...";
     return "'" + text + "'";
   }
+  // The innermost bracket still open before `tok` whose closer the parser expects there: a
+  // missing '}' shows at the end of the file (or at the next declaration), far from the
+  // '{' that lacks it, so the note points there.
+  static const antlr4::Token* unclosed_opener(antlr4::Recognizer* recognizer, const antlr4::Token* tok) {
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    if (!parser || !parser->getTokenStream()) return nullptr;
+    antlr4::misc::IntervalSet expected;
+    try {
+      expected = parser->getExpectedTokens();
+    } catch (...) {
+      return nullptr;
+    }
+    std::string closers;  // of "})]" the ones expected here
+    for (std::size_t t : expected.toList()) {
+      std::string lit = std::string(parser->getVocabulary().getLiteralName(t));
+      if (lit == "'}'" || lit == "')'" || lit == "']'") closers += lit[1];
+    }
+    if (closers.empty()) return nullptr;
+    auto opener_of = [](char c) { return c == '}' ? '{' : c == ')' ? '(' : '['; };
+    std::vector<const antlr4::Token*> open;
+    antlr4::TokenStream* stream = parser->getTokenStream();
+    for (std::size_t i = 0; i < tok->getTokenIndex(); ++i) {
+      const antlr4::Token* t = stream->get(i);
+      const std::string text = t->getText();
+      if (text == "{" || text == "(" || text == "[") {
+        open.push_back(t);
+      } else if (text == "}" || text == ")" || text == "]") {
+        for (std::size_t k = open.size(); k-- > 0;)
+          if (open[k]->getText()[0] == opener_of(text[0])) {
+            open.resize(k);
+            break;
+          }
+      }
+    }
+    for (std::size_t k = open.size(); k-- > 0;)
+      for (char c : closers)
+        if (open[k]->getText()[0] == opener_of(c)) return open[k];
+    return nullptr;
+  }
+
   static std::string token_name(const antlr4::dfa::Vocabulary& v, std::size_t t) {
     if (t == antlr4::Token::EOF) return "end of file";
     switch (t) {

@@ -205,8 +205,14 @@ struct Evaluator {
   }
 
   Value reduce(const reduction& r) {
-    long lb = integer_bound(need_scalar(ev(r.lb()), "loop bound"), "lower");
-    long ub = integer_bound(need_scalar(ev(r.ub()), "loop bound"), "upper");
+    long lb = 0, ub = 0;
+    try {
+      lb = integer_bound(need_scalar(ev(r.lb()), "loop bound"), "lower");
+      ub = integer_bound(need_scalar(ev(r.ub()), "loop bound"), "upper");
+    } catch (EvalError& err) {  // the innermost loop's bound failed: name it
+      if (!is_class<symbol>(err.loop_index)) err.loop_index = r.index();
+      throw;
+    }
     if (lb > ub) {
       if (r.kind() == ReduceKind::Sum || r.empty_is_zero()) return scalar(0);
       fail(std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");

@@ -23,7 +23,9 @@ struct Value {
   std::map<long, GiNaC::numeric> elems;
 };
 struct EvalError {
+  explicit EvalError(std::string m, GiNaC::ex loop = 0) : message(std::move(m)), loop_index(std::move(loop)) {}
   std::string message;
+  GiNaC::ex loop_index;  // the index symbol of the loop whose bound failed (else 0), for its location
 };
 struct WorkBudget {
   long long steps_left = 200'000'000;

@@ -130,6 +130,10 @@ ex log2_eval(const ex& x) {
   return pam_log2(x).hold();
 }
 
+// d/dx log2(x) = 1 / (x log(2)), with log(2) exact (GiNaC's log of an ex, not of a numeric,
+// which would be a float): `pamc sensitivity` prints it.
+ex log2_deriv(const ex& x, unsigned) { return 1 / (x * GiNaC::log(ex(2))); }
+
 }  // namespace
 
 REGISTER_FUNCTION(pam_unitvec, eval_func(unitvec_eval).set_name("unitvec"))
@@ -142,7 +146,7 @@ REGISTER_FUNCTION(pam_eq, eval_func(eq_eval).set_name("cmp_eq"))
 REGISTER_FUNCTION(pam_ne, eval_func(ne_eval).set_name("cmp_ne"))
 REGISTER_FUNCTION(pam_lt, eval_func(lt_eval).set_name("cmp_lt"))
 REGISTER_FUNCTION(pam_le, eval_func(le_eval).set_name("cmp_le"))
-REGISTER_FUNCTION(pam_log2, eval_func(log2_eval).set_name("log2"))
+REGISTER_FUNCTION(pam_log2, eval_func(log2_eval).derivative_func(log2_deriv).set_name("log2"))
 
 numeric floor_num(const numeric& x) {
   numeric n = x.numer(), d = x.denom();  // d > 0

@@ -81,6 +81,26 @@ def main():
             failures += 1
         else:
             print("ok: a moved install finds --machine x1e and import \"comm.pam\" from /")
+        # The Python module (when built) from the moved prefix: it finds libpamela through
+        # its relative run path, and the library finds machines/ and stdlib/ beside itself.
+        pydir = os.path.join(build, "python")
+        if os.path.isdir(pydir) and any(n.startswith("pamela.") for n in os.listdir(pydir)):
+            site = os.path.join(moved, "lib", "python3", "dist-packages")
+            code = ("import pamela, numpy\n"
+                    "m = pamela.Model.from_text('import \"comm.pam\"\\nnumeric t = vector_unit_clock', 'py', machines=['x1e'])\n"
+                    "print(pamela.__file__)\n"
+                    "print(m.evaluate()['t'], pamela.Model(%r)(P=numpy.array([99, 200]), N=10).round(9).tolist())\n"
+                    % os.path.join(ROOT, "samples", "mrm.pam"))
+            env = dict(os.environ, PYTHONPATH=site)
+            env.pop("PAMC_PATH", None)
+            p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", env=env)
+            lines = p.stdout.splitlines()
+            if p.returncode != 0 or len(lines) != 2 or not lines[0].startswith(site) or \
+                    lines[1] != "1130000000.0 [101.0, 200.0]":
+                print("FAIL: the moved install's Python module: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+                failures += 1
+            else:
+                print("ok: the moved install's Python module imports from " + site + " and finds --machine x1e")
         return 1 if failures else 0
     finally:
         if args.keep:

@@ -1,0 +1,2 @@
+" Pamela performance models (pamc): *.pam files.
+autocmd BufNewFile,BufRead *.pam setfiletype pamela
