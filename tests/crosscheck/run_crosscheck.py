@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cross-check: every way of evaluating a cost model gives the same numbers.
 
-For each model (samples/*.pam and tests/golden/*.pam with top-level scalar equations and
+For each model (every samples/**/*.pam and tests/golden/*.pam with top-level scalar equations and
 parameters, a model with hostile names, and --models seeded random models) and a few
 parameter points each, compares
 
@@ -479,9 +479,9 @@ def main():
     models, notes, problems = [], [], []
     try:
         # Samples and golden models.
-        files = (sorted(glob.glob(os.path.join(ROOT, "samples", "*.pam"))) +
+        # every model under samples/ (its folders too: aspen/, tzetar_mv/, local/, corpus/)
+        files = (sorted(glob.glob(os.path.join(ROOT, "samples", "**", "*.pam"), recursive=True)) +
                  sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.pam"))) +
-                 sorted(glob.glob(os.path.join(ROOT, "samples", "corpus", "*.pam"))) +
                  sorted(glob.glob(os.path.join(ROOT, "tests", "emit", "models", "*.pam"))))
         for src in files:
             rel = os.path.relpath(src, ROOT)
