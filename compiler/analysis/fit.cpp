@@ -462,7 +462,7 @@ class Fitter {
     resolve_columns();
     bind_rows();
     if (rows_.size() < unknowns_.size())
-      fail(DiagKind::EvaluationError,
+      fail(DiagKind::Underdetermined,
            std::to_string(rows_.size()) + (rows_.size() == 1 ? " row cannot" : " rows cannot") + " determine " +
                std::to_string(unknowns_.size()) + " unknowns: give at least as many rows as unknowns",
            {}, data_.file->path);
@@ -644,7 +644,7 @@ class Fitter {
       r.measured = row.values[measured_column_].to_double();
       if (req_.relative) {
         if (r.measured == 0)
-          fail(DiagKind::EvaluationError, "measured value 0 in this row: relative residuals need nonzero measurements",
+          fail(DiagKind::InvalidMeasurement, "measured value 0 in this row: relative residuals need nonzero measurements",
                Loc{data_.file.get(), row.line, row.cols[measured_column_]});
         r.weight = 1 / std::fabs(r.measured);
       }
@@ -723,7 +723,7 @@ class Fitter {
       Freeze fr(unknowns_);
       ex f = fr(a);
       if (fr.opaque)
-        fail(DiagKind::EvaluationError, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
+        fail(DiagKind::NotDifferentiable, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
                                             sym::to_pamela(*fr.opaque),
              row_loc(r));
       r.active_d.clear();
@@ -736,7 +736,7 @@ class Fitter {
 
   [[noreturn]] void dependent_error(std::size_t j, const std::string& why) const {
     std::string name = unknown_names_[j];
-    fail(DiagKind::EvaluationError,
+    fail(DiagKind::Underdetermined,
          unknowns_.size() == 1
              ? "the data cannot determine " + name + ": " + why
              : "the data cannot separate " + name + " from the other unknowns (" + join(unknown_names_) + "): " + why,
@@ -839,7 +839,7 @@ class Fitter {
     auto at = [&](const std::vector<double>& x) { return at_text(x); };
     if (res.dependent && !res.converged) dependent_error(*res.dependent, res.why + " (at " + at(res.x) + ")");
     if (!res.converged)
-      fail(DiagKind::EvaluationError,
+      fail(DiagKind::NoConvergence,
            "Levenberg-Marquardt did not converge: " + res.why + " (started at " + at(x0) + ", stopped at " + at(res.x) +
                ", residual sum of squares " + g15(res.cost) + "); try other starting values with --start NAME=VALUE" +
                (res.iterations >= req_.max_iterations ? " or more --max-iterations" : ""),

@@ -91,37 +91,32 @@ int cmd_sweep(const SweepCommand& c) {
     SweepRange r;
     std::string error;
     if (!parse_sweep_range(s, r, error)) {
-      std::cerr << "pamc: sweep: --sweep " << s << ": " << error << "\n";
-      return kUsageError;
+      return report(usage_error("sweep: --sweep " + s + ": " + error));
     }
     for (const SweepRange& q : ranges)
       if (q.name == r.name) {
-        std::cerr << "pamc: sweep: " << r.name << " is swept twice\n";
-        return kUsageError;
+        return report(usage_error("sweep: " + r.name + " is swept twice"));
       }
     if (fixed.count(r.name)) {
-      std::cerr << "pamc: sweep: " << r.name << " is both bound (-D) and swept (--sweep)\n";
-      return kUsageError;
+      return report(usage_error("sweep: " + r.name + " is both bound (-D) and swept (--sweep)"));
     }
     ranges.push_back(std::move(r));
   }
   std::size_t points = 1;
   for (const SweepRange& r : ranges) {
     if (points > 1'000'000'000 / r.size()) {
-      std::cerr << "pamc: sweep: the grid has more than 10^9 points\n";
-      return kUsageError;
+      return report(usage_error("sweep: the grid has more than 10^9 points"));
     }
     points *= r.size();
   }
   const std::size_t kMaxPlotPoints = 2'000'000;
   if (!c.plot.empty()) {
     if (plot_format(c.plot).empty()) {
-      std::cerr << "pamc: sweep: --plot " << c.plot << ": the file name must end in .png or .svg\n";
-      return kUsageError;
+      return report(usage_error("sweep: --plot " + c.plot + ": the file name must end in .png or .svg"));
     }
     if (points > kMaxPlotPoints) {
-      std::cerr << "pamc: sweep: --plot draws at most " << kMaxPlotPoints << " points; this grid has " << points << "\n";
-      return kUsageError;
+      return report(usage_error("sweep: --plot draws at most " + std::to_string(kMaxPlotPoints) + " points; this grid has " +
+                                std::to_string(points)));
     }
   }
 
@@ -134,7 +129,7 @@ int cmd_sweep(const SweepCommand& c) {
     auto t0 = clock::now();
     Sweep sweep(model, fixed, ranges, c.targets);
     for (const auto& [name, why] : sweep.slow_targets())
-      std::cerr << "pamc: sweep: note: " << name << " is evaluated exactly at each point (slow): " << why << "\n";
+      report_note({}, "sweep: " + name + " is evaluated exactly at each point (slow): " + why);
     sweep.validate();
     const std::size_t nt = sweep.target_names().size();
     const std::size_t n0 = sweep.ranges()[0].size();
@@ -149,8 +144,7 @@ int cmd_sweep(const SweepCommand& c) {
 
     CsvSink sink;
     if (!sink.open(c.csv)) {
-      std::cerr << c.csv << ": error: cannot write the output file [IOError]\n";
-      return kModelError;
+      return report(file_error(c.csv, DiagKind::IOError, "cannot write the output file"));
     }
     std::string header;
     for (const SweepRange& r : sweep.ranges()) header += (header.empty() ? "" : ",") + r.name;
@@ -201,8 +195,7 @@ int cmd_sweep(const SweepCommand& c) {
         }
       }
       if (!sink.write(text.data(), static_cast<std::size_t>(p - text.data()))) {
-        std::cerr << (c.csv.empty() ? "stdout" : c.csv) << ": error: cannot write the output [IOError]\n";
-        return kModelError;
+        return report(file_error(c.csv.empty() ? "stdout" : c.csv, DiagKind::IOError, "cannot write the output"));
       }
       format_seconds += std::chrono::duration<double>(clock::now() - b).count();
     }
@@ -273,17 +266,14 @@ int cmd_sweep(const SweepCommand& c) {
       }
       std::string err = draw_plot(spec);
       if (!err.empty()) {
-        std::cerr << c.plot << ": error: " << err << " [IOError]\n";
-        return kModelError;
+        return report(file_error(c.plot, DiagKind::IOError, err));
       }
     }
     if (!sink.commit()) {
-      std::cerr << (c.csv.empty() ? "stdout" : c.csv) << ": error: cannot write the output [IOError]\n";
-      return kModelError;
+      return report(file_error(c.csv.empty() ? "stdout" : c.csv, DiagKind::IOError, "cannot write the output"));
     }
   } catch (const CompileError& e) {
-    render_diagnostic(std::cerr, e.diag);
-    return kModelError;
+    return report(e);
   }
   return kOk;
 }
@@ -301,8 +291,7 @@ int point_command(const PointCommand& c, Analyse analyse, Format format) {
   try {
     std::cout << format(analyse(comp->model, bindings, c.targets), c.json);
   } catch (const CompileError& e) {
-    render_diagnostic(std::cerr, e.diag);
-    return kModelError;
+    return report(e);
   }
   return kOk;
 }

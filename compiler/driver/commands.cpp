@@ -26,8 +26,7 @@ int emit_text(const std::string& output, const std::string& text) {
     return kOk;
   }
   if (!write_file_atomically(output, text)) {
-    std::cerr << output << ": error: cannot write the output file [IOError]\n";
-    return kModelError;
+    return report(file_error(output, DiagKind::IOError, "cannot write the output file"));
   }
   return kOk;
 }
@@ -64,14 +63,12 @@ int emit_code(const CompileCommand& c, const CostModel& model) {
     if (c.emit == "json") return emit_text(c.output, emit::emit_json(model, c.all));
     auto files = emit::emit_octave(model, c.all);
     if (c.output.empty()) {
-      std::cerr << "pamc: compile --emit octave needs -o FOLDER\n";
-      return kUsageError;
+      return report(usage_error("compile --emit octave needs -o FOLDER"));
     }
     std::error_code ec;
     std::filesystem::create_directories(c.output, ec);
     if (ec) {
-      std::cerr << c.output << ": error: cannot create the folder: " << ec.message() << " [IOError]\n";
-      return kModelError;
+      return report(file_error(c.output, DiagKind::IOError, "cannot create the folder: " + ec.message()));
     }
     for (const auto& [name, text] : files) {
       auto path = std::filesystem::path(c.output) / name;
@@ -106,8 +103,7 @@ int cmd_compile(const CompileCommand& c) {
   report(diags);  // the warnings of a model that compiled
   if (c.emit != "pamela") {
     if (stage != Stage::Simplified) {
-      std::cerr << "pamc: compile: --emit " << c.emit << " writes the simplified cost model; drop --stage\n";
-      return kUsageError;
+      return report(usage_error("compile: --emit " + c.emit + " writes the simplified cost model; drop --stage"));
     }
     return emit_code(c, comp->model);
   }
@@ -153,7 +149,7 @@ int cmd_eval(const EvalCommand& c) {
     for (const auto& [name, value] : result.values) out << "numeric " << name << " = " << format_value(value) << "\n";
   }
   std::cout << out.str();
-  for (const std::string& note : result.notes) std::cerr << "pamc: note: " << note << "\n";
+  for (const std::string& note : result.notes) report_note({}, note);
   return kOk;
 }
 
@@ -165,9 +161,8 @@ int cmd_simulate(const SimulateCommand& c) {
     double d = v.to_double();
     if (!std::isfinite(d) || (d == 0.0 && !v.is_zero())) {  // 1e-400 would simulate as 0
       auto raw = c.bindings.find(name);
-      std::cerr << "pamc: -D " << name << "=" << (raw != c.bindings.end() ? raw->second : format_number(v))
-                << ": not representable as a double, which the simulator works in\n";
-      return kUsageError;
+      return report(usage_error("-D " + name + "=" + (raw != c.bindings.end() ? raw->second : format_number(v)) +
+                                ": not representable as a double, which the simulator works in"));
     }
     params[name] = d;
   }
@@ -180,8 +175,7 @@ int cmd_simulate(const SimulateCommand& c) {
     for (const NormalEquation& e : comp->normal.equations)
       if (e.type == ast::Type::Process && e.top_level) processes.push_back(e.name);
   if (processes.empty()) {
-    std::cerr << c.file << ": error: the model has no top-level process to simulate [UnknownTarget]\n";
-    return kModelError;
+    return report(file_error(c.file, DiagKind::UnknownTarget, "the model has no top-level process to simulate"));
   }
   SimOptions opts;
   opts.dist = c.dist == "exp" ? SimDist::Exp : SimDist::Det;
@@ -193,7 +187,7 @@ int cmd_simulate(const SimulateCommand& c) {
     for (const std::string& p : processes) {
       sym::ProgressLine line("simulating " + p, 0, "events");
       opts.on_tick = [&line](std::uint64_t events) {
-        if (sym::interrupted()) throw SimError(Loc{}, DiagKind::EvaluationError, "simulation interrupted (Ctrl-C)");
+        if (sym::interrupted()) throw SimError(Loc{}, DiagKind::Interrupted, "simulation interrupted (Ctrl-C)");
         line.tick(static_cast<long long>(events));
       };
       results.push_back({p, simulate(comp->normal, p, params, opts)});
@@ -202,9 +196,8 @@ int cmd_simulate(const SimulateCommand& c) {
     FixedResources fixed = fixed_resources(*comp->program);
     for (NamedSimResult& r : results)
       for (SimResourceStats& s : r.result.resources) s.name = fixed.name_of(static_cast<double>(s.index));
-  } catch (const SimError& e) {
-    render_diagnostic(std::cerr, e.diag);
-    return kModelError;
+  } catch (const CompileError& e) {
+    return report(e);
   }
   std::string text = c.json ? format_sim_json(results) : format_sim_text(results);
   std::cout << text << (!text.empty() && text.back() != '\n' ? "\n" : "");

@@ -147,8 +147,7 @@ int cmd_fit(const FitCommand& c) {
   for (const auto& [name, text] : c.start) {
     GiNaC::numeric v;
     if (!parse_binding_value(text, v)) {
-      std::cerr << "pamc: fit: --start " << name << "=" << text << ": not a number\n";
-      return kUsageError;
+      return report(usage_error("fit: --start " + name + "=" + text + ": not a number"));
     }
     req.start[name] = v;
   }
@@ -165,8 +164,7 @@ int cmd_fit(const FitCommand& c) {
   std::string error;
   SourceFileP csv = read_source_file(c.data, error);  // outlives every diagnostic pointing into it
   if (!csv) {
-    std::cerr << c.data << ": error: cannot read the data file: " << error << " [IOError]\n";
-    return kModelError;
+    return report(file_error(c.data, DiagKind::IOError, "cannot read the data file: " + error));
   }
   FitResult result;
   try {
@@ -175,7 +173,7 @@ int cmd_fit(const FitCommand& c) {
   } catch (const CompileError& e) {
     return report(e);
   }
-  for (const std::string& n : result.notes) std::cerr << c.data << ": note: " << n << "\n";
+  for (const std::string& n : result.notes) report_note(c.data, n);
   std::cout << (c.json ? format_json(result, c.data) : format_text(result, c.data));
   if (!c.output.empty()) {
     // The cost model with each fitted constant as its parameter's default.
@@ -188,8 +186,7 @@ int cmd_fit(const FitCommand& c) {
         }
     std::string text = "% " + c.file + " calibrated by pamc fit on " + c.data + "\n" + print_cost_model(model, false);
     if (!write_file_atomically(c.output, text)) {
-      std::cerr << c.output << ": error: cannot write the output file [IOError]\n";
-      return kModelError;
+      return report(file_error(c.output, DiagKind::IOError, "cannot write the output file"));
     }
   }
   return kOk;

@@ -18,6 +18,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/driver/commands.h"
+#include "compiler/driver/driver_util.h"
 #include "compiler/symbolic/progress.h"
 #include "compiler/driver/fit_command.h"
 #include "compiler/driver/validate_command.h"
@@ -28,10 +29,6 @@ namespace po = boost::program_options;
 using namespace pamc;
 
 namespace {
-
-struct UsageError {
-  std::string message;
-};
 
 const char* kTopHelp =
     "usage: pamc <command> [options] FILE\n"
@@ -84,13 +81,13 @@ Parsed parse_command(const std::string& command, const std::vector<std::string>&
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
     po::notify(p.vm);
   } catch (const po::error& e) {
-    throw UsageError{command + ": " + e.what()};
+    throw usage_error(command + ": " + e.what());
   }
   if (p.vm.count("help")) {
     std::cout << "usage: pamc " << command << " " << usage << "\n\n" << options << "\n";
     std::exit(0);
   }
-  if (!p.vm.count("file")) throw UsageError{command + ": no model FILE given (see 'pamc " + command + " --help')"};
+  if (!p.vm.count("file")) throw usage_error(command + ": no model FILE given (see 'pamc " + command + " --help')");
   p.file = p.vm["file"].as<std::string>();
   return p;
 }
@@ -111,7 +108,7 @@ std::map<std::string, std::string> bindings(const po::variables_map& vm) {
   for (const std::string& d : strings(vm, "define")) {
     std::size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == d.size())
-      throw UsageError{"-D " + d + ": expected NAME=VALUE"};
+      throw usage_error("-D " + d + ": expected NAME=VALUE");
     out[d.substr(0, eq)] = d.substr(eq + 1);
   }
   return out;
@@ -168,9 +165,9 @@ int run(int argc, char** argv) {
     static const std::vector<std::string> stages{"parsed", "normalized", "time", "simplified"};
     static const std::vector<std::string> emits{"pamela", "cpp", "octave", "json"};
     if (std::find(stages.begin(), stages.end(), c.stage) == stages.end())
-      throw UsageError{"compile: unknown --stage '" + c.stage + "' (parsed, normalized, time, simplified)"};
+      throw usage_error("compile: unknown --stage '" + c.stage + "' (parsed, normalized, time, simplified)");
     if (std::find(emits.begin(), emits.end(), c.emit) == emits.end())
-      throw UsageError{"compile: unknown --emit '" + c.emit + "' (pamela, cpp, octave, json)"};
+      throw usage_error("compile: unknown --emit '" + c.emit + "' (pamela, cpp, octave, json)");
     return cmd_compile(c);
   }
   if (command == "eval") {
@@ -202,10 +199,10 @@ int run(int argc, char** argv) {
     SimulateCommand c;
     read_model_options(c, p);
     c.dist = p.vm["dist"].as<std::string>();
-    if (c.dist != "det" && c.dist != "exp") throw UsageError{"simulate: --dist must be det or exp"};
+    if (c.dist != "det" && c.dist != "exp") throw usage_error("simulate: --dist must be det or exp");
     c.seed = p.vm["seed"].as<unsigned long long>();
     c.runs = p.vm["runs"].as<int>();
-    if (c.runs < 1) throw UsageError{"simulate: --runs must be at least 1"};
+    if (c.runs < 1) throw usage_error("simulate: --runs must be at least 1");
     c.max_events = p.vm["max-events"].as<unsigned long long>();
     pamc::sym::install_interrupt_handler();  // Ctrl-C: a clean error at the next 2^20 events
     c.json = p.vm.count("json") > 0;
@@ -228,7 +225,7 @@ int run(int argc, char** argv) {
     SweepCommand c;
     read_model_options(c, p);
     c.sweeps = strings(p.vm, "sweep");
-    if (c.sweeps.empty()) throw UsageError{"sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]"};
+    if (c.sweeps.empty()) throw usage_error("sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]");
     if (p.vm.count("csv")) c.csv = p.vm["csv"].as<std::string>();
     if (p.vm.count("plot")) c.plot = p.vm["plot"].as<std::string>();
     c.speedup = p.vm.count("speedup") > 0;
@@ -263,32 +260,32 @@ int run(int argc, char** argv) {
                              "[--relative] [--start NAME=VALUE]... [--json] [-o PATH]");
     FitCommand c;
     read_model_options(c, p);
-    if (c.targets.size() > 1) throw UsageError{"fit: give at most one --target"};
-    if (!p.vm.count("data")) throw UsageError{"fit: no --data CSV given"};
+    if (c.targets.size() > 1) throw usage_error("fit: give at most one --target");
+    if (!p.vm.count("data")) throw usage_error("fit: no --data CSV given");
     c.data = p.vm["data"].as<std::string>();
     for (const std::string& list : strings(p.vm, "fit")) {
       std::stringstream in(list);
       for (std::string name; std::getline(in, name, ',');) {
-        if (name.empty()) throw UsageError{"fit: --fit " + list + ": empty name"};
+        if (name.empty()) throw usage_error("fit: --fit " + list + ": empty name");
         c.fit.push_back(name);
       }
-      if (!list.empty() && list.back() == ',') throw UsageError{"fit: --fit " + list + ": empty name"};
+      if (!list.empty() && list.back() == ',') throw usage_error("fit: --fit " + list + ": empty name");
     }
-    if (c.fit.empty()) throw UsageError{"fit: no --fit NAME given (the parameters to calibrate)"};
+    if (c.fit.empty()) throw usage_error("fit: no --fit NAME given (the parameters to calibrate)");
     for (std::size_t i = 0; i < c.fit.size(); ++i) {
       if (std::find(c.fit.begin(), c.fit.begin() + static_cast<long>(i), c.fit[i]) != c.fit.begin() + static_cast<long>(i))
-        throw UsageError{"fit: --fit " + c.fit[i] + " is given twice"};
-      if (c.bindings.count(c.fit[i])) throw UsageError{"fit: " + c.fit[i] + " is both fitted (--fit) and fixed (-D)"};
+        throw usage_error("fit: --fit " + c.fit[i] + " is given twice");
+      if (c.bindings.count(c.fit[i])) throw usage_error("fit: " + c.fit[i] + " is both fitted (--fit) and fixed (-D)");
     }
     for (const std::string& s : strings(p.vm, "start")) {
       std::size_t eq = s.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) throw UsageError{"fit: --start " + s + ": expected NAME=VALUE"};
+      if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) throw usage_error("fit: --start " + s + ": expected NAME=VALUE");
       c.start[s.substr(0, eq)] = s.substr(eq + 1);
     }
     if (p.vm.count("measured")) c.measured = p.vm["measured"].as<std::string>();
     c.relative = p.vm.count("relative") > 0;
     c.max_iterations = p.vm["max-iterations"].as<int>();
-    if (c.max_iterations < 1) throw UsageError{"fit: --max-iterations must be at least 1"};
+    if (c.max_iterations < 1) throw usage_error("fit: --max-iterations must be at least 1");
     c.json = p.vm.count("json") > 0;
     if (p.vm.count("output")) c.output = p.vm["output"].as<std::string>();
     return cmd_fit(c);
@@ -304,7 +301,7 @@ int run(int argc, char** argv) {
     c.load = load_options(p.vm);
     c.bindings = bindings(p.vm);
     c.traces = strings(p.vm, "trace");
-    if (c.traces.empty()) throw UsageError{"validate: no --trace PATH given (an MA trace file)"};
+    if (c.traces.empty()) throw usage_error("validate: no --trace PATH given (an MA trace file)");
     c.json = p.vm.count("json") > 0;
     return cmd_validate(c);
   }
@@ -330,12 +327,12 @@ int run(int argc, char** argv) {
     Parsed p = parse_command(command, args, options, "METRICS.csv --targets TARGETS.csv [--coefficients C.csv] [--method ga|exact|both] [--seed S] [--json] [--csv PATH]");
     ProjectCommand c;
     c.files.metrics = p.file;
-    if (!p.vm.count("targets")) throw UsageError{"project: no --targets CSV given (relative runtimes on the target machines)"};
+    if (!p.vm.count("targets")) throw usage_error("project: no --targets CSV given (relative runtimes on the target machines)");
     c.files.targets = p.vm["targets"].as<std::string>();
     if (p.vm.count("coefficients")) c.files.coefficients = p.vm["coefficients"].as<std::string>();
     if (p.vm.count("base-mode")) c.files.base_mode = p.vm["base-mode"].as<std::string>();
     c.method = p.vm["method"].as<std::string>();
-    if (c.method != "ga" && c.method != "exact" && c.method != "both") throw UsageError{"project: --method must be ga, exact or both"};
+    if (c.method != "ga" && c.method != "exact" && c.method != "both") throw usage_error("project: --method must be ga, exact or both");
     if (p.vm.count("application")) c.application = p.vm["application"].as<std::string>();
     c.ga.seed = p.vm["seed"].as<unsigned long long>();
     c.ga.population = p.vm["population"].as<int>();
@@ -347,16 +344,16 @@ int run(int argc, char** argv) {
     if (p.vm.count("reproduction")) c.ga.reproduction = p.vm["reproduction"].as<double>();
     c.ga.limit = p.vm["limit"].as<double>();
     c.ga.max_surrogates = p.vm["max-surrogates"].as<int>();
-    if (c.ga.population < 2) throw UsageError{"project: --population must be at least 2"};
-    if (c.ga.generations < 0) throw UsageError{"project: --generations cannot be negative"};
-    if (c.ga.stall < 1) throw UsageError{"project: --stall must be at least 1"};
-    if (c.ga.tournament < 1) throw UsageError{"project: --tournament must be at least 1"};
-    if (c.ga.max_surrogates < 1) throw UsageError{"project: --max-surrogates must be at least 1"};
-    if (!(c.ga.limit >= 0)) throw UsageError{"project: --limit cannot be negative"};
+    if (c.ga.population < 2) throw usage_error("project: --population must be at least 2");
+    if (c.ga.generations < 0) throw usage_error("project: --generations cannot be negative");
+    if (c.ga.stall < 1) throw usage_error("project: --stall must be at least 1");
+    if (c.ga.tournament < 1) throw usage_error("project: --tournament must be at least 1");
+    if (c.ga.max_surrogates < 1) throw usage_error("project: --max-surrogates must be at least 1");
+    if (!(c.ga.limit >= 0)) throw usage_error("project: --limit cannot be negative");
     for (double r : {c.ga.mutation, c.ga.crossover})
-      if (!(r >= 0 && r <= 1)) throw UsageError{"project: rates must lie in [0, 1]"};
+      if (!(r >= 0 && r <= 1)) throw usage_error("project: rates must lie in [0, 1]");
     if (p.vm.count("reproduction") && !(c.ga.reproduction >= 0 && c.ga.reproduction <= 1))
-      throw UsageError{"project: rates must lie in [0, 1]"};
+      throw usage_error("project: rates must lie in [0, 1]");
     c.json = p.vm.count("json") > 0;
     if (p.vm.count("csv")) c.csv = p.vm["csv"].as<std::string>();
     return cmd_project(c);
@@ -370,12 +367,12 @@ int run(int argc, char** argv) {
     HybridCommand c;
     c.data = p.file;
     c.alpha = p.vm["alpha"].as<double>();
-    if (!(c.alpha > 0 && c.alpha < 1)) throw UsageError{"hybrid: --alpha must lie in (0, 1)"};
+    if (!(c.alpha > 0 && c.alpha < 1)) throw usage_error("hybrid: --alpha must lie in (0, 1)");
     if (p.vm.count("min-size")) c.min_size = p.vm["min-size"].as<double>();
     c.json = p.vm.count("json") > 0;
     return cmd_hybrid(c);
   }
-  throw UsageError{"unknown command '" + command + "' (see 'pamc --help')"};
+  throw usage_error("unknown command '" + command + "' (see 'pamc --help')");
 }
 
 }  // namespace
@@ -385,9 +382,8 @@ namespace {
 int run_guarded(int argc, char** argv) {
   try {
     return run(argc, argv);
-  } catch (const UsageError& e) {
-    std::cerr << "pamc: " << e.message << "\n";
-    return 2;
+  } catch (const CompileError& e) {  // a usage error (exit 2), or a stage's error (exit 1)
+    return report(e);
   } catch (const std::bad_alloc&) {
     std::cerr << "pamc: error: out of memory\n";
     return 1;

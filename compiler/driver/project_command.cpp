@@ -276,12 +276,10 @@ int cmd_project(const ProjectCommand& c) {
       apps.push_back(std::move(ar));
     }
     if (apps.empty()) {
-      std::cerr << c.files.metrics << ": error: no application named '" << c.application << "' [DataError]\n";
-      return kModelError;
+      return report(file_error(c.files.metrics, DiagKind::DataError, "no application named '" + c.application + "'"));
     }
     if (!c.csv.empty() && !write_file_atomically(c.csv, format_csv(d, apps))) {
-      std::cerr << c.csv << ": error: cannot write the CSV [IOError]\n";
-      return kModelError;
+      return report(file_error(c.csv, DiagKind::IOError, "cannot write the CSV"));
     }
     std::cout << (c.json ? format_json(d, apps, c) : format_text(d, apps));
     return kOk;

@@ -143,9 +143,9 @@ ex lower_call(const NodeP& n, Scope& scope) {
     if (GiNaC::is_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real()) {
       const GiNaC::numeric& v = GiNaC::ex_to<GiNaC::numeric>(x);
       if (f == "sqrt" && v.is_negative())
-        fail(n->loc, DiagKind::EvaluationError, "sqrt of a negative number (" + sym::to_pamela(x) + ")");
+        fail(n->loc, DiagKind::DomainError, "sqrt of a negative number (" + sym::to_pamela(x) + ")");
       if ((f == "log" || f == "log2") && !v.is_positive())
-        fail(n->loc, DiagKind::EvaluationError, f + " of a non-positive number (" + sym::to_pamela(x) + ")");
+        fail(n->loc, DiagKind::DomainError, f + " of a non-positive number (" + sym::to_pamela(x) + ")");
     }
     if (f == "sqrt") return GiNaC::sqrt(x);
     if (f == "log") return GiNaC::log(x);
@@ -171,14 +171,14 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
       std::string base = sym::to_pamela(a);
       return (x.is_negative() ? "(" + base + ")" : base) + " ^ " + sym::to_pamela(b);
     };
-    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::EvaluationError, "0 to a negative power (" + text() + ")");
+    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::DomainError, "0 to a negative power (" + text() + ")");
     if (x.is_negative() && !y.is_integer())
-      fail(loc, DiagKind::EvaluationError, "a negative number to a fractional power (" + text() + ")");
+      fail(loc, DiagKind::DomainError, "a negative number to a fractional power (" + text() + ")");
     if (x.is_rational() && y.is_integer() && !x.is_zero() && x != 1 && x != -1) {
       double bits = std::fabs(y.to_double()) *
                     (std::log2(std::fabs(x.numer().to_double())) + std::log2(x.denom().to_double()));
       if (bits > 1e6)
-        fail(loc, DiagKind::EvaluationError,
+        fail(loc, DiagKind::ValueTooLarge,
              "the exact value of " + text() + " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
@@ -194,7 +194,7 @@ ex lower_binary(const NodeP& n, Scope& scope) {
     case Op::Sub: return a - b;
     case Op::Mul: return a * b;
     case Op::Div:
-      if (b.is_zero()) fail(n->loc, DiagKind::EvaluationError, "division by zero");
+      if (b.is_zero()) fail(n->loc, DiagKind::DivisionByZero, "division by zero");
       return a / b;
     case Op::Pow: return checked_pow(a, b, n->loc);
     case Op::Mod: return sym::mod_of(a, b);
@@ -245,9 +245,9 @@ class ProcessLowering {
           fail(r->loc, DiagKind::TypeMismatch, "use needs a resource fcfs(index, multiplicity)");
         ex index = lower_num(r->kids[0], scope);
         ex multiplicity = lower_num(r->kids[1], scope);
-        if (multiplicity.is_zero()) fail(r->loc, DiagKind::EvaluationError, "a resource with multiplicity 0");
+        if (multiplicity.is_zero()) fail(r->loc, DiagKind::InvalidMultiplicity, "a resource with multiplicity 0");
         if (GiNaC::is_a<GiNaC::numeric>(multiplicity) && GiNaC::ex_to<GiNaC::numeric>(multiplicity).is_negative())
-          fail(r->kids[1]->loc, DiagKind::EvaluationError,
+          fail(r->kids[1]->loc, DiagKind::InvalidMultiplicity,
                "a resource with a negative number of servers (" + sym::to_pamela(multiplicity) + ")");
         check_identity(index, multiplicity, r->loc);
         ex t = lower_num(n->kids[1], scope);
@@ -302,7 +302,7 @@ class ProcessLowering {
   static void reject_negative_time(const ex& t, const Loc& loc, const char* what) {
     if (GiNaC::is_a<GiNaC::numeric>(t)) {
       if (GiNaC::ex_to<GiNaC::numeric>(t).is_real() && GiNaC::ex_to<GiNaC::numeric>(t).is_negative())
-        fail(loc, DiagKind::EvaluationError, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
+        fail(loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
       return;
     }
     if (!t_memo || sym::is_vector_valued(t)) return;
