@@ -1,5 +1,9 @@
 // pamc fit (docs/cli.md): options in, fit_model, the report out.
-#include "compiler/driver/fit_command.h"
+#include <map>
+#include <string>
+#include <vector>
+#include "compiler/check/check.h"
+#include "compiler/driver/subcommand.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,6 +20,24 @@
 #include "compiler/passes/pipeline.h"
 
 namespace pamc {
+namespace {
+
+struct FitCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;  // -D: fixed for every row
+  std::vector<std::string> targets;             // at most one
+  std::string data;                             // --data CSV
+  std::vector<std::string> fit;                 // --fit names
+  std::map<std::string, std::string> start;     // --start NAME=VALUE
+  std::string measured;                         // --measured COLUMN
+  bool relative = false;
+  int max_iterations = 200;
+  bool json = false;
+  std::string output;  // -o: the cost model with the fitted values as defaults
+};
+
+}  // namespace
 namespace {
 
 // The shortest text that reads back as v when that has at most 15 significant digits,
@@ -191,5 +213,67 @@ int cmd_fit(const FitCommand& c) {
   }
   return kOk;
 }
+
+namespace {
+
+void options(po::options_description& d) {
+  add_binding_option(d);
+  d.add_options()
+      ("data", po::value<std::string>(), "CSV of measurements: a header of column names, one row per measurement")
+      ("fit", po::value<std::vector<std::string>>()->composing(), "NAME[,NAME]...: the parameters to fit (repeatable)")
+      ("target", po::value<std::vector<std::string>>()->composing(), "the equation measured: T_main (default), or a process L meaning T_L")
+      ("measured", po::value<std::string>(), "the CSV column of measured values (default: the column named after the target, 'measured' or 'time')")
+      ("relative", "minimise relative residuals (predicted - measured) / measured instead of absolute ones")
+      ("start", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE: where Levenberg-Marquardt starts for a fitted NAME (default: its declared default, else 1)")
+      ("max-iterations", po::value<int>()->default_value(200), "Levenberg-Marquardt iteration limit")
+      ("json", "print JSON")
+      ("output,o", po::value<std::string>(), "write the cost model with the fitted values as parameter defaults to PATH");
+}
+
+// Every check of --fit is here, once: names split at commas, none empty, none twice, none
+// also fixed with -D.
+int run(const CommandLine& line) {
+  FitCommand c;
+  c.file = line.file;
+  c.load = line.load();
+  c.bindings = line.bindings();
+  c.targets = line.strings("target");
+  if (c.targets.size() > 1) throw usage_error("fit: give at most one --target");
+  if (!line.flag("data")) throw usage_error("fit: no --data CSV given");
+  c.data = line.text("data");
+  for (const std::string& list : line.strings("fit")) {
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');) {
+      if (name.empty()) throw usage_error("fit: --fit " + list + ": empty name");
+      c.fit.push_back(name);
+    }
+    if (!list.empty() && list.back() == ',') throw usage_error("fit: --fit " + list + ": empty name");
+  }
+  if (c.fit.empty()) throw usage_error("fit: no --fit NAME given (the parameters to calibrate)");
+  for (std::size_t i = 0; i < c.fit.size(); ++i) {
+    if (std::find(c.fit.begin(), c.fit.begin() + static_cast<long>(i), c.fit[i]) != c.fit.begin() + static_cast<long>(i))
+      throw usage_error("fit: --fit " + c.fit[i] + " is given twice");
+    if (c.bindings.count(c.fit[i])) throw usage_error("fit: " + c.fit[i] + " is both fitted (--fit) and fixed (-D)");
+  }
+  for (const std::string& s : line.strings("start")) {
+    auto [name, value] = parse_assignment(s, "fit: --start");
+    c.start[name] = value;
+  }
+  c.measured = line.text("measured");
+  c.relative = line.flag("relative");
+  c.max_iterations = line.vm["max-iterations"].as<int>();
+  if (c.max_iterations < 1) throw usage_error("fit: --max-iterations must be at least 1");
+  c.json = line.flag("json");
+  c.output = line.text("output");
+  return cmd_fit(c);
+}
+
+}  // namespace
+
+extern const Subcommand fit_command{
+    "fit", "least-squares calibration of unknown constants",
+    "FILE --data CSV --fit NAME[,NAME]... [-D NAME=VALUE]... [--target NAME] [--measured COLUMN] "
+    "[--relative] [--start NAME=VALUE]... [--json] [-o PATH]",
+    options, run};
 
 }  // namespace pamc

@@ -1,6 +1,8 @@
 // pamc hybrid (docs/cli.md): level 1 (ANOVA tables and seed 001's four hypotheses) and
 // level 2 (m0 per problem size, the predictability verdict).
-#include "compiler/driver/hybrid_command.h"
+#include <cmath>
+#include <string>
+#include "compiler/driver/subcommand.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +16,16 @@
 #include "compiler/emit/json_text.h"
 
 namespace pamc {
+namespace {
+
+struct HybridCommand {
+  std::string data;       // the CSV
+  double alpha = 0.05;    // significance level of every test
+  double min_size = -HUGE_VAL;  // level 2 leaves out smaller problem sizes (steady state)
+  bool json = false;
+};
+
+}  // namespace
 namespace {
 
 using namespace analysis;
@@ -218,5 +230,30 @@ int cmd_hybrid(const HybridCommand& c) {
     return report(e);
   }
 }
+
+namespace {
+
+void options(po::options_description& d) {
+  d.add_options()
+      ("alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of every test")
+      ("min-size", po::value<double>(), "level 2 leaves out problem sizes below this (the paper's steady state)")
+      ("json", "print JSON");
+}
+
+int run(const CommandLine& line) {
+  HybridCommand c;
+  c.data = line.file;
+  c.alpha = line.vm["alpha"].as<double>();
+  if (!(c.alpha > 0 && c.alpha < 1)) throw usage_error("hybrid: --alpha must lie in (0, 1)");
+  if (line.flag("min-size")) c.min_size = line.vm["min-size"].as<double>();
+  c.json = line.flag("json");
+  return cmd_hybrid(c);
+}
+
+}  // namespace
+
+extern const Subcommand hybrid_command{
+    "hybrid", "seed 001's study: codes x machines ANOVA, m0 per problem size, predictability",
+    "DATA.csv [--alpha A] [--min-size N] [--json]", options, run};
 
 }  // namespace pamc

@@ -1,4 +1,4 @@
-// pamc sweep, explain, sensitivity (docs/cli.md).
+// pamc sweep: evaluate over parameter ranges, CSV and plot (docs/cli.md, "sweep").
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <iostream>
 #include <sys/stat.h>
 
-#include "compiler/driver/commands.h"
+#include "compiler/driver/subcommand.h"
 #include "compiler/driver/driver_util.h"
 #include "compiler/driver/plot.h"
 #include "compiler/analysis/explain.h"
@@ -19,6 +19,18 @@
 
 namespace pamc {
 namespace {
+
+struct SweepCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::vector<std::string> sweeps;  // NAME=FIRST:LAST[:STEP|:xFACTOR]
+  std::vector<std::string> targets;
+  std::string csv;   // empty: stdout
+  std::string plot;  // empty: no plot
+  bool speedup = false;
+  bool timing = false;  // points/s on stderr
+};
 
 // Swept values: the shortest text that reads back as the same double (the values are
 // correctly rounded from exact decimals, so 0.3 prints as 0.3).
@@ -82,7 +94,7 @@ std::string fixed_text(const std::map<std::string, GiNaC::numeric>& fixed) {
 
 }  // namespace
 
-int cmd_sweep(const SweepCommand& c) {
+int run_sweep(const SweepCommand& c) {
   using clock = std::chrono::steady_clock;
   std::map<std::string, GiNaC::numeric> fixed;
   if (!parse_bindings(c.bindings, fixed)) return kUsageError;
@@ -280,25 +292,40 @@ int cmd_sweep(const SweepCommand& c) {
 
 namespace {
 
-template <typename Analyse, typename Format>
-int point_command(const PointCommand& c, Analyse analyse, Format format) {
-  std::map<std::string, GiNaC::numeric> bindings;
-  if (!parse_bindings(c.bindings, bindings)) return kUsageError;
-  Diagnostics diags;
-  auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
-  if (!comp) return report(diags);
-  report(diags);  // the warnings of a model that compiled
-  try {
-    std::cout << format(analyse(comp->model, bindings, c.targets), c.json);
-  } catch (const CompileError& e) {
-    return report(e);
-  }
-  return kOk;
+void options(po::options_description& d) {
+  add_binding_option(d);
+  d.add_options()
+      ("sweep", po::value<std::vector<std::string>>()->composing(),
+       "NAME=FIRST:LAST[:STEP|:xFACTOR]: a linear (step 1 by default) or geometric range; repeat for a grid "
+       "(cartesian product, the first --sweep varying slowest)")
+      ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
+      ("csv", po::value<std::string>(), "write the CSV to PATH instead of stdout")
+      ("plot", po::value<std::string>(), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
+      ("speedup", "add speedup columns T(first)/T(x) to the CSV, and a speedup panel to the plot")
+      ("timing", "print evaluation and output throughput (points/s) on stderr");
+}
+
+int run(const CommandLine& line) {
+  SweepCommand c;
+  c.file = line.file;
+  c.load = line.load();
+  c.bindings = line.bindings();
+  c.targets = line.strings("target");
+  c.sweeps = line.strings("sweep");
+  if (c.sweeps.empty()) throw usage_error("sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]");
+  c.csv = line.text("csv");
+  c.plot = line.text("plot");
+  c.speedup = line.flag("speedup");
+  c.timing = line.flag("timing");
+  return run_sweep(c);
 }
 
 }  // namespace
 
-int cmd_explain(const PointCommand& c) { return point_command(c, explain_model, format_explain); }
-int cmd_sensitivity(const PointCommand& c) { return point_command(c, sensitivity_model, format_sensitivity); }
+extern const Subcommand sweep_command{
+    "sweep", "evaluate over parameter ranges (CSV, plot)",
+    "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
+    "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup]",
+    options, run};
 
 }  // namespace pamc
