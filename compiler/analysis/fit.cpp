@@ -1,4 +1,5 @@
 #include "compiler/analysis/fit.h"
+#include "compiler/analysis/table.h"
 
 #include "compiler/analysis/explain.h"
 
@@ -224,101 +225,35 @@ using GiNaC::symbol;
   throw CompileError{Diagnostic{Severity::Error, kind, loc, message, file}};
 }
 
-struct Field {
-  std::string text;
-  std::uint32_t col = 1;
-};
-
-// One CSV line into trimmed fields; quotes may enclose a field ("" is a quote inside).
-std::vector<Field> split_csv_line(std::string_view line, const SourceFile* file, std::uint32_t lineno) {
-  std::vector<Field> out;
-  std::size_t i = 0;
-  for (;;) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    Field f;
-    f.col = static_cast<std::uint32_t>(i + 1);
-    if (i < line.size() && line[i] == '"') {
-      ++i;
-      for (;;) {
-        if (i >= line.size())
-          fail(DiagKind::DataError, "unterminated quoted field", Loc{file, lineno, f.col});
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            f.text += '"';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        f.text += line[i++];
-      }
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-      if (i < line.size() && line[i] != ',')
-        fail(DiagKind::DataError, "text after a quoted field", Loc{file, lineno, static_cast<std::uint32_t>(i + 1)});
-    } else {
-      std::size_t start = i;
-      while (i < line.size() && line[i] != ',') ++i;
-      std::size_t end = i;
-      while (end > start && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
-      f.text = std::string(line.substr(start, end - start));
-    }
-    out.push_back(std::move(f));
-    if (i >= line.size()) break;
-    ++i;  // the comma
-  }
-  return out;
-}
-
 }  // namespace
 
 FitData parse_fit_data(SourceFileP file) {
+  analysis::Table t;
+  analysis::parse_table(file, t);  // the header, ragged rows and quotes: pamc's one CSV reader
   FitData data;
   data.file = file;
   const SourceFile* f = file.get();
-  bool have_header = false;
-  for (std::uint32_t line = 1; line <= f->line_starts.size(); ++line) {
-    std::string_view text = f->line_text(line);
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    std::size_t first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos || text[first] == '#') continue;
-    std::vector<Field> fields = split_csv_line(text, f, line);
-    if (!have_header) {
-      have_header = true;
-      for (const Field& fl : fields) {
-        if (fl.text.empty()) fail(DiagKind::DataError, "empty column name in the header", Loc{f, line, fl.col});
-        if (std::find(data.columns.begin(), data.columns.end(), fl.text) != data.columns.end())
-          fail(DiagKind::DataError, "column '" + fl.text + "' appears twice in the header", Loc{f, line, fl.col});
-        data.columns.push_back(fl.text);
-        data.column_cols.push_back(fl.col);
-      }
-      continue;
-    }
-    if (fields.size() != data.columns.size())
-      fail(DiagKind::DataError,
-           "this row has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
-               ", the header " + std::to_string(data.columns.size()),
-           Loc{f, line, 1});
+  if (t.header_line == 0) fail(DiagKind::DataError, "the data file is empty: expected a header row of column names", {}, f->path);
+  data.columns = t.columns;
+  data.column_cols = t.column_cols;
+  for (const analysis::Table::Row& r : t.rows) {
     FitData::Row row;
-    row.line = line;
-    for (std::size_t c = 0; c < fields.size(); ++c) {
+    row.line = r.line;
+    for (std::size_t c = 0; c < r.cells.size(); ++c) {
+      const std::string& text = r.cells[c];
+      const Loc at{f, r.line, r.cols[c]};
       numeric v;
-      if (fields[c].text.empty())
-        fail(DiagKind::DataError, "empty cell in column '" + data.columns[c] + "'", Loc{f, line, fields[c].col});
-      if (!parse_binding_value(fields[c].text, v))
-        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + fields[c].text + "' is not a number",
-             Loc{f, line, fields[c].col});
+      if (text.empty()) fail(DiagKind::DataError, "empty cell in column '" + data.columns[c] + "'", at);
+      if (!parse_binding_value(text, v))
+        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + text + "' is not a number", at);
       // The fit works in doubles: a value no double holds (1e400, 1e-400) is the data's error.
       if (double d = v.to_double(); !std::isfinite(d) || (d == 0.0 && !v.is_zero()))
-        fail(DiagKind::DataError,
-             "column '" + data.columns[c] + "': '" + fields[c].text + "' is outside what a double holds",
-             Loc{f, line, fields[c].col});
+        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + text + "' is outside what a double holds", at);
       row.values.push_back(v);
-      row.cols.push_back(fields[c].col);
+      row.cols.push_back(r.cols[c]);
     }
     data.rows.push_back(std::move(row));
   }
-  if (!have_header) fail(DiagKind::DataError, "the data file is empty: expected a header row of column names", {}, f->path);
   if (data.rows.empty()) fail(DiagKind::DataError, "the data file has a header but no rows", {}, f->path);
   return data;
 }
@@ -517,10 +452,6 @@ class Fitter {
     for (const std::string& name : req_.unknowns) {
       const CostParameter* p = model_.parameter(name);
       if (!p) fail(DiagKind::UnknownTarget, "--fit " + name + ": the model has no parameter '" + name + "'");
-      if (std::find(unknown_names_.begin(), unknown_names_.end(), name) != unknown_names_.end())
-        fail(DiagKind::InvalidParameter, "--fit " + name + ": given twice");
-      if (req_.bindings.count(name))
-        fail(DiagKind::InvalidParameter, name + " is both fitted (--fit) and fixed (-D)");
       if (!eq_->value.has(p->symbol) && !eq_->time_value.has(p->symbol))
         fail(DiagKind::UnknownTarget, "--fit " + name + ": " + eq_->name + " does not depend on " + name);
       unknowns_.push_back(p->symbol);

@@ -97,7 +97,7 @@ FitData parse_fit_data(SourceFileP file);
 // ---- Fitting a model -------------------------------------------------------------------
 
 struct FitRequest {
-  std::vector<std::string> unknowns;              // --fit
+  std::vector<std::string> unknowns;              // --fit: distinct, none in bindings (the driver checks, once)
   std::map<std::string, GiNaC::numeric> bindings; // -D: fixed for every row
   std::map<std::string, GiNaC::numeric> start;    // --start: LM starting values
   std::string target;    // "" : T_main, else the only top-level equation
