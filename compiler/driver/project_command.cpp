@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "compiler/driver/driver_util.h"
-#include "compiler/emit/json_text.h"
+#include "compiler/support/json.h"
 
 namespace pamc {
 namespace {
@@ -90,77 +90,69 @@ std::string errors_text(const ProjectionData& d, const std::vector<GroupArray>& 
   return out;
 }
 
-std::string json_selection(const ProjectionData& d, const Selection& s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out += std::string(i ? ", " : "") + "{\"benchmark\": " + json_quote(d.benchmarks[s[i].benchmark].name) +
-           ", \"weight\": " + num(s[i].weight, 10) + ", \"path_share\": " + num(s[i].path_share, 10) +
-           ", \"time_share\": " + num(s[i].time_share, 10) + "}";
-  return out + "]";
+Json json_selection(const ProjectionData& d, const Selection& s) {
+  Json out = Json::array();
+  for (const auto& pick : s)
+    out.push_back({{"benchmark", d.benchmarks[pick.benchmark].name}, {"weight", json_number(pick.weight, 10)},
+                   {"path_share", json_number(pick.path_share, 10)}, {"time_share", json_number(pick.time_share, 10)}});
+  return out;
 }
 
-std::string json_errors(const ProjectionData& d, const std::vector<GroupArray>& e) {
-  std::string out = "{";
-  for (std::size_t mode = 0; mode < e.size(); ++mode) {
-    out += std::string(mode ? ", " : "") + json_quote(d.modes[mode]) + ": {";
-    bool first = true;
-    for (int g = 0; g < kGroups; ++g)
-      if (d.group_present[g]) {
-        out += std::string(first ? "" : ", ") + json_quote(group_name(g)) + ": " + num(e[mode][g], 10);
-        first = false;
-      }
-    out += "}";
-  }
-  return out + "}";
+// Per present group G1..G6: {"G1": value, ...}.
+Json json_groups(const ProjectionData& d, const GroupArray& values) {
+  Json out = Json::object();
+  for (int g = 0; g < kGroups; ++g)
+    if (d.group_present[g]) out[group_name(g)] = json_number(values[g], 10);
+  return out;
 }
 
-std::string json_ranks(const ProjectionData& d, const std::vector<int>& r) {
-  std::vector<std::string> names;
+Json json_errors(const ProjectionData& d, const std::vector<GroupArray>& e) {
+  Json out = Json::object();
+  for (std::size_t mode = 0; mode < e.size(); ++mode) out[d.modes[mode]] = json_groups(d, e[mode]);
+  return out;
+}
+
+Json json_ranks(const ProjectionData& d, const std::vector<int>& r) {
+  Json names = Json::array();
   for (int g : r)
     if (d.group_present[g]) names.push_back(group_name(g));
-  return "[" + json_string_list(names) + "]";
+  return names;
 }
 
 std::string format_json(const ProjectionData& d, const std::vector<AppResult>& apps, const ProjectCommand& c) {
-  std::ostringstream o;
-  o << "{\"base_mode\": " << json_quote(d.modes[0]) << ", \"modes\": [" << json_string_list(d.modes)
-    << "], \"benchmarks\": " << d.benchmarks.size() << ", \"limit\": " << num(c.ga.limit)
-    << ", \"seed\": " << c.ga.seed << ", \"applications\": [";
-  for (std::size_t i = 0; i < apps.size(); ++i) {
-    const AppResult& a = apps[i];
+  Json applications = Json::array();
+  for (const AppResult& a : apps) {
     const analysis::Program& p = d.applications[a.app];
-    o << (i ? ", " : "") << "{\"name\": " << json_quote(p.name) << ", \"base_ranks\": " << json_ranks(d, a.base_ranks)
-      << ", \"base_runtime\": " << (p.runtime ? num(*p.runtime, 10) : "null") << ", \"targets\": [";
-    for (std::size_t t = 0; t < a.targets.size(); ++t) {
-      const TargetResult& tr = a.targets[t];
-      const std::optional<double>& meas = d.measured[tr.target][a.app];
-      o << (t ? ", " : "") << "{\"target\": " << json_quote(d.targets[tr.target]) << ", \"ranks\": " << json_ranks(d, tr.ranks)
-        << ", \"group_coefficients\": {";
-      bool first = true;
-      for (int g = 0; g < kGroups; ++g)
-        if (d.group_present[g]) {
-          o << (first ? "" : ", ") << json_quote(group_name(g)) << ": " << num(tr.coefficients[g], 10);
-          first = false;
-        }
-      o << "}, \"measured\": " << (meas ? num(*meas, 10) : "null");
+    Json targets = Json::array();
+    for (const TargetResult& tr : a.targets) {
+      Json t = {{"target", d.targets[tr.target]}, {"ranks", json_ranks(d, tr.ranks)},
+                {"group_coefficients", json_groups(d, tr.coefficients)},
+                {"measured", json_number(d.measured[tr.target][a.app], 10)}};
       for (const MethodResult& m : tr.methods) {
-        o << ", " << json_quote(m.method) << ": {\"surrogates\": " << json_selection(d, m.search.selection)
-          << ", \"projection\": " << (m.search.selection.empty() ? "null" : num(m.projection, 10))
-          << ", \"projected_runtime\": "
-          << (p.runtime && !m.search.selection.empty() ? num(m.projection * *p.runtime, 10) : "null")
-          << ", \"eq10_as_printed\": " << (m.search.selection.empty() ? "null" : num(m.literal, 10))
-          << ", \"error\": " << (m.error ? num(*m.error, 10) : "null")
-          << ", \"fitness\": " << num(m.search.fitness, 10) << ", \"group_errors\": " << json_errors(d, m.search.errors)
-          << ", \"seconds\": " << num(m.search.seconds, 6) << ", \"evaluations\": " << m.search.evaluations;
-        if (m.method == "ga") o << ", \"generations\": " << m.search.generations << ", \"cataclysms\": " << m.search.cataclysms;
-        o << "}";
+        const bool none = m.search.selection.empty();
+        Json r = {{"surrogates", json_selection(d, m.search.selection)},
+                  {"projection", none ? Json(nullptr) : json_number(m.projection, 10)},
+                  {"projected_runtime", p.runtime && !none ? json_number(m.projection * *p.runtime, 10) : Json(nullptr)},
+                  {"eq10_as_printed", none ? Json(nullptr) : json_number(m.literal, 10)},
+                  {"error", json_number(m.error, 10)},
+                  {"fitness", json_number(m.search.fitness, 10)},
+                  {"group_errors", json_errors(d, m.search.errors)},
+                  {"seconds", json_number(m.search.seconds, 6)},
+                  {"evaluations", m.search.evaluations}};
+        if (m.method == "ga") {
+          r["generations"] = m.search.generations;
+          r["cataclysms"] = m.search.cataclysms;
+        }
+        t[m.method] = r;
       }
-      o << "}";
+      targets.push_back(t);
     }
-    o << "]}";
+    applications.push_back({{"name", p.name}, {"base_ranks", json_ranks(d, a.base_ranks)},
+                            {"base_runtime", json_number(p.runtime, 10)}, {"targets", targets}});
   }
-  o << "]}\n";
-  return o.str();
+  Json doc = {{"base_mode", d.modes[0]}, {"modes", d.modes}, {"benchmarks", d.benchmarks.size()},
+              {"limit", json_number(c.ga.limit, 6)}, {"seed", c.ga.seed}, {"applications", applications}};
+  return json_text(doc) + "\n";
 }
 
 std::string format_text(const ProjectionData& d, const std::vector<AppResult>& apps) {
