@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "compiler/driver/driver_util.h"
-#include "compiler/emit/json_text.h"
+#include "compiler/support/json.h"
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/analysis/fit.h"
 #include "compiler/passes/pipeline.h"
@@ -65,41 +65,40 @@ std::string short_num(double v, int digits = 6) {
 
 std::string percent(double v) { return short_num(100 * v, 3) + "%"; }
 
-std::string json_opt(const std::optional<double>& v) { return v && std::isfinite(*v) ? num(*v) : "null"; }
-
 std::string format_json(const FitResult& r, const std::string& data_path) {
-  std::ostringstream o;
-  o << "{\"target\": " << json_quote(r.target) << ", \"equation\": " << json_quote(r.equation)
-    << ", \"data\": " << json_quote(data_path) << ", \"measured\": " << json_quote(r.measured)
-    << ", \"method\": " << json_quote(r.linear ? "linear" : "levenberg-marquardt")
-    << ", \"residuals\": " << json_quote(r.relative ? "relative" : "absolute");
-  if (!r.linear) o << ", \"iterations\": " << r.iterations << ", \"convergence\": " << json_quote(r.convergence);
-  o << ", \"parameters\": {";
-  for (std::size_t j = 0; j < r.parameters.size(); ++j) {
-    const FitParameter& p = r.parameters[j];
-    o << (j ? ", " : "") << json_quote(p.name) << ": {\"value\": " << num(p.value)
-      << ", \"std_error\": " << json_opt(p.std_error);
-    if (!r.linear) o << ", \"start\": " << num(p.start);
-    o << "}";
+  // Numbers as num() prints them: at most 15 significant digits.
+  auto number = [](double v) { return json_number(v, 15); };
+  auto optional = [](const std::optional<double>& v) { return json_number(v, 15); };
+  Json doc = {{"target", r.target}, {"equation", r.equation}, {"data", data_path}, {"measured", r.measured},
+              {"method", r.linear ? "linear" : "levenberg-marquardt"}, {"residuals", r.relative ? "relative" : "absolute"}};
+  if (!r.linear) {
+    doc["iterations"] = r.iterations;
+    doc["convergence"] = r.convergence;
   }
-  o << "}, \"rows\": " << r.rows.size() << ", \"rss\": " << num(r.rss) << ", \"rms\": " << num(r.rms)
-    << ", \"rms_relative_error\": " << json_opt(r.rms_relative_error)
-    << ", \"max_relative_error\": " << json_opt(r.max_relative_error)
-    << ", \"max_relative_error_line\": "
-    << (r.max_relative_error_line ? std::to_string(*r.max_relative_error_line) : std::string("null"))
-    << ", \"r2\": " << json_opt(r.r2) << ", \"data_rows\": [";
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const FitRow& row = r.rows[i];
-    o << (i ? ", " : "") << "{\"line\": " << row.line << ", \"inputs\": {";
-    for (std::size_t k = 0; k < row.inputs.size(); ++k)
-      o << (k ? ", " : "") << json_quote(row.inputs[k].first) << ": " << num(row.inputs[k].second);
-    o << "}, \"measured\": " << num(row.measured) << ", \"predicted\": " << num(row.predicted)
-      << ", \"relative_error\": " << json_opt(row.relative_error) << "}";
+  Json parameters = Json::object();
+  for (const FitParameter& p : r.parameters) {
+    Json q = {{"value", number(p.value)}, {"std_error", optional(p.std_error)}};
+    if (!r.linear) q["start"] = number(p.start);
+    parameters[p.name] = q;
   }
-  o << "], \"notes\": [";
-  o << json_string_list(r.notes);
-  o << "]}\n";
-  return o.str();
+  doc["parameters"] = parameters;
+  doc["rows"] = r.rows.size();
+  doc["rss"] = number(r.rss);
+  doc["rms"] = number(r.rms);
+  doc["rms_relative_error"] = optional(r.rms_relative_error);
+  doc["max_relative_error"] = optional(r.max_relative_error);
+  doc["max_relative_error_line"] = r.max_relative_error_line ? Json(*r.max_relative_error_line) : Json(nullptr);
+  doc["r2"] = optional(r.r2);
+  Json rows = Json::array();
+  for (const FitRow& row : r.rows) {
+    Json inputs = Json::object();
+    for (const auto& [name, value] : row.inputs) inputs[name] = number(value);
+    rows.push_back({{"line", row.line}, {"inputs", inputs}, {"measured", number(row.measured)},
+                    {"predicted", number(row.predicted)}, {"relative_error", optional(row.relative_error)}});
+  }
+  doc["data_rows"] = rows;
+  doc["notes"] = r.notes;
+  return json_text(doc) + "\n";
 }
 
 // Columns padded to their widest cell.

@@ -1,5 +1,6 @@
 #include "compiler/support/json.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,8 +28,14 @@ void write(std::string& out, const Json& j) {
       write(out, j[i]);
     }
     out += ']';
+  } else if (j.is_number_float()) {
+    // The shortest text that reads back as the double (C++17's to_chars; nlohmann's Grisu2
+    // is not always the shortest: 3.6160412665421102 for 3.61604126654211).
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, j.get<double>());
+    out.append(buf, r.ptr);
   } else {
-    out += j.dump();  // a string, number, true, false or null: nlohmann's own text
+    out += j.dump();  // a string, integer, true, false or null: nlohmann's own text
   }
 }
 
