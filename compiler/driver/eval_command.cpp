@@ -66,10 +66,7 @@ void options(po::options_description& d) {
 
 int run(const CommandLine& line) {
   EvalCommand c;
-  c.file = line.file;
-  c.load = line.load();
-  c.bindings = line.bindings();
-  c.targets = line.strings("target");
+  read_model_options(c, line);
   c.json = line.flag("json");
   c.brute_force = line.flag("brute-force");
   c.max_terms = line.flag("max-terms") ? line.vm["max-terms"].as<double>() : c.brute_force ? 3e7 : 1e9;

@@ -43,10 +43,7 @@ void options(po::options_description& d) {
 
 PointCommand read(const CommandLine& line) {
   PointCommand c;
-  c.file = line.file;
-  c.load = line.load();
-  c.bindings = line.bindings();
-  c.targets = line.strings("target");
+  read_model_options(c, line);
   c.json = line.flag("json");
   return c;
 }

@@ -233,10 +233,7 @@ void options(po::options_description& d) {
 // also fixed with -D.
 int run(const CommandLine& line) {
   FitCommand c;
-  c.file = line.file;
-  c.load = line.load();
-  c.bindings = line.bindings();
-  c.targets = line.strings("target");
+  read_model_options(c, line);
   if (c.targets.size() > 1) throw usage_error("fit: give at most one --target");
   if (!line.flag("data")) throw usage_error("fit: no --data CSV given");
   c.data = line.text("data");

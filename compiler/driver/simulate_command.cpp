@@ -89,10 +89,7 @@ void options(po::options_description& d) {
 
 int run(const CommandLine& line) {
   SimulateCommand c;
-  c.file = line.file;
-  c.load = line.load();
-  c.bindings = line.bindings();
-  c.targets = line.strings("target");
+  read_model_options(c, line);
   c.dist = line.text("dist");
   if (c.dist != "det" && c.dist != "exp") throw usage_error("simulate: --dist must be det or exp");
   c.seed = line.vm["seed"].as<unsigned long long>();

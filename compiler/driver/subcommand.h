@@ -41,6 +41,20 @@ struct Subcommand {
   int (*run)(const CommandLine& line);
 };
 
+// What every command that evaluates a model reads the same way: the file, the import
+// options and -D bindings; read_model_options adds the --target names.
+template <class Command>
+void read_model_file(Command& c, const CommandLine& line) {
+  c.file = line.file;
+  c.load = line.load();
+  c.bindings = line.bindings();
+}
+template <class Command>
+void read_model_options(Command& c, const CommandLine& line) {
+  read_model_file(c, line);
+  c.targets = line.strings("target");
+}
+
 // Options several subcommands share.
 void add_binding_option(po::options_description& d);  // -D NAME=VALUE
 

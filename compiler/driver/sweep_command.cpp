@@ -307,10 +307,7 @@ void options(po::options_description& d) {
 
 int run(const CommandLine& line) {
   SweepCommand c;
-  c.file = line.file;
-  c.load = line.load();
-  c.bindings = line.bindings();
-  c.targets = line.strings("target");
+  read_model_options(c, line);
   c.sweeps = line.strings("sweep");
   if (c.sweeps.empty()) throw usage_error("sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]");
   c.csv = line.text("csv");

@@ -138,9 +138,7 @@ void options(po::options_description& d) {
 
 int run(const CommandLine& line) {
   ValidateCommand c;
-  c.file = line.file;
-  c.load = line.load();
-  c.bindings = line.bindings();
+  read_model_file(c, line);
   c.traces = line.strings("trace");
   if (c.traces.empty()) throw usage_error("validate: no --trace PATH given (an MA trace file)");
   c.json = line.flag("json");
