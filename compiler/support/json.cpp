@@ -1,5 +1,6 @@
 #include "compiler/support/json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -29,10 +30,15 @@ void write(std::string& out, const Json& j) {
     }
     out += ']';
   } else if (j.is_number_float()) {
-    // The shortest text that reads back as the double (C++17's to_chars; nlohmann's Grisu2
-    // is not always the shortest: 3.6160412665421102 for 3.61604126654211).
+    // The fewest digits that read back as the double (C++17's to_chars; nlohmann's Grisu2
+    // is not always the fewest: 3.6160412665421102 for 3.61604126654211), laid out as
+    // printf's %g lays out that many digits (0.0001, 1e-05), as pamc's JSON always was.
+    const double v = j.get<double>();
     char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, j.get<double>());
+    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    int digits = 0;
+    for (char* q = buf; q < r.ptr && *q != 'e'; ++q) digits += (*q >= '0' && *q <= '9');
+    r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, std::max(digits, 1));
     out.append(buf, r.ptr);
   } else {
     out += j.dump();  // a string, integer, true, false or null: nlohmann's own text

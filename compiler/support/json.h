@@ -1,7 +1,7 @@
 // JSON documents through nlohmann-json: a command builds a Json value and prints it with
 // json_text(), which writes pamc's one JSON style, `{"key": value, "list": [1, 2]}` (a space
-// after every ':' and ','), on one line. nlohmann escapes the strings; a double prints as
-// the shortest text that reads back as it.
+// after every ':' and ','), on one line. nlohmann escapes the strings; a double prints
+// with the fewest digits that read back as it, laid out as printf's %g would.
 #pragma once
 #include <nlohmann/json.hpp>
 
