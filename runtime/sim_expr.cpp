@@ -14,19 +14,6 @@
 
 namespace pamc {
 
-static std::string loc_prefix(const Loc& loc) {
-  if (!loc.valid()) return {};
-  return loc.file->path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": ";
-}
-
-SimError::SimError(Loc loc, DiagKind kind, const std::string& message)
-    : std::runtime_error(loc_prefix(loc) + message) {
-  diag.severity = Severity::Error;
-  diag.kind = kind;
-  diag.loc = loc;
-  diag.message = message;
-}
-
 namespace sim {
 
 void fail(const Loc& loc, DiagKind kind, const std::string& message) {
@@ -44,12 +31,12 @@ std::string fmt_num(double v) {
 }
 
 std::int64_t integer_bound(double v, const Loc& loc, const char* what) {
-  if (!std::isfinite(v)) fail(loc, DiagKind::EvaluationError, std::string(what) + " is " + fmt_num(v));
+  if (!std::isfinite(v)) fail(loc, DiagKind::NonIntegerBound, std::string(what) + " is " + fmt_num(v));
   double r = std::nearbyint(v);
   if (std::fabs(v - r) > 1e-9 * std::max(1.0, std::fabs(v)))
-    fail(loc, DiagKind::EvaluationError,
+    fail(loc, DiagKind::NonIntegerBound,
          std::string(what) + " is " + fmt_num(v) + ", not an integer (loop bounds must be integers)");
-  if (std::fabs(r) > 9.0e18) fail(loc, DiagKind::EvaluationError, std::string(what) + " is out of range");
+  if (std::fabs(r) > 9.0e18) fail(loc, DiagKind::ValueTooLarge, std::string(what) + " is out of range");
   return static_cast<std::int64_t>(r);
 }
 
@@ -166,19 +153,14 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
     slots[index_symbols.back()] = static_cast<unsigned>(base.size());
     base.push_back(0.0);
   }
-  GiNaC::ex x;
-  try {
-    x = lower_numeric(e, names);
-  } catch (const CompileError& err) {
-    throw SimError(err.diag.loc, err.diag.kind, err.diag.message);
-  }
+  GiNaC::ex x = lower_numeric(e, names);
   if (sym::is_vector_valued(x))
     fail(e->loc, DiagKind::TypeMismatch, std::string("a vector where a scalar is needed (") + what + ")");
   auto node = std::make_unique<SProgram>();
   try {
     node->program = eval::compile_expression(x, slots);
   } catch (const eval::CompileFailure& failure) {
-    fail(e->loc, DiagKind::EvaluationError, "cannot simulate " + std::string(what) + ": " + failure.message);
+    fail(e->loc, DiagKind::CannotEmit, "cannot simulate " + std::string(what) + ": " + failure.message);
   }
   node->straight = node->program.straight();
   node->params = impl_->param_base.size();

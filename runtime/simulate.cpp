@@ -289,7 +289,7 @@ class Engine {
 
   double duration(double mean, const Loc& loc, const char* what) {
     if (!(mean >= 0) || !std::isfinite(mean))
-      fail(loc, DiagKind::EvaluationError,
+      fail(loc, DiagKind::NegativeTime,
            std::string(what) + " is " + fmt_num(mean) + " (durations must be finite and >= 0)");
     if (opts_.dist == SimDist::Exp && mean > 0) return rng_.exponential(mean);
     return mean;
@@ -381,7 +381,7 @@ std::int64_t resource_index(double v, const Loc& loc) {
 }
 std::int64_t resource_servers(double v, const Loc& loc) {
   std::int64_t b = integer_bound(v, loc, "the resource multiplicity");
-  if (b < 1) fail(loc, DiagKind::EvaluationError, "resource multiplicity " + std::to_string(b) + " is not >= 1");
+  if (b < 1) fail(loc, DiagKind::InvalidMultiplicity, "resource multiplicity " + std::to_string(b) + " is not >= 1");
   return b;
 }
 
@@ -452,7 +452,7 @@ const PNode* Engine::cproc(const ast::NodeP& e) {
       if (n->cond.is_const()) {
         double c = n->cond.k;
         if (!(c >= 0 && c <= 1))
-          fail(e->loc, DiagKind::EvaluationError, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
+          fail(e->loc, DiagKind::InvalidCondition, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
         if (c == 1) return n->a ? n->a : nothing();
         if (c == 0) return n->b ? n->b : nothing();
       }
@@ -479,7 +479,7 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
       case PK::If: {
         double c = n->cond(env);
         if (!(c >= 0 && c <= 1))
-          fail(n->loc, DiagKind::EvaluationError, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
+          fail(n->loc, DiagKind::InvalidCondition, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
         bool pick = c == 1 || (c > 0 && rng_.uniform() < c);
         n = pick ? n->a : n->b;
         if (!n) return true;
@@ -686,7 +686,7 @@ SimStat stats(const std::vector<double>& xs) {
 SimResult simulate_body(const ast::NodeP& body, const std::map<std::string, double>& params,
                         const SimOptions& opts) {
   using namespace sim;
-  if (opts.runs < 1) fail(Loc{}, DiagKind::EvaluationError, "the number of runs must be >= 1");
+  if (opts.runs < 1) fail(Loc{}, DiagKind::UsageError, "the number of runs must be >= 1");
   Engine eng(params, opts);
   const PNode* p = eng.compile(body);
   SimResult res;

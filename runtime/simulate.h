@@ -70,13 +70,10 @@ struct SimResult {
 };
 
 // An error that ends a simulation (unbound parameter, non-integer loop bound, vector
-// where a scalar is needed, max_events reached, ...). what() is "file:line:col: message"
-// when the location is known; `diag` carries the same for render_diagnostic().
-class SimError : public std::runtime_error {
- public:
-  SimError(Loc loc, DiagKind kind, const std::string& message);
-  Diagnostic diag;
-};
+// where a scalar is needed, max_events reached, ...) is pamc's one error type, CompileError
+// (compiler/diag/diag.h): what() is "file:line:col: message" when the location is known;
+// `diag` carries the same for render_diagnostic(). SimError is its name here.
+using SimError = CompileError;
 
 // Simulates the process equation `process_name` of a normalized model. `params` binds
 // numeric parameters by name; a parameter not bound takes its default, if any. Throws

@@ -10,6 +10,7 @@ packages=(
   libginac-dev libcln-dev ginac-tools
   libboost-program-options-dev
   libgsl-dev
+  nlohmann-json3-dev
   doctest-dev
   octave
   clang

@@ -317,7 +317,7 @@ std::vector<const CostEquation*> resolve_targets(const CostModel& model, const s
   EvalResult r = evaluate_model(model, req);  // every error eval reports
   std::vector<const CostEquation*> out;
   for (const auto& [name, v] : r.values) {
-    if (v.is_vector) fail(DiagKind::EvaluationError, name + " is a vector; this analysis needs scalar equations");
+    if (v.is_vector) fail(DiagKind::VectorValue, name + " is a vector; this analysis needs scalar equations");
     out.push_back(model.equation(name));
     values.push_back(v.scalar);
   }

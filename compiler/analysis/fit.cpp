@@ -1,4 +1,5 @@
 #include "compiler/analysis/fit.h"
+#include "compiler/analysis/table.h"
 
 #include "compiler/analysis/explain.h"
 
@@ -14,203 +15,6 @@
 namespace pamc {
 
 // ======================================================================================
-// Numerics
-// ======================================================================================
-
-namespace {
-
-double column_norm(const std::vector<double>& a, std::size_t m, std::size_t n, std::size_t j, std::size_t from) {
-  // Scaled sum of squares: no overflow for large entries, no underflow for tiny ones.
-  double big = 0;
-  for (std::size_t i = from; i < m; ++i) big = std::max(big, std::fabs(a[i * n + j]));
-  if (big == 0 || !std::isfinite(big)) return big;
-  double s = 0;
-  for (std::size_t i = from; i < m; ++i) {
-    double t = a[i * n + j] / big;
-    s += t * t;
-  }
-  return big * std::sqrt(s);
-}
-
-double sum_squares(const std::vector<double>& r) {
-  double s = 0;
-  for (double v : r) s += v * v;
-  return s;
-}
-
-}  // namespace
-
-LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m, std::size_t n,
-                                 const std::vector<double>& b_in) {
-  LeastSquares out;
-  std::vector<double> a = a_in, b = b_in;
-  std::vector<double> scale(n);
-  for (std::size_t j = 0; j < n; ++j) {
-    scale[j] = column_norm(a, m, n, j, 0);
-    if (scale[j] == 0 || !std::isfinite(scale[j])) {
-      out.dependent = j;
-      return out;
-    }
-    for (std::size_t i = 0; i < m; ++i) a[i * n + j] /= scale[j];
-  }
-  // Householder QR: column k of A below the diagonal becomes the reflector v; the diagonal
-  // of R is kept apart.
-  constexpr double kRankTol = 1e-11;  // columns have unit norm: a relative distance
-  std::vector<double> rdiag(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    double norm = column_norm(a, m, n, k, k);
-    if (!(norm > kRankTol)) {
-      out.dependent = k;
-      return out;
-    }
-    double alpha = a[k * n + k] > 0 ? -norm : norm;
-    a[k * n + k] -= alpha;
-    double vnorm2 = 0;
-    for (std::size_t i = k; i < m; ++i) vnorm2 += a[i * n + k] * a[i * n + k];
-    for (std::size_t j = k + 1; j < n; ++j) {
-      double s = 0;
-      for (std::size_t i = k; i < m; ++i) s += a[i * n + k] * a[i * n + j];
-      double f = 2 * s / vnorm2;
-      for (std::size_t i = k; i < m; ++i) a[i * n + j] -= f * a[i * n + k];
-    }
-    double s = 0;
-    for (std::size_t i = k; i < m; ++i) s += a[i * n + k] * b[i];
-    double f = 2 * s / vnorm2;
-    for (std::size_t i = k; i < m; ++i) b[i] -= f * a[i * n + k];
-    rdiag[k] = alpha;
-  }
-  // R y = Q^T b, then x = y / scale.
-  std::vector<double> y(n);
-  for (std::size_t k = n; k-- > 0;) {
-    double s = b[k];
-    for (std::size_t j = k + 1; j < n; ++j) s -= a[k * n + j] * y[j];
-    y[k] = s / rdiag[k];
-  }
-  out.x.resize(n);
-  for (std::size_t j = 0; j < n; ++j) out.x[j] = y[j] / scale[j];
-  // (A^T A)^-1 = S^-1 R^-1 R^-T S^-1: its diagonal from the rows of R^-1.
-  std::vector<double> rinv(n * n, 0.0);
-  for (std::size_t j = 0; j < n; ++j) {
-    rinv[j * n + j] = 1 / rdiag[j];
-    for (std::size_t i = j; i-- > 0;) {
-      double s = 0;
-      for (std::size_t l = i + 1; l <= j; ++l) s += a[i * n + l] * rinv[l * n + j];
-      rinv[i * n + j] = -s / rdiag[i];
-    }
-  }
-  out.cov_diag.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    double s = 0;
-    for (std::size_t j = i; j < n; ++j) s += rinv[i * n + j] * rinv[i * n + j];
-    out.cov_diag[i] = s / (scale[i] * scale[i]);
-  }
-  return out;
-}
-
-LmResult levenberg_marquardt(const LmProblem& p, std::vector<double> x, const LmOptions& o) {
-  const std::size_t m = p.m, n = p.n;
-  LmResult res;
-  std::vector<double> r(m), rn(m), jac(m * n), aug((m + n) * n), rhs(m + n), xn(n), d(n, 0.0);
-  res.x = x;
-  if (!p.residuals(x, r)) {
-    res.why = "the model has no finite value at the starting point";
-    return res;
-  }
-  double cost = sum_squares(r);
-  double lambda = 1e-3;
-  for (int it = 1; it <= o.max_iterations; ++it) {
-    res.iterations = it;
-    res.x = x;
-    res.cost = cost;
-    if (cost == 0) {
-      res.converged = true;
-      res.why = "the model fits the data exactly";
-      return res;
-    }
-    if (!p.jacobian(x, jac)) {
-      res.why = "the derivatives have no finite value at the current point";
-      return res;
-    }
-    std::vector<double> cn(n);
-    double gmax = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      cn[j] = column_norm(jac, m, n, j, 0);
-      if (cn[j] == 0) {
-        res.dependent = j;
-        res.why = "the target does not change with this unknown at the current point";
-        return res;
-      }
-      d[j] = std::max(d[j], cn[j]);
-      double g = 0;
-      for (std::size_t i = 0; i < m; ++i) g += jac[i * n + j] * r[i];
-      gmax = std::max(gmax, std::fabs(g) / (cn[j] * std::sqrt(cost)));
-    }
-    if (gmax <= o.gtol) {
-      res.converged = true;
-      res.why = "the gradient vanishes";
-      return res;
-    }
-    for (;;) {
-      // [J; sqrt(lambda) D] delta = [-r; 0]
-      std::fill(aug.begin(), aug.end(), 0.0);
-      for (std::size_t i = 0; i < m; ++i) {
-        for (std::size_t j = 0; j < n; ++j) aug[i * n + j] = jac[i * n + j];
-        rhs[i] = -r[i];
-      }
-      for (std::size_t j = 0; j < n; ++j) {
-        aug[(m + j) * n + j] = std::sqrt(lambda) * d[j];
-        rhs[m + j] = 0;
-      }
-      LeastSquares step = solve_least_squares(aug, m + n, n, rhs);
-      bool ok = !step.dependent;
-      double cost_new = 0;
-      if (ok) {
-        for (std::size_t j = 0; j < n; ++j) xn[j] = x[j] + step.x[j];
-        ok = p.residuals(xn, rn);
-        if (ok) cost_new = sum_squares(rn);
-        ok = ok && std::isfinite(cost_new);
-      }
-      if (ok && cost_new < cost) {
-        double dx = 0, xs = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          dx += (d[j] * step.x[j]) * (d[j] * step.x[j]);
-          xs += (d[j] * xn[j]) * (d[j] * xn[j]);
-        }
-        double reduction = (cost - cost_new) / cost;
-        x = xn;
-        r = rn;
-        cost = cost_new;
-        res.x = x;
-        res.cost = cost;
-        lambda = std::max(lambda / 10, 1e-15);
-        if (reduction <= o.ftol) {
-          res.converged = true;
-          res.why = "the sum of squares no longer decreases";
-          return res;
-        }
-        if (std::sqrt(dx) <= o.xtol * std::sqrt(xs)) {
-          res.converged = true;
-          res.why = "the step is below the relative tolerance";
-          return res;
-        }
-        break;
-      }
-      lambda *= 10;
-      if (lambda > 1e16) {
-        // No step along the derivatives reduces the sum: a minimum to working precision
-        // when the gradient is small, else stuck (at a kink of max/min, say).
-        res.converged = gmax <= 1e-7;
-        res.why = res.converged ? "no step reduces the sum of squares further"
-                                : "no step along the derivatives reduces the sum of squares (a kink of max/min?)";
-        return res;
-      }
-    }
-  }
-  res.why = "no convergence in " + std::to_string(o.max_iterations) + " iterations";
-  return res;
-}
-
-// ======================================================================================
 // Measurements
 // ======================================================================================
 
@@ -224,101 +28,35 @@ using GiNaC::symbol;
   throw CompileError{Diagnostic{Severity::Error, kind, loc, message, file}};
 }
 
-struct Field {
-  std::string text;
-  std::uint32_t col = 1;
-};
-
-// One CSV line into trimmed fields; quotes may enclose a field ("" is a quote inside).
-std::vector<Field> split_csv_line(std::string_view line, const SourceFile* file, std::uint32_t lineno) {
-  std::vector<Field> out;
-  std::size_t i = 0;
-  for (;;) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    Field f;
-    f.col = static_cast<std::uint32_t>(i + 1);
-    if (i < line.size() && line[i] == '"') {
-      ++i;
-      for (;;) {
-        if (i >= line.size())
-          fail(DiagKind::DataError, "unterminated quoted field", Loc{file, lineno, f.col});
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            f.text += '"';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        f.text += line[i++];
-      }
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-      if (i < line.size() && line[i] != ',')
-        fail(DiagKind::DataError, "text after a quoted field", Loc{file, lineno, static_cast<std::uint32_t>(i + 1)});
-    } else {
-      std::size_t start = i;
-      while (i < line.size() && line[i] != ',') ++i;
-      std::size_t end = i;
-      while (end > start && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
-      f.text = std::string(line.substr(start, end - start));
-    }
-    out.push_back(std::move(f));
-    if (i >= line.size()) break;
-    ++i;  // the comma
-  }
-  return out;
-}
-
 }  // namespace
 
 FitData parse_fit_data(SourceFileP file) {
+  analysis::Table t;
+  analysis::parse_table(file, t);  // the header, ragged rows and quotes: pamc's one CSV reader
   FitData data;
   data.file = file;
   const SourceFile* f = file.get();
-  bool have_header = false;
-  for (std::uint32_t line = 1; line <= f->line_starts.size(); ++line) {
-    std::string_view text = f->line_text(line);
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    std::size_t first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos || text[first] == '#') continue;
-    std::vector<Field> fields = split_csv_line(text, f, line);
-    if (!have_header) {
-      have_header = true;
-      for (const Field& fl : fields) {
-        if (fl.text.empty()) fail(DiagKind::DataError, "empty column name in the header", Loc{f, line, fl.col});
-        if (std::find(data.columns.begin(), data.columns.end(), fl.text) != data.columns.end())
-          fail(DiagKind::DataError, "column '" + fl.text + "' appears twice in the header", Loc{f, line, fl.col});
-        data.columns.push_back(fl.text);
-        data.column_cols.push_back(fl.col);
-      }
-      continue;
-    }
-    if (fields.size() != data.columns.size())
-      fail(DiagKind::DataError,
-           "this row has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
-               ", the header " + std::to_string(data.columns.size()),
-           Loc{f, line, 1});
+  if (t.header_line == 0) fail(DiagKind::DataError, "the data file is empty: expected a header row of column names", {}, f->path);
+  data.columns = t.columns;
+  data.column_cols = t.column_cols;
+  for (const analysis::Table::Row& r : t.rows) {
     FitData::Row row;
-    row.line = line;
-    for (std::size_t c = 0; c < fields.size(); ++c) {
+    row.line = r.line;
+    for (std::size_t c = 0; c < r.cells.size(); ++c) {
+      const std::string& text = r.cells[c];
+      const Loc at{f, r.line, r.cols[c]};
       numeric v;
-      if (fields[c].text.empty())
-        fail(DiagKind::DataError, "empty cell in column '" + data.columns[c] + "'", Loc{f, line, fields[c].col});
-      if (!parse_binding_value(fields[c].text, v))
-        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + fields[c].text + "' is not a number",
-             Loc{f, line, fields[c].col});
+      if (text.empty()) fail(DiagKind::DataError, "empty cell in column '" + data.columns[c] + "'", at);
+      if (!parse_binding_value(text, v))
+        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + text + "' is not a number", at);
       // The fit works in doubles: a value no double holds (1e400, 1e-400) is the data's error.
       if (double d = v.to_double(); !std::isfinite(d) || (d == 0.0 && !v.is_zero()))
-        fail(DiagKind::DataError,
-             "column '" + data.columns[c] + "': '" + fields[c].text + "' is outside what a double holds",
-             Loc{f, line, fields[c].col});
+        fail(DiagKind::DataError, "column '" + data.columns[c] + "': '" + text + "' is outside what a double holds", at);
       row.values.push_back(v);
-      row.cols.push_back(fields[c].col);
+      row.cols.push_back(r.cols[c]);
     }
     data.rows.push_back(std::move(row));
   }
-  if (!have_header) fail(DiagKind::DataError, "the data file is empty: expected a header row of column names", {}, f->path);
   if (data.rows.empty()) fail(DiagKind::DataError, "the data file has a header but no rows", {}, f->path);
   return data;
 }
@@ -462,7 +200,7 @@ class Fitter {
     resolve_columns();
     bind_rows();
     if (rows_.size() < unknowns_.size())
-      fail(DiagKind::EvaluationError,
+      fail(DiagKind::Underdetermined,
            std::to_string(rows_.size()) + (rows_.size() == 1 ? " row cannot" : " rows cannot") + " determine " +
                std::to_string(unknowns_.size()) + " unknowns: give at least as many rows as unknowns",
            {}, data_.file->path);
@@ -517,10 +255,6 @@ class Fitter {
     for (const std::string& name : req_.unknowns) {
       const CostParameter* p = model_.parameter(name);
       if (!p) fail(DiagKind::UnknownTarget, "--fit " + name + ": the model has no parameter '" + name + "'");
-      if (std::find(unknown_names_.begin(), unknown_names_.end(), name) != unknown_names_.end())
-        fail(DiagKind::InvalidParameter, "--fit " + name + ": given twice");
-      if (req_.bindings.count(name))
-        fail(DiagKind::InvalidParameter, name + " is both fitted (--fit) and fixed (-D)");
       if (!eq_->value.has(p->symbol) && !eq_->time_value.has(p->symbol))
         fail(DiagKind::UnknownTarget, "--fit " + name + ": " + eq_->name + " does not depend on " + name);
       unknowns_.push_back(p->symbol);
@@ -644,7 +378,7 @@ class Fitter {
       r.measured = row.values[measured_column_].to_double();
       if (req_.relative) {
         if (r.measured == 0)
-          fail(DiagKind::EvaluationError, "measured value 0 in this row: relative residuals need nonzero measurements",
+          fail(DiagKind::InvalidMeasurement, "measured value 0 in this row: relative residuals need nonzero measurements",
                Loc{data_.file.get(), row.line, row.cols[measured_column_]});
         r.weight = 1 / std::fabs(r.measured);
       }
@@ -723,7 +457,7 @@ class Fitter {
       Freeze fr(unknowns_);
       ex f = fr(a);
       if (fr.opaque)
-        fail(DiagKind::EvaluationError, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
+        fail(DiagKind::NotDifferentiable, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
                                             sym::to_pamela(*fr.opaque),
              row_loc(r));
       r.active_d.clear();
@@ -736,7 +470,7 @@ class Fitter {
 
   [[noreturn]] void dependent_error(std::size_t j, const std::string& why) const {
     std::string name = unknown_names_[j];
-    fail(DiagKind::EvaluationError,
+    fail(DiagKind::Underdetermined,
          unknowns_.size() == 1
              ? "the data cannot determine " + name + ": " + why
              : "the data cannot separate " + name + " from the other unknowns (" + join(unknown_names_) + "): " + why,
@@ -839,7 +573,7 @@ class Fitter {
     auto at = [&](const std::vector<double>& x) { return at_text(x); };
     if (res.dependent && !res.converged) dependent_error(*res.dependent, res.why + " (at " + at(res.x) + ")");
     if (!res.converged)
-      fail(DiagKind::EvaluationError,
+      fail(DiagKind::NoConvergence,
            "Levenberg-Marquardt did not converge: " + res.why + " (started at " + at(x0) + ", stopped at " + at(res.x) +
                ", residual sum of squares " + g15(res.cost) + "); try other starting values with --start NAME=VALUE" +
                (res.iterations >= req_.max_iterations ? " or more --max-iterations" : ""),

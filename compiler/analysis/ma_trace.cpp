@@ -210,7 +210,7 @@ std::vector<RegionCheck> validate_trace(const CostModel& model, const std::map<s
     for (const auto& [name, value] : result.values) {
       if (value.is_vector) {
         Diagnostic d;
-        d.kind = DiagKind::EvaluationError;
+        d.kind = DiagKind::VectorValue;
         d.loc = model.equation(name)->loc;
         d.message = "counter '" + name + "' is a vector; a workload counter must be a number";
         throw CompileError{d};

@@ -188,7 +188,7 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
   try {
     first_result = evaluate_model(model, req);
   } catch (CompileError& e) {
-    if (e.diag.kind == DiagKind::EvaluationError) e.diag.message = "at " + at + ": " + e.diag.message;
+    if (is_value_error(e.diag.kind)) e.diag.message = "at " + at + ": " + e.diag.message;
     throw;
   }
   std::set<std::string> allowed(swept.begin(), swept.end());
@@ -335,7 +335,7 @@ double Sweep::exact_at(std::size_t target, const std::vector<std::size_t>& idx) 
   req.targets = {names_[target]};
   EvalResult r = evaluate_model(model_, req);
   const sym::Value& v = r.values.front().second;
-  if (v.is_vector) fail(DiagKind::EvaluationError, names_[target] + " is a vector; sweep needs scalar targets");
+  if (v.is_vector) fail(DiagKind::VectorValue, names_[target] + " is a vector; sweep needs scalar targets");
   return v.scalar.to_double();
 }
 

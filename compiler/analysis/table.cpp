@@ -78,11 +78,9 @@ double Table::number(const Row& row, std::size_t column) const {
   return v;
 }
 
-void read_table(const std::string& path, Table& t) {
-  std::string error;
+void parse_table(SourceFileP file, Table& t) {
   t = Table{};
-  t.file = read_source_file(path, error);
-  if (!t.file) throw CompileError{Diagnostic{Severity::Error, DiagKind::IOError, {}, error, path}};
+  t.file = std::move(file);
   const SourceFile* f = t.file.get();
   for (std::uint32_t line = 1; line <= f->line_starts.size(); ++line) {
     std::string_view text = f->line_text(line);
@@ -109,6 +107,14 @@ void read_table(const std::string& path, Table& t) {
                  Loc{f, line, 1});
     t.rows.push_back(std::move(row));
   }
+}
+
+void read_table(const std::string& path, Table& t) {
+  std::string error;
+  SourceFileP file = read_source_file(path, error);
+  if (!file) throw CompileError{Diagnostic{Severity::Error, DiagKind::IOError, {}, error, path}};
+  parse_table(std::move(file), t);
+  const SourceFile* f = t.file.get();
   if (t.header_line == 0) throw CompileError{Diagnostic{Severity::Error, DiagKind::DataError, {}, "no header row (an empty file)", path}};
   if (t.rows.empty()) data_error("a header but no data rows", Loc{f, t.header_line, 1});
 }

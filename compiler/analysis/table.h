@@ -34,6 +34,12 @@ struct Table {
   Loc header_loc(std::size_t column) const { return Loc{file.get(), header_line, column_cols[column]}; }
 };
 
+// pamc's one CSV reader. Splits a file already read into the header and rows of text
+// cells; throws a DataError on a repeated or empty column name, a ragged row or a bad
+// quote. A file with no header leaves t.header_line 0, one with no rows t.rows empty: what
+// that means is the caller's to say (read_table below, fit's parse_fit_data).
+void parse_table(SourceFileP file, Table& t);
+
 // Fills `t` (which keeps the file alive for the diagnostic) or throws CompileError
 // (DataError, IOError) on a file that cannot be read, a missing header, a repeated or empty
 // column name, a ragged row, no data rows.

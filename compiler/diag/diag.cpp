@@ -13,6 +13,25 @@ const char* diag_kind_name(DiagKind kind) {
   return "Unknown";
 }
 
+bool is_value_error(DiagKind kind) {
+  switch (kind) {
+    case DiagKind::EvaluationError:
+    case DiagKind::DivisionByZero:
+    case DiagKind::DomainError:
+    case DiagKind::ValueTooLarge:
+    case DiagKind::NegativeTime:
+    case DiagKind::InvalidMultiplicity:
+    case DiagKind::InvalidCondition:
+    case DiagKind::NonIntegerBound:
+    case DiagKind::EmptyRange:
+    case DiagKind::VectorValue:
+    case DiagKind::ParameterOutOfBounds:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void Diagnostics::error(Loc loc, DiagKind kind, std::string message) {
   diags_.push_back({Severity::Error, kind, loc, std::move(message), {}});
   ++error_count_;
@@ -23,7 +42,31 @@ void Diagnostics::warning(Loc loc, DiagKind kind, std::string message) {
 }
 
 void Diagnostics::note(Loc loc, std::string message) {
-  diags_.push_back({Severity::Note, DiagKind::SyntaxError, loc, std::move(message), {}});
+  diags_.push_back({Severity::Note, DiagKind::Note, loc, std::move(message), {}});
+}
+
+void Diagnostics::add(Diagnostic d) {
+  if (d.severity == Severity::Error) ++error_count_;
+  diags_.push_back(std::move(d));
+}
+
+const char* CompileError::what() const noexcept {
+  if (diag.loc.valid())
+    what_ = diag.loc.file->path + ":" + std::to_string(diag.loc.line) + ":" + std::to_string(diag.loc.col) + ": " +
+            diag.message;
+  else if (!diag.file_name.empty())
+    what_ = diag.file_name + ": " + diag.message;
+  else
+    what_ = diag.message;
+  return what_.c_str();
+}
+
+CompileError file_error(const std::string& file, DiagKind kind, std::string message) {
+  return CompileError(Diagnostic{Severity::Error, kind, Loc{}, std::move(message), file});
+}
+
+CompileError usage_error(std::string message) {
+  return CompileError(Diagnostic{Severity::Error, DiagKind::UsageError, Loc{}, std::move(message), {}});
 }
 
 void Diagnostics::file_error(const std::string& file, DiagKind kind, std::string message) {
@@ -49,6 +92,10 @@ static void render_source_line(std::ostream& out, const Loc& loc) {
 }
 
 void render_diagnostic(std::ostream& out, const Diagnostic& d) {
+  if (d.kind == DiagKind::UsageError) {  // SPEC 4: a usage error is one line, exit 2
+    out << "pamc: " << d.message << "\n";
+    return;
+  }
   const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
   if (d.loc.valid()) {
     out << d.loc.file->path << ":" << d.loc.line << ":" << d.loc.col << ": " << sev << ": " << d.message;

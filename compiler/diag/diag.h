@@ -4,6 +4,7 @@
 //     <source line>
 //     ^
 #pragma once
+#include <exception>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ enum class DiagKind {
 
 const char* diag_kind_name(DiagKind kind);
 
+// A value that cannot be computed at a point (division by zero, a domain error, an empty
+// max, ...): the kinds a sweep or fit prefixes with the point or row where it happened.
+bool is_value_error(DiagKind kind);
+
 enum class Severity { Error, Warning, Note };
 
 struct Diagnostic {
@@ -34,7 +39,9 @@ class Diagnostics {
  public:
   void error(Loc loc, DiagKind kind, std::string message);
   void warning(Loc loc, DiagKind kind, std::string message);
-  void note(Loc loc, std::string message);
+  void note(Loc loc, std::string message);  // kind Note: it explains the diagnostic before it
+  // Records a diagnostic as it is, whatever its severity (e.g. one a stage threw).
+  void add(Diagnostic d);
   // An error about a whole file (cannot open, ...), printed as `file: error: ...`.
   void file_error(const std::string& file, DiagKind kind, std::string message);
 
@@ -59,10 +66,26 @@ class Diagnostics {
 // Renders one diagnostic (with source line and caret when it has a location).
 void render_diagnostic(std::ostream& out, const Diagnostic& d);
 
-// Thrown by later stages (evaluation, lowering) for errors that end the run; the driver
-// renders the diagnostic and exits 1.
-struct CompileError {
+// The one exception pamc throws for an error that ends a run, from any stage (lowering,
+// evaluation, simulation, data files) and from the command line: it carries the Diagnostic
+// the driver renders (exit 1; exit 2 for kind UsageError). what() is
+// "file:line:col: message" (or "file: message", or "message") for callers that only print.
+class CompileError : public std::exception {
+ public:
+  explicit CompileError(Diagnostic d) : diag(std::move(d)) {}
+  CompileError(Loc loc, DiagKind kind, std::string message)
+      : diag{Severity::Error, kind, loc, std::move(message), {}} {}
+  const char* what() const noexcept override;
+
   Diagnostic diag;
+
+ private:
+  mutable std::string what_;
 };
+
+// An error about a whole file (cannot read or write it, a row that is wrong, ...).
+CompileError file_error(const std::string& file, DiagKind kind, std::string message);
+// A command line pamc cannot run (exit 2), printed as `pamc: message`.
+CompileError usage_error(std::string message);
 
 }  // namespace pamc

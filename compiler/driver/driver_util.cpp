@@ -21,7 +21,11 @@ int report(const Diagnostics& diags) {
 
 int report(const CompileError& e) {
   render_diagnostic(std::cerr, e.diag);
-  return kModelError;
+  return e.diag.kind == DiagKind::UsageError ? kUsageError : kModelError;
+}
+
+void report_note(const std::string& file, const std::string& message) {
+  render_diagnostic(std::cerr, Diagnostic{Severity::Note, DiagKind::Note, Loc{}, message, file});
 }
 
 bool parse_bindings(const std::map<std::string, std::string>& raw, std::map<std::string, GiNaC::numeric>& out) {
@@ -29,7 +33,7 @@ bool parse_bindings(const std::map<std::string, std::string>& raw, std::map<std:
   for (const auto& [name, text] : raw) {
     GiNaC::numeric v;
     if (!parse_binding_value(text, v)) {
-      std::cerr << "pamc: -D " << name << "=" << text << ": not a number\n";
+      report(usage_error("-D " + name + "=" + text + ": not a number"));
       ok = false;
       continue;
     }

@@ -14,9 +14,13 @@ constexpr int kOk = 0;          // success
 constexpr int kModelError = 1;  // the model (or a value it was given) is wrong
 constexpr int kUsageError = 2;  // the command line is wrong
 
-// Renders the diagnostics on stderr; kModelError if any is an error.
+// Every message the driver prints goes through these: a Diagnostic rendered on stderr.
+// report(diags): kModelError if any is an error. report(e): kUsageError for a UsageError,
+// else kModelError.
 int report(const Diagnostics& diags);
 int report(const CompileError& e);
+// A note that does not stop the command: `FILE: note: message` (`pamc: note:` without a file).
+void report_note(const std::string& file, const std::string& message);
 
 // -D NAME=VALUE texts as exact numbers; prints "not a number" for each bad one and
 // returns false if there was any.

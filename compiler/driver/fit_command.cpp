@@ -1,5 +1,9 @@
 // pamc fit (docs/cli.md): options in, fit_model, the report out.
-#include "compiler/driver/fit_command.h"
+#include <map>
+#include <string>
+#include <vector>
+#include "compiler/check/check.h"
+#include "compiler/driver/subcommand.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,12 +14,30 @@
 #include <sstream>
 
 #include "compiler/driver/driver_util.h"
-#include "compiler/emit/json_text.h"
+#include "compiler/support/json.h"
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/analysis/fit.h"
 #include "compiler/passes/pipeline.h"
 
 namespace pamc {
+namespace {
+
+struct FitCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;  // -D: fixed for every row
+  std::vector<std::string> targets;             // at most one
+  std::string data;                             // --data CSV
+  std::vector<std::string> fit;                 // --fit names
+  std::map<std::string, std::string> start;     // --start NAME=VALUE
+  std::string measured;                         // --measured COLUMN
+  bool relative = false;
+  int max_iterations = 200;
+  bool json = false;
+  std::string output;  // -o: the cost model with the fitted values as defaults
+};
+
+}  // namespace
 namespace {
 
 // The shortest text that reads back as v when that has at most 15 significant digits,
@@ -43,41 +65,40 @@ std::string short_num(double v, int digits = 6) {
 
 std::string percent(double v) { return short_num(100 * v, 3) + "%"; }
 
-std::string json_opt(const std::optional<double>& v) { return v && std::isfinite(*v) ? num(*v) : "null"; }
-
 std::string format_json(const FitResult& r, const std::string& data_path) {
-  std::ostringstream o;
-  o << "{\"target\": " << json_quote(r.target) << ", \"equation\": " << json_quote(r.equation)
-    << ", \"data\": " << json_quote(data_path) << ", \"measured\": " << json_quote(r.measured)
-    << ", \"method\": " << json_quote(r.linear ? "linear" : "levenberg-marquardt")
-    << ", \"residuals\": " << json_quote(r.relative ? "relative" : "absolute");
-  if (!r.linear) o << ", \"iterations\": " << r.iterations << ", \"convergence\": " << json_quote(r.convergence);
-  o << ", \"parameters\": {";
-  for (std::size_t j = 0; j < r.parameters.size(); ++j) {
-    const FitParameter& p = r.parameters[j];
-    o << (j ? ", " : "") << json_quote(p.name) << ": {\"value\": " << num(p.value)
-      << ", \"std_error\": " << json_opt(p.std_error);
-    if (!r.linear) o << ", \"start\": " << num(p.start);
-    o << "}";
+  // Numbers as num() prints them: at most 15 significant digits.
+  auto number = [](double v) { return json_number(v, 15); };
+  auto optional = [](const std::optional<double>& v) { return json_number(v, 15); };
+  Json doc = {{"target", r.target}, {"equation", r.equation}, {"data", data_path}, {"measured", r.measured},
+              {"method", r.linear ? "linear" : "levenberg-marquardt"}, {"residuals", r.relative ? "relative" : "absolute"}};
+  if (!r.linear) {
+    doc["iterations"] = r.iterations;
+    doc["convergence"] = r.convergence;
   }
-  o << "}, \"rows\": " << r.rows.size() << ", \"rss\": " << num(r.rss) << ", \"rms\": " << num(r.rms)
-    << ", \"rms_relative_error\": " << json_opt(r.rms_relative_error)
-    << ", \"max_relative_error\": " << json_opt(r.max_relative_error)
-    << ", \"max_relative_error_line\": "
-    << (r.max_relative_error_line ? std::to_string(*r.max_relative_error_line) : std::string("null"))
-    << ", \"r2\": " << json_opt(r.r2) << ", \"data_rows\": [";
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const FitRow& row = r.rows[i];
-    o << (i ? ", " : "") << "{\"line\": " << row.line << ", \"inputs\": {";
-    for (std::size_t k = 0; k < row.inputs.size(); ++k)
-      o << (k ? ", " : "") << json_quote(row.inputs[k].first) << ": " << num(row.inputs[k].second);
-    o << "}, \"measured\": " << num(row.measured) << ", \"predicted\": " << num(row.predicted)
-      << ", \"relative_error\": " << json_opt(row.relative_error) << "}";
+  Json parameters = Json::object();
+  for (const FitParameter& p : r.parameters) {
+    Json q = {{"value", number(p.value)}, {"std_error", optional(p.std_error)}};
+    if (!r.linear) q["start"] = number(p.start);
+    parameters[p.name] = q;
   }
-  o << "], \"notes\": [";
-  o << json_string_list(r.notes);
-  o << "]}\n";
-  return o.str();
+  doc["parameters"] = parameters;
+  doc["rows"] = r.rows.size();
+  doc["rss"] = number(r.rss);
+  doc["rms"] = number(r.rms);
+  doc["rms_relative_error"] = optional(r.rms_relative_error);
+  doc["max_relative_error"] = optional(r.max_relative_error);
+  doc["max_relative_error_line"] = r.max_relative_error_line ? Json(*r.max_relative_error_line) : Json(nullptr);
+  doc["r2"] = optional(r.r2);
+  Json rows = Json::array();
+  for (const FitRow& row : r.rows) {
+    Json inputs = Json::object();
+    for (const auto& [name, value] : row.inputs) inputs[name] = number(value);
+    rows.push_back({{"line", row.line}, {"inputs", inputs}, {"measured", number(row.measured)},
+                    {"predicted", number(row.predicted)}, {"relative_error", optional(row.relative_error)}});
+  }
+  doc["data_rows"] = rows;
+  doc["notes"] = r.notes;
+  return json_text(doc) + "\n";
 }
 
 // Columns padded to their widest cell.
@@ -147,8 +168,7 @@ int cmd_fit(const FitCommand& c) {
   for (const auto& [name, text] : c.start) {
     GiNaC::numeric v;
     if (!parse_binding_value(text, v)) {
-      std::cerr << "pamc: fit: --start " << name << "=" << text << ": not a number\n";
-      return kUsageError;
+      return report(usage_error("fit: --start " + name + "=" + text + ": not a number"));
     }
     req.start[name] = v;
   }
@@ -165,8 +185,7 @@ int cmd_fit(const FitCommand& c) {
   std::string error;
   SourceFileP csv = read_source_file(c.data, error);  // outlives every diagnostic pointing into it
   if (!csv) {
-    std::cerr << c.data << ": error: cannot read the data file: " << error << " [IOError]\n";
-    return kModelError;
+    return report(file_error(c.data, DiagKind::IOError, "cannot read the data file: " + error));
   }
   FitResult result;
   try {
@@ -175,7 +194,7 @@ int cmd_fit(const FitCommand& c) {
   } catch (const CompileError& e) {
     return report(e);
   }
-  for (const std::string& n : result.notes) std::cerr << c.data << ": note: " << n << "\n";
+  for (const std::string& n : result.notes) report_note(c.data, n);
   std::cout << (c.json ? format_json(result, c.data) : format_text(result, c.data));
   if (!c.output.empty()) {
     // The cost model with each fitted constant as its parameter's default.
@@ -188,11 +207,69 @@ int cmd_fit(const FitCommand& c) {
         }
     std::string text = "% " + c.file + " calibrated by pamc fit on " + c.data + "\n" + print_cost_model(model, false);
     if (!write_file_atomically(c.output, text)) {
-      std::cerr << c.output << ": error: cannot write the output file [IOError]\n";
-      return kModelError;
+      return report(file_error(c.output, DiagKind::IOError, "cannot write the output file"));
     }
   }
   return kOk;
 }
+
+namespace {
+
+void options(po::options_description& d) {
+  add_binding_option(d);
+  d.add_options()
+      ("data", po::value<std::string>(), "CSV of measurements: a header of column names, one row per measurement")
+      ("fit", po::value<std::vector<std::string>>()->composing(), "NAME[,NAME]...: the parameters to fit (repeatable)")
+      ("target", po::value<std::vector<std::string>>()->composing(), "the equation measured: T_main (default), or a process L meaning T_L")
+      ("measured", po::value<std::string>(), "the CSV column of measured values (default: the column named after the target, 'measured' or 'time')")
+      ("relative", "minimise relative residuals (predicted - measured) / measured instead of absolute ones")
+      ("start", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE: where Levenberg-Marquardt starts for a fitted NAME (default: its declared default, else 1)")
+      ("max-iterations", po::value<int>()->default_value(200), "Levenberg-Marquardt iteration limit")
+      ("json", "print JSON")
+      ("output,o", po::value<std::string>(), "write the cost model with the fitted values as parameter defaults to PATH");
+}
+
+// Every check of --fit is here, once: names split at commas, none empty, none twice, none
+// also fixed with -D.
+int run(const CommandLine& line) {
+  FitCommand c;
+  read_model_options(c, line);
+  if (c.targets.size() > 1) throw usage_error("fit: give at most one --target");
+  if (!line.flag("data")) throw usage_error("fit: no --data CSV given");
+  c.data = line.text("data");
+  for (const std::string& list : line.strings("fit")) {
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');) {
+      if (name.empty()) throw usage_error("fit: --fit " + list + ": empty name");
+      c.fit.push_back(name);
+    }
+    if (!list.empty() && list.back() == ',') throw usage_error("fit: --fit " + list + ": empty name");
+  }
+  if (c.fit.empty()) throw usage_error("fit: no --fit NAME given (the parameters to calibrate)");
+  for (std::size_t i = 0; i < c.fit.size(); ++i) {
+    if (std::find(c.fit.begin(), c.fit.begin() + static_cast<long>(i), c.fit[i]) != c.fit.begin() + static_cast<long>(i))
+      throw usage_error("fit: --fit " + c.fit[i] + " is given twice");
+    if (c.bindings.count(c.fit[i])) throw usage_error("fit: " + c.fit[i] + " is both fitted (--fit) and fixed (-D)");
+  }
+  for (const std::string& s : line.strings("start")) {
+    auto [name, value] = parse_assignment(s, "fit: --start");
+    c.start[name] = value;
+  }
+  c.measured = line.text("measured");
+  c.relative = line.flag("relative");
+  c.max_iterations = line.vm["max-iterations"].as<int>();
+  if (c.max_iterations < 1) throw usage_error("fit: --max-iterations must be at least 1");
+  c.json = line.flag("json");
+  c.output = line.text("output");
+  return cmd_fit(c);
+}
+
+}  // namespace
+
+extern const Subcommand fit_command{
+    "fit", "least-squares calibration of unknown constants",
+    "FILE --data CSV --fit NAME[,NAME]... [-D NAME=VALUE]... [--target NAME] [--measured COLUMN] "
+    "[--relative] [--start NAME=VALUE]... [--json] [-o PATH]",
+    options, run};
 
 }  // namespace pamc

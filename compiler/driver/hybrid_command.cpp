@@ -1,6 +1,8 @@
 // pamc hybrid (docs/cli.md): level 1 (ANOVA tables and seed 001's four hypotheses) and
 // level 2 (m0 per problem size, the predictability verdict).
-#include "compiler/driver/hybrid_command.h"
+#include <cmath>
+#include <string>
+#include "compiler/driver/subcommand.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +13,19 @@
 
 #include "compiler/analysis/predictability.h"
 #include "compiler/driver/driver_util.h"
-#include "compiler/emit/json_text.h"
+#include "compiler/support/json.h"
 
 namespace pamc {
+namespace {
+
+struct HybridCommand {
+  std::string data;       // the CSV
+  double alpha = 0.05;    // significance level of every test
+  double min_size = -HUGE_VAL;  // level 2 leaves out smaller problem sizes (steady state)
+  bool json = false;
+};
+
+}  // namespace
 namespace {
 
 using namespace analysis;
@@ -24,7 +36,6 @@ std::string num(double v, int digits = 6) {
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
 }
-std::string jnum(const std::optional<double>& v) { return v && std::isfinite(*v) ? num(*v, 10) : "null"; }
 
 struct Hypothesis {
   std::string name, response, source;
@@ -68,19 +79,18 @@ std::string anova_text(const Anova& a) {
   return o.str();
 }
 
-std::string anova_json(const Anova& a) {
-  std::ostringstream o;
-  o << "{\"response\": " << json_quote(a.response) << ", \"codes\": [" << json_string_list(a.a_levels)
-    << "], \"machines\": [" << json_string_list(a.b_levels) << "], \"balanced\": " << (a.balanced ? "true" : "false")
-    << ", \"rows\": [";
-  std::vector<AnovaRow> rows = a.rows;
-  rows.push_back(a.model);
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    o << (i ? ", " : "") << "{\"source\": " << json_quote(rows[i].source) << ", \"df\": " << rows[i].df
-      << ", \"ss\": " << num(rows[i].ss, 12) << ", \"ms\": " << num(rows[i].ms, 12) << ", \"f\": " << jnum(rows[i].f)
-      << ", \"p\": " << jnum(rows[i].p) << "}";
-  return o.str() + "]}";
+Json anova_json(const Anova& a) {
+  Json rows = Json::array();
+  std::vector<AnovaRow> all = a.rows;
+  all.push_back(a.model);
+  for (const AnovaRow& r : all)
+    rows.push_back({{"source", r.source}, {"df", r.df}, {"ss", json_number(r.ss, 12)}, {"ms", json_number(r.ms, 12)},
+                    {"f", json_number(r.f, 10)}, {"p", json_number(r.p, 10)}});
+  return {{"response", a.response}, {"codes", a.a_levels}, {"machines", a.b_levels}, {"balanced", a.balanced}, {"rows", rows}};
 }
+
+// true, false, or null where the test could not be made.
+Json json_bool(const std::optional<bool>& b) { return b ? Json(*b) : Json(nullptr); }
 
 }  // namespace
 
@@ -121,41 +131,34 @@ int cmd_hybrid(const HybridCommand& c) {
     std::vector<Hypothesis> hyp = hypotheses(tables, c.alpha);
     std::ostringstream o;
     if (c.json) {
-      o << "{\"data\": " << json_quote(c.data) << ", \"alpha\": " << num(c.alpha) << ", \"observations\": " << obs.size()
-        << ", \"anova\": [";
-      for (std::size_t i = 0; i < tables.size(); ++i) o << (i ? ", " : "") << anova_json(tables[i]);
-      o << "], \"hypotheses\": [";
-      bool first = true;
-      for (const Hypothesis& h : hyp) {
-        if (!h.p) continue;
-        o << (first ? "" : ", ") << "{\"hypothesis\": " << json_quote(h.name) << ", \"response\": " << json_quote(h.response)
-          << ", \"source\": " << json_quote(h.source) << ", \"p\": " << jnum(h.p)
-          << ", \"rejected\": " << (*h.p < c.alpha ? "true" : "false") << "}";
-        first = false;
+      Json anova = Json::array(), hypotheses = Json::array(), m0 = Json::array(), m0_difference = Json::array();
+      for (const Anova& a : tables) anova.push_back(anova_json(a));
+      for (const Hypothesis& h : hyp)
+        if (h.p)
+          hypotheses.push_back({{"hypothesis", h.name}, {"response", h.response}, {"source", h.source},
+                                {"p", json_number(h.p, 10)}, {"rejected", *h.p < c.alpha}});
+      for (const M0Study& s : studies) {
+        Json sizes = Json::array();
+        for (const auto& z : s.sizes)
+          sizes.push_back({{"size", json_number(z.size, 12)}, {"n", z.n}, {"m0", json_number(z.m0, 12)},
+                           {"std_error", json_number(z.std_error, 10)}});
+        m0.push_back({{"code", s.code}, {"machine", s.machine}, {"sizes", sizes}, {"f", json_number(s.f, 10)},
+                      {"f_df", Json::array({s.f_df1, s.f_df2})}, {"f_p", json_number(s.f_p, 10)}, {"slope", json_number(s.slope, 10)},
+                      {"slope_se", json_number(s.slope_se, 10)}, {"slope_df", s.slope_df},
+                      {"slope_p", json_number(s.slope_p, 10)}, {"test", s.test.empty() ? Json(nullptr) : Json(s.test)},
+                      {"predictable", json_bool(s.predictable)}});
       }
-      o << "], \"m0\": [";
-      for (std::size_t i = 0; i < studies.size(); ++i) {
-        const M0Study& s = studies[i];
-        o << (i ? ", " : "") << "{\"code\": " << json_quote(s.code) << ", \"machine\": " << json_quote(s.machine) << ", \"sizes\": [";
-        for (std::size_t k = 0; k < s.sizes.size(); ++k)
-          o << (k ? ", " : "") << "{\"size\": " << num(s.sizes[k].size, 12) << ", \"n\": " << s.sizes[k].n
-            << ", \"m0\": " << num(s.sizes[k].m0, 12) << ", \"std_error\": " << jnum(s.sizes[k].std_error) << "}";
-        o << "], \"f\": " << jnum(s.f) << ", \"f_df\": [" << s.f_df1 << ", " << s.f_df2 << "], \"f_p\": " << jnum(s.f_p)
-          << ", \"slope\": " << jnum(s.slope) << ", \"slope_se\": " << jnum(s.slope_se) << ", \"slope_df\": " << s.slope_df
-          << ", \"slope_p\": " << jnum(s.slope_p) << ", \"test\": " << (s.test.empty() ? "null" : json_quote(s.test))
-          << ", \"predictable\": " << (s.predictable ? (*s.predictable ? "true" : "false") : "null") << "}";
-      }
-      o << "], \"m0_difference\": [";
-      for (std::size_t i = 0; i < differences.size(); ++i) {
-        const M0Difference& d = differences[i];
-        o << (i ? ", " : "") << "{\"code\": " << json_quote(d.code) << ", \"machines\": [" << json_quote(d.machine_a) << ", "
-          << json_quote(d.machine_b) << "], \"sizes\": [";
+      for (const M0Difference& d : differences) {
+        Json sizes = Json::array();
         for (std::size_t k = 0; k < d.sizes.size(); ++k)
-          o << (k ? ", " : "") << "{\"size\": " << num(d.sizes[k], 12) << ", \"difference\": " << num(d.difference[k], 12) << "}";
-        o << "], \"f\": " << jnum(d.f) << ", \"f_df\": [" << d.df1 << ", " << d.df2 << "], \"p\": " << jnum(d.p)
-          << ", \"constant\": " << (d.constant ? (*d.constant ? "true" : "false") : "null") << "}";
+          sizes.push_back({{"size", json_number(d.sizes[k], 12)}, {"difference", json_number(d.difference[k], 12)}});
+        m0_difference.push_back({{"code", d.code}, {"machines", Json::array({d.machine_a, d.machine_b})}, {"sizes", sizes},
+                                 {"f", json_number(d.f, 10)}, {"f_df", Json::array({d.df1, d.df2})}, {"p", json_number(d.p, 10)},
+                                 {"constant", json_bool(d.constant)}});
       }
-      o << "]}\n";
+      Json doc = {{"data", c.data}, {"alpha", json_number(c.alpha, 6)}, {"observations", obs.size()}, {"anova", anova},
+                  {"hypotheses", hypotheses}, {"m0", m0}, {"m0_difference", m0_difference}};
+      o << json_text(doc) << "\n";
     } else {
       o << "level 1: two-factor factorial experiments (codes x machines, with interaction), " << obs.size()
         << " observations, alpha " << num(c.alpha) << "\n";
@@ -218,5 +221,30 @@ int cmd_hybrid(const HybridCommand& c) {
     return report(e);
   }
 }
+
+namespace {
+
+void options(po::options_description& d) {
+  d.add_options()
+      ("alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of every test")
+      ("min-size", po::value<double>(), "level 2 leaves out problem sizes below this (the paper's steady state)")
+      ("json", "print JSON");
+}
+
+int run(const CommandLine& line) {
+  HybridCommand c;
+  c.data = line.file;
+  c.alpha = line.vm["alpha"].as<double>();
+  if (!(c.alpha > 0 && c.alpha < 1)) throw usage_error("hybrid: --alpha must lie in (0, 1)");
+  if (line.flag("min-size")) c.min_size = line.vm["min-size"].as<double>();
+  c.json = line.flag("json");
+  return cmd_hybrid(c);
+}
+
+}  // namespace
+
+extern const Subcommand hybrid_command{
+    "hybrid", "seed 001's study: codes x machines ANOVA, m0 per problem size, predictability",
+    "DATA.csv [--alpha A] [--min-size N] [--json]", options, run};
 
 }  // namespace pamc

@@ -1,6 +1,9 @@
 // pamc project (docs/cli.md): reads the CSVs, ranks the groups per target, runs the
 // searches and prints the projections with the per-group errors of eq. 7 beside them.
-#include "compiler/driver/project_command.h"
+#include <string>
+#include "compiler/analysis/projection.h"
+#include "compiler/analysis/projection_input.h"
+#include "compiler/driver/subcommand.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,9 +12,21 @@
 #include <sstream>
 
 #include "compiler/driver/driver_util.h"
-#include "compiler/emit/json_text.h"
+#include "compiler/support/json.h"
 
 namespace pamc {
+namespace {
+
+struct ProjectCommand {
+  analysis::ProjectionFiles files;
+  analysis::GaOptions ga;
+  std::string method = "both";  // ga | exact | both
+  std::string application;      // only this one (default: every application)
+  bool json = false;
+  std::string csv;              // also write the projections as CSV to this path
+};
+
+}  // namespace
 namespace {
 
 using namespace analysis;
@@ -75,77 +90,69 @@ std::string errors_text(const ProjectionData& d, const std::vector<GroupArray>& 
   return out;
 }
 
-std::string json_selection(const ProjectionData& d, const Selection& s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out += std::string(i ? ", " : "") + "{\"benchmark\": " + json_quote(d.benchmarks[s[i].benchmark].name) +
-           ", \"weight\": " + num(s[i].weight, 10) + ", \"path_share\": " + num(s[i].path_share, 10) +
-           ", \"time_share\": " + num(s[i].time_share, 10) + "}";
-  return out + "]";
+Json json_selection(const ProjectionData& d, const Selection& s) {
+  Json out = Json::array();
+  for (const auto& pick : s)
+    out.push_back({{"benchmark", d.benchmarks[pick.benchmark].name}, {"weight", json_number(pick.weight, 10)},
+                   {"path_share", json_number(pick.path_share, 10)}, {"time_share", json_number(pick.time_share, 10)}});
+  return out;
 }
 
-std::string json_errors(const ProjectionData& d, const std::vector<GroupArray>& e) {
-  std::string out = "{";
-  for (std::size_t mode = 0; mode < e.size(); ++mode) {
-    out += std::string(mode ? ", " : "") + json_quote(d.modes[mode]) + ": {";
-    bool first = true;
-    for (int g = 0; g < kGroups; ++g)
-      if (d.group_present[g]) {
-        out += std::string(first ? "" : ", ") + json_quote(group_name(g)) + ": " + num(e[mode][g], 10);
-        first = false;
-      }
-    out += "}";
-  }
-  return out + "}";
+// Per present group G1..G6: {"G1": value, ...}.
+Json json_groups(const ProjectionData& d, const GroupArray& values) {
+  Json out = Json::object();
+  for (int g = 0; g < kGroups; ++g)
+    if (d.group_present[g]) out[group_name(g)] = json_number(values[g], 10);
+  return out;
 }
 
-std::string json_ranks(const ProjectionData& d, const std::vector<int>& r) {
-  std::vector<std::string> names;
+Json json_errors(const ProjectionData& d, const std::vector<GroupArray>& e) {
+  Json out = Json::object();
+  for (std::size_t mode = 0; mode < e.size(); ++mode) out[d.modes[mode]] = json_groups(d, e[mode]);
+  return out;
+}
+
+Json json_ranks(const ProjectionData& d, const std::vector<int>& r) {
+  Json names = Json::array();
   for (int g : r)
     if (d.group_present[g]) names.push_back(group_name(g));
-  return "[" + json_string_list(names) + "]";
+  return names;
 }
 
 std::string format_json(const ProjectionData& d, const std::vector<AppResult>& apps, const ProjectCommand& c) {
-  std::ostringstream o;
-  o << "{\"base_mode\": " << json_quote(d.modes[0]) << ", \"modes\": [" << json_string_list(d.modes)
-    << "], \"benchmarks\": " << d.benchmarks.size() << ", \"limit\": " << num(c.ga.limit)
-    << ", \"seed\": " << c.ga.seed << ", \"applications\": [";
-  for (std::size_t i = 0; i < apps.size(); ++i) {
-    const AppResult& a = apps[i];
-    const Program& p = d.applications[a.app];
-    o << (i ? ", " : "") << "{\"name\": " << json_quote(p.name) << ", \"base_ranks\": " << json_ranks(d, a.base_ranks)
-      << ", \"base_runtime\": " << (p.runtime ? num(*p.runtime, 10) : "null") << ", \"targets\": [";
-    for (std::size_t t = 0; t < a.targets.size(); ++t) {
-      const TargetResult& tr = a.targets[t];
-      const std::optional<double>& meas = d.measured[tr.target][a.app];
-      o << (t ? ", " : "") << "{\"target\": " << json_quote(d.targets[tr.target]) << ", \"ranks\": " << json_ranks(d, tr.ranks)
-        << ", \"group_coefficients\": {";
-      bool first = true;
-      for (int g = 0; g < kGroups; ++g)
-        if (d.group_present[g]) {
-          o << (first ? "" : ", ") << json_quote(group_name(g)) << ": " << num(tr.coefficients[g], 10);
-          first = false;
-        }
-      o << "}, \"measured\": " << (meas ? num(*meas, 10) : "null");
+  Json applications = Json::array();
+  for (const AppResult& a : apps) {
+    const analysis::Program& p = d.applications[a.app];
+    Json targets = Json::array();
+    for (const TargetResult& tr : a.targets) {
+      Json t = {{"target", d.targets[tr.target]}, {"ranks", json_ranks(d, tr.ranks)},
+                {"group_coefficients", json_groups(d, tr.coefficients)},
+                {"measured", json_number(d.measured[tr.target][a.app], 10)}};
       for (const MethodResult& m : tr.methods) {
-        o << ", " << json_quote(m.method) << ": {\"surrogates\": " << json_selection(d, m.search.selection)
-          << ", \"projection\": " << (m.search.selection.empty() ? "null" : num(m.projection, 10))
-          << ", \"projected_runtime\": "
-          << (p.runtime && !m.search.selection.empty() ? num(m.projection * *p.runtime, 10) : "null")
-          << ", \"eq10_as_printed\": " << (m.search.selection.empty() ? "null" : num(m.literal, 10))
-          << ", \"error\": " << (m.error ? num(*m.error, 10) : "null")
-          << ", \"fitness\": " << num(m.search.fitness, 10) << ", \"group_errors\": " << json_errors(d, m.search.errors)
-          << ", \"seconds\": " << num(m.search.seconds, 6) << ", \"evaluations\": " << m.search.evaluations;
-        if (m.method == "ga") o << ", \"generations\": " << m.search.generations << ", \"cataclysms\": " << m.search.cataclysms;
-        o << "}";
+        const bool none = m.search.selection.empty();
+        Json r = {{"surrogates", json_selection(d, m.search.selection)},
+                  {"projection", none ? Json(nullptr) : json_number(m.projection, 10)},
+                  {"projected_runtime", p.runtime && !none ? json_number(m.projection * *p.runtime, 10) : Json(nullptr)},
+                  {"eq10_as_printed", none ? Json(nullptr) : json_number(m.literal, 10)},
+                  {"error", json_number(m.error, 10)},
+                  {"fitness", json_number(m.search.fitness, 10)},
+                  {"group_errors", json_errors(d, m.search.errors)},
+                  {"seconds", json_number(m.search.seconds, 6)},
+                  {"evaluations", m.search.evaluations}};
+        if (m.method == "ga") {
+          r["generations"] = m.search.generations;
+          r["cataclysms"] = m.search.cataclysms;
+        }
+        t[m.method] = r;
       }
-      o << "}";
+      targets.push_back(t);
     }
-    o << "]}";
+    applications.push_back({{"name", p.name}, {"base_ranks", json_ranks(d, a.base_ranks)},
+                            {"base_runtime", json_number(p.runtime, 10)}, {"targets", targets}});
   }
-  o << "]}\n";
-  return o.str();
+  Json doc = {{"base_mode", d.modes[0]}, {"modes", d.modes}, {"benchmarks", d.benchmarks.size()},
+              {"limit", json_number(c.ga.limit, 6)}, {"seed", c.ga.seed}, {"applications", applications}};
+  return json_text(doc) + "\n";
 }
 
 std::string format_text(const ProjectionData& d, const std::vector<AppResult>& apps) {
@@ -155,7 +162,7 @@ std::string format_text(const ProjectionData& d, const std::vector<AppResult>& a
   o << "; " << d.benchmarks.size() << " benchmarks; " << d.targets.size() << (d.targets.size() == 1 ? " target" : " targets")
     << "\n";
   for (const AppResult& a : apps) {
-    const Program& p = d.applications[a.app];
+    const analysis::Program& p = d.applications[a.app];
     std::map<std::string, std::string> first;  // a search's result -> the target that printed it
     o << "\napplication " << p.name << ": base ranks " << ranks_text(d, a.base_ranks, " > ") << "\n";
     for (const TargetResult& tr : a.targets) {
@@ -207,7 +214,7 @@ std::string format_csv(const ProjectionData& d, const std::vector<AppResult>& ap
       if (d.group_present[g]) o << "," << csv_field(mode + "_" + group_name(g));
   o << ",seconds\n";
   for (const AppResult& a : apps) {
-    const Program& p = d.applications[a.app];
+    const analysis::Program& p = d.applications[a.app];
     for (const TargetResult& tr : a.targets)
       for (const MethodResult& m : tr.methods) {
         if (m.search.selection.empty()) continue;
@@ -276,12 +283,10 @@ int cmd_project(const ProjectCommand& c) {
       apps.push_back(std::move(ar));
     }
     if (apps.empty()) {
-      std::cerr << c.files.metrics << ": error: no application named '" << c.application << "' [DataError]\n";
-      return kModelError;
+      return report(file_error(c.files.metrics, DiagKind::DataError, "no application named '" + c.application + "'"));
     }
     if (!c.csv.empty() && !write_file_atomically(c.csv, format_csv(d, apps))) {
-      std::cerr << c.csv << ": error: cannot write the CSV [IOError]\n";
-      return kModelError;
+      return report(file_error(c.csv, DiagKind::IOError, "cannot write the CSV"));
     }
     std::cout << (c.json ? format_json(d, apps, c) : format_text(d, apps));
     return kOk;
@@ -289,5 +294,71 @@ int cmd_project(const ProjectCommand& c) {
     return report(e);
   }
 }
+
+namespace {
+
+void options(po::options_description& d) {
+  d.add_options()
+      ("targets", po::value<std::string>(), "CSV of relative runtimes (target / base): a 'program' column, one column per target")
+      ("coefficients", po::value<std::string>(), "CSV 'name,value': c_ij of eq. 1 by metric, a_i of eq. 2 by group G1..G6 (default 1)")
+      ("base-mode", po::value<std::string>(), "the mode that ranks groups and gives cpi (default: the first in the file)")
+      ("method", po::value<std::string>()->default_value("both"), "ga | exact | both")
+      ("application", po::value<std::string>(), "project only this application")
+      ("seed", po::value<unsigned long long>()->default_value(1), "GA random seed")
+      ("population", po::value<int>()->default_value(10000), "GA population size (Table 2)")
+      ("generations", po::value<int>()->default_value(2000), "GA max generations (Table 2)")
+      ("stall", po::value<int>()->default_value(15), "GA generations without progress before a cataclysm (Table 2)")
+      ("tournament", po::value<int>()->default_value(7), "GA tournament size (Table 2)")
+      ("mutation", po::value<double>()->default_value(0.03, "0.03"), "GA mutation rate (Table 2)")
+      ("crossover", po::value<double>()->default_value(0.77, "0.77"), "GA crossover rate (Table 2)")
+      ("reproduction", po::value<double>(), "GA reproduction rate (default 0.10 - 1/population, Table 2)")
+      ("limit", po::value<double>()->default_value(0.10, "0.10"), "eq. 9's per-group error limit (the paper's 10%)")
+      ("max-surrogates", po::value<int>()->default_value(4), "at most this many surrogates (both searches)")
+      ("json", "print JSON")
+      ("csv", po::value<std::string>(), "also write the projections as CSV to PATH");
+}
+
+int run(const CommandLine& line) {
+  const po::variables_map& vm = line.vm;
+  ProjectCommand c;
+  c.files.metrics = line.file;
+  if (!line.flag("targets")) throw usage_error("project: no --targets CSV given (relative runtimes on the target machines)");
+  c.files.targets = line.text("targets");
+  c.files.coefficients = line.text("coefficients");
+  c.files.base_mode = line.text("base-mode");
+  c.method = line.text("method");
+  if (c.method != "ga" && c.method != "exact" && c.method != "both") throw usage_error("project: --method must be ga, exact or both");
+  c.application = line.text("application");
+  c.ga.seed = vm["seed"].as<unsigned long long>();
+  c.ga.population = vm["population"].as<int>();
+  c.ga.generations = vm["generations"].as<int>();
+  c.ga.stall = vm["stall"].as<int>();
+  c.ga.tournament = vm["tournament"].as<int>();
+  c.ga.mutation = vm["mutation"].as<double>();
+  c.ga.crossover = vm["crossover"].as<double>();
+  if (vm.count("reproduction")) c.ga.reproduction = vm["reproduction"].as<double>();
+  c.ga.limit = vm["limit"].as<double>();
+  c.ga.max_surrogates = vm["max-surrogates"].as<int>();
+  if (c.ga.population < 2) throw usage_error("project: --population must be at least 2");
+  if (c.ga.generations < 0) throw usage_error("project: --generations cannot be negative");
+  if (c.ga.stall < 1) throw usage_error("project: --stall must be at least 1");
+  if (c.ga.tournament < 1) throw usage_error("project: --tournament must be at least 1");
+  if (c.ga.max_surrogates < 1) throw usage_error("project: --max-surrogates must be at least 1");
+  if (!(c.ga.limit >= 0)) throw usage_error("project: --limit cannot be negative");
+  for (double r : {c.ga.mutation, c.ga.crossover})
+    if (!(r >= 0 && r <= 1)) throw usage_error("project: rates must lie in [0, 1]");
+  if (vm.count("reproduction") && !(c.ga.reproduction >= 0 && c.ga.reproduction <= 1))
+    throw usage_error("project: rates must lie in [0, 1]");
+  c.json = line.flag("json");
+  c.csv = line.text("csv");
+  return cmd_project(c);
+}
+
+}  // namespace
+
+extern const Subcommand project_command{
+    "project", "seed 003's surrogate projection from hardware-counter CSVs",
+    "METRICS.csv --targets TARGETS.csv [--coefficients C.csv] [--method ga|exact|both] [--seed S] [--json] [--csv PATH]",
+    options, run};
 
 }  // namespace pamc

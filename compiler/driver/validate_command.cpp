@@ -1,4 +1,10 @@
-#include "compiler/driver/validate_command.h"
+// pamc validate: a model's region counters against MA trace files (docs/cli.md,
+// "validate"). Reading and matching traces is compiler/analysis/ma_trace.h.
+#include <map>
+#include <string>
+#include <vector>
+#include "compiler/check/check.h"
+#include "compiler/driver/subcommand.h"
 
 #include <cmath>
 #include <cstdio>
@@ -11,6 +17,17 @@
 #include "compiler/passes/pipeline.h"
 
 namespace pamc {
+namespace {
+
+struct ValidateCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;  // -D: the point the counters are evaluated at
+  std::vector<std::string> traces;              // --trace: one file per MPI task
+  bool json = false;
+};
+
+}  // namespace
 namespace {
 
 // The shortest decimal that reads back as x: 725760, 33.351922, 0.1.
@@ -109,5 +126,28 @@ int cmd_validate(const ValidateCommand& c) {
   report(diags);  // warnings, if any
   return kOk;
 }
+
+namespace {
+
+void options(po::options_description& d) {
+  add_binding_option(d);
+  d.add_options()
+      ("trace", po::value<std::vector<std::string>>()->composing(), "an MA trace file (one per MPI task); repeatable")
+      ("json", "print JSON");
+}
+
+int run(const CommandLine& line) {
+  ValidateCommand c;
+  read_model_file(c, line);
+  c.traces = line.strings("trace");
+  if (c.traces.empty()) throw usage_error("validate: no --trace PATH given (an MA trace file)");
+  c.json = line.flag("json");
+  return cmd_validate(c);
+}
+
+}  // namespace
+
+extern const Subcommand validate_command{"validate", "predicted vs measured counters (MA traces)",
+                                          "FILE --trace PATH... [-D NAME=VALUE]... [--json]", options, run};
 
 }  // namespace pamc

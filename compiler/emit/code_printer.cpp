@@ -57,7 +57,7 @@ std::string NameTable::make(const std::string& raw) {
 }
 
 [[noreturn]] static void cannot_emit(const std::string& what) {
-  throw CompileError{Diagnostic{Severity::Error, DiagKind::EvaluationError, Loc{}, "cannot emit code: " + what, {}}};
+  throw CompileError{Diagnostic{Severity::Error, DiagKind::CannotEmit, Loc{}, "cannot emit code: " + what, {}}};
 }
 
 std::string CodePrinter::print(const ex& e) {

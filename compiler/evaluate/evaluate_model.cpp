@@ -143,7 +143,7 @@ GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string,
       try {
         sym::WorkBudget budget;
         sym::Value v = sym::evaluate(*p.default_value, env, budget);
-        if (v.is_vector) fail(DiagKind::EvaluationError, "the default of parameter '" + p.name + "' is a vector");
+        if (v.is_vector) fail(DiagKind::VectorValue, "the default of parameter '" + p.name + "' is a vector");
         env[p.symbol] = v.scalar;
         progress = true;
       } catch (const sym::EvalError&) {
@@ -164,7 +164,7 @@ GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string,
         continue;  // a bound that mentions an unbound parameter is checked when it is bound
       }
       if (!compare_holds(b.op, value, bound.scalar))
-        fail(DiagKind::EvaluationError, "parameter " + p.name + " = " + format_number(value) +
+        fail(DiagKind::ParameterOutOfBounds, "parameter " + p.name + " = " + format_number(value) +
                                             " violates its declared bound " + p.name + " " + b.op + " " +
                                             format_number(bound.scalar));
     }
@@ -253,7 +253,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     }
     if (GiNaC::is_a<GiNaC::numeric>(v) && GiNaC::ex_to<GiNaC::numeric>(v).is_real() &&
         GiNaC::ex_to<GiNaC::numeric>(v).is_negative())
-      fail(DiagKind::EvaluationError,
+      fail(DiagKind::NegativeTime,
            "a negative time in " + t.what + ": " + sym::to_pamela(t.time) + " = " +
                format_number(GiNaC::ex_to<GiNaC::numeric>(v)) + " at this point",
            t.loc);
@@ -298,7 +298,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     sym::WorkBudget budget;
     budget.steps_left = static_cast<long long>(std::min(9e18, std::max(2e8, 4 * request.max_terms)));
     budget.on_tick = [&line](long long done) {
-      if (sym::interrupted()) throw sym::EvalError{"interrupted (Ctrl-C) before the evaluation ended"};
+      if (sym::interrupted()) throw sym::EvalError(DiagKind::Interrupted, "interrupted (Ctrl-C) before the evaluation ended");
       line.tick(done);
     };
     try {
@@ -317,7 +317,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
           where = l.loc;
           break;
         }
-      fail(DiagKind::EvaluationError, e->name + ": " + err.message, where);
+      fail(err.diag.kind, e->name + ": " + err.message, where);
     }
   }
   return result;

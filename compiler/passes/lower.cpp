@@ -78,24 +78,24 @@ struct LowerMemo {
     return c;
   }
 };
-thread_local LowerMemo* t_memo = nullptr;
 
 // Binds a loop index in the scope for the lifetime of this object and restores what it
 // hid: copying the scope (every parameter) at each loop made lowering O(parameters x loops).
 class BindIndex {
  public:
-  BindIndex(Scope& scope, const std::string& name, const ex& value) : scope_(scope), name_(name) {
+  BindIndex(LowerMemo* memo, Scope& scope, const std::string& name, const ex& value)
+      : memo_(memo), scope_(scope), name_(name) {
     auto it = scope_.find(name_);
     if (it != scope_.end()) {
       hidden_ = it->second;
-      if (t_memo) ++t_memo->hiding;
+      if (memo_) ++memo_->hiding;
     }
     scope_[name_] = value;
-    if (t_memo) ++t_memo->depth;
+    if (memo_) ++memo_->depth;
   }
   ~BindIndex() {
-    if (t_memo) --t_memo->depth;
-    if (hidden_ && t_memo) --t_memo->hiding;
+    if (memo_) --memo_->depth;
+    if (hidden_ && memo_) --memo_->hiding;
     if (hidden_) scope_[name_] = *hidden_;
     else scope_.erase(name_);
   }
@@ -103,20 +103,11 @@ class BindIndex {
   BindIndex& operator=(const BindIndex&) = delete;
 
  private:
+  LowerMemo* memo_;  // null: no memo (lower_numeric)
   Scope& scope_;
   std::string name_;
   std::optional<ex> hidden_;
 };
-
-ex lower_num(const NodeP& n, Scope& scope);
-
-// The symbol of a loop index bound here (see LowerMemo::indices).
-GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
-  if (!t_memo) return GiNaC::symbol(name);
-  auto [it, fresh] = t_memo->indices.try_emplace({name, t_memo->depth}, name);
-  t_memo->loops.push_back({it->second, loc});
-  return it->second;
-}
 
 [[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message) {
   throw CompileError{Diagnostic{Severity::Error, kind, loc, message, {}}};
@@ -124,39 +115,6 @@ GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
 
 sym::ReduceKind reduce_kind(Op op) {
   return op == Op::Sum ? sym::ReduceKind::Sum : op == Op::Max ? sym::ReduceKind::Max : sym::ReduceKind::Min;
-}
-
-ex lower_call(const NodeP& n, Scope& scope) {
-  GiNaC::exvector args;
-  for (const NodeP& k : n->kids) args.push_back(lower_num(k, scope));
-  const std::string& f = n->name;
-  if (f == "max" || f == "min") {
-    if (args.size() == 1) {  // max(v) of a vector; min(v) = -max(-v)
-      return f == "max" ? sym::vector_max(args[0]) : -sym::vector_max(-args[0]);
-    }
-    return f == "max" ? sym::make_max(args) : sym::make_min(args);
-  }
-  if (args.size() == 1) {
-    const ex& x = args[0];
-    // A constant argument outside the function's domain is the user's error, located (GiNaC
-    // would answer with a complex number or an exception).
-    if (GiNaC::is_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real()) {
-      const GiNaC::numeric& v = GiNaC::ex_to<GiNaC::numeric>(x);
-      if (f == "sqrt" && v.is_negative())
-        fail(n->loc, DiagKind::EvaluationError, "sqrt of a negative number (" + sym::to_pamela(x) + ")");
-      if ((f == "log" || f == "log2") && !v.is_positive())
-        fail(n->loc, DiagKind::EvaluationError, f + " of a non-positive number (" + sym::to_pamela(x) + ")");
-    }
-    if (f == "sqrt") return GiNaC::sqrt(x);
-    if (f == "log") return GiNaC::log(x);
-    if (f == "log2") return sym::log2_of(x);
-    if (f == "exp") return GiNaC::exp(x);
-    if (f == "ceil") return sym::ceil_of(x);
-    if (f == "floor") return sym::floor_of(x);
-    if (f == "abs") return GiNaC::abs(x);
-    if (f == "unitvec") return sym::unitvec(x);
-  }
-  fail(n->loc, DiagKind::TypeMismatch, "'" + f + "' cannot be used as a numeric function here");
 }
 
 // a ^ b, with a constant base and exponent checked first: 0 to a negative power has no
@@ -171,14 +129,14 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
       std::string base = sym::to_pamela(a);
       return (x.is_negative() ? "(" + base + ")" : base) + " ^ " + sym::to_pamela(b);
     };
-    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::EvaluationError, "0 to a negative power (" + text() + ")");
+    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::DomainError, "0 to a negative power (" + text() + ")");
     if (x.is_negative() && !y.is_integer())
-      fail(loc, DiagKind::EvaluationError, "a negative number to a fractional power (" + text() + ")");
+      fail(loc, DiagKind::DomainError, "a negative number to a fractional power (" + text() + ")");
     if (x.is_rational() && y.is_integer() && !x.is_zero() && x != 1 && x != -1) {
       double bits = std::fabs(y.to_double()) *
                     (std::log2(std::fabs(x.numer().to_double())) + std::log2(x.denom().to_double()));
       if (bits > 1e6)
-        fail(loc, DiagKind::EvaluationError,
+        fail(loc, DiagKind::ValueTooLarge,
              "the exact value of " + text() + " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
@@ -186,41 +144,140 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
   return GiNaC::pow(a, b);
 }
 
-ex lower_binary(const NodeP& n, Scope& scope) {
-  ex a = lower_num(n->kids[0], scope);
-  ex b = lower_num(n->kids[1], scope);
-  switch (n->op) {
-    case Op::Add: return a + b;
-    case Op::Sub: return a - b;
-    case Op::Mul: return a * b;
-    case Op::Div:
-      if (b.is_zero()) fail(n->loc, DiagKind::EvaluationError, "division by zero");
-      return a / b;
-    case Op::Pow: return checked_pow(a, b, n->loc);
-    case Op::Mod: return sym::mod_of(a, b);
-    case Op::IDiv: return sym::idiv_of(a, b);
-    case Op::Eq: return sym::compare(sym::Cmp::Eq, a, b);
-    case Op::Ne: return sym::compare(sym::Cmp::Ne, a, b);
-    case Op::Lt: return sym::compare(sym::Cmp::Lt, a, b);
-    case Op::Le: return sym::compare(sym::Cmp::Le, a, b);
-    case Op::Gt: return sym::compare(sym::Cmp::Gt, a, b);
-    case Op::Ge: return sym::compare(sym::Cmp::Ge, a, b);
-    case Op::And: return a * b;          // independence: P(a and b) = P(a) P(b)
-    case Op::Or: return a + b - a * b;
-    default: break;
-  }
-  fail(n->loc, DiagKind::TypeMismatch, "unexpected operator in a numeric expression");
-}
-
 // The lowered X_L of one process expression.
 struct Lowered {
   ex phi, delta, T;
 };
 
-class ProcessLowering {
+// Lowering with lower()'s memo, or with none (lower_numeric: one expression alone). The
+// memo is this object's member, not a thread_local: what a call may use is what it was given.
+class Lowering {
  public:
-  Lowered lower(const NodeP& n, Scope& scope) {
-    LowerMemo* m = t_memo;
+  explicit Lowering(LowerMemo* memo) : memo_(memo) {}
+
+  ex lower_num(const NodeP& n, Scope& scope) {
+    LowerMemo* m = memo_;
+    if (!m || m->hiding > 0 || n->kind == Kind::Name || !m->is_closed(n)) return lower_num_uncached(n, scope);
+    auto it = m->value.find(n.get());
+    if (it != m->value.end()) return it->second;
+    ex v = lower_num_uncached(n, scope);
+    m->value.emplace(n.get(), v);
+    return v;
+  }
+
+  ex lower_num_uncached(const NodeP& n, Scope& scope) {
+    switch (n->kind) {
+      case Kind::Number: {
+        GiNaC::numeric value;
+        if (!parse_exact_number(n->text, value))
+          fail(n->loc, DiagKind::NumberTooLarge, "numeric literal '" + n->text.substr(0, 40) + "' is out of range");
+        return value;
+      }
+      case Kind::Name: {
+        auto it = scope.find(n->name);
+        if (it == scope.end()) fail(n->loc, DiagKind::UndefinedName, "'" + n->name + "' is not a parameter or loop index");
+        return it->second;
+      }
+      case Kind::Group:
+        return lower_num(n->kids[0], scope);
+      case Kind::Unary: {
+        ex x = lower_num(n->kids[0], scope);
+        return n->op == Op::Not ? 1 - x : -x;
+      }
+      case Kind::Binary:
+        return lower_binary(n, scope);
+      case Kind::Call:
+        return lower_call(n, scope);
+      case Kind::Reduce: {
+        ex lb = lower_num(n->kids[0], scope);
+        ex ub = lower_num(n->kids[1], scope);
+        GiNaC::symbol index = index_symbol(n->name, n->loc);
+        BindIndex bind(memo_, scope, n->name, index);
+        return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
+      }
+      case Kind::IfExpr: {
+        ex c = lower_num(n->kids[0], scope);
+        return c * lower_num(n->kids[1], scope) + (1 - c) * lower_num(n->kids[2], scope);
+      }
+      case Kind::Vector: {
+        GiNaC::exvector elems;
+        for (const NodeP& k : n->kids) elems.push_back(lower_num(k, scope));
+        return sym::vector_literal(elems);
+      }
+      default:
+        fail(n->loc, DiagKind::TypeMismatch, "expected a numeric expression, found a process");
+    }
+  }
+
+  // The symbol of a loop index bound here (see LowerMemo::indices).
+  GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
+    if (!memo_) return GiNaC::symbol(name);
+    auto [it, fresh] = memo_->indices.try_emplace({name, memo_->depth}, name);
+    memo_->loops.push_back({it->second, loc});
+    return it->second;
+  }
+
+  ex lower_call(const NodeP& n, Scope& scope) {
+    GiNaC::exvector args;
+    for (const NodeP& k : n->kids) args.push_back(lower_num(k, scope));
+    const std::string& f = n->name;
+    if (f == "max" || f == "min") {
+      if (args.size() == 1) {  // max(v) of a vector; min(v) = -max(-v)
+        return f == "max" ? sym::vector_max(args[0]) : -sym::vector_max(-args[0]);
+      }
+      return f == "max" ? sym::make_max(args) : sym::make_min(args);
+    }
+    if (args.size() == 1) {
+      const ex& x = args[0];
+      // A constant argument outside the function's domain is the user's error, located (GiNaC
+      // would answer with a complex number or an exception).
+      if (GiNaC::is_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real()) {
+        const GiNaC::numeric& v = GiNaC::ex_to<GiNaC::numeric>(x);
+        if (f == "sqrt" && v.is_negative())
+          fail(n->loc, DiagKind::DomainError, "sqrt of a negative number (" + sym::to_pamela(x) + ")");
+        if ((f == "log" || f == "log2") && !v.is_positive())
+          fail(n->loc, DiagKind::DomainError, f + " of a non-positive number (" + sym::to_pamela(x) + ")");
+      }
+      if (f == "sqrt") return GiNaC::sqrt(x);
+      if (f == "log") return GiNaC::log(x);
+      if (f == "log2") return sym::log2_of(x);
+      if (f == "exp") return GiNaC::exp(x);
+      if (f == "ceil") return sym::ceil_of(x);
+      if (f == "floor") return sym::floor_of(x);
+      if (f == "abs") return GiNaC::abs(x);
+      if (f == "unitvec") return sym::unitvec(x);
+    }
+    fail(n->loc, DiagKind::TypeMismatch, "'" + f + "' cannot be used as a numeric function here");
+  }
+
+  ex lower_binary(const NodeP& n, Scope& scope) {
+    ex a = lower_num(n->kids[0], scope);
+    ex b = lower_num(n->kids[1], scope);
+    switch (n->op) {
+      case Op::Add: return a + b;
+      case Op::Sub: return a - b;
+      case Op::Mul: return a * b;
+      case Op::Div:
+        if (b.is_zero()) fail(n->loc, DiagKind::DivisionByZero, "division by zero");
+        return a / b;
+      case Op::Pow: return checked_pow(a, b, n->loc);
+      case Op::Mod: return sym::mod_of(a, b);
+      case Op::IDiv: return sym::idiv_of(a, b);
+      case Op::Eq: return sym::compare(sym::Cmp::Eq, a, b);
+      case Op::Ne: return sym::compare(sym::Cmp::Ne, a, b);
+      case Op::Lt: return sym::compare(sym::Cmp::Lt, a, b);
+      case Op::Le: return sym::compare(sym::Cmp::Le, a, b);
+      case Op::Gt: return sym::compare(sym::Cmp::Gt, a, b);
+      case Op::Ge: return sym::compare(sym::Cmp::Ge, a, b);
+      case Op::And: return a * b;          // independence: P(a and b) = P(a) P(b)
+      case Op::Or: return a + b - a * b;
+      default: break;
+    }
+    fail(n->loc, DiagKind::TypeMismatch, "unexpected operator in a numeric expression");
+  }
+
+  Lowered lower_process(const NodeP& n, Scope& scope) {
+    LowerMemo* m = memo_;
     if (!m || m->hiding > 0 || !m->is_closed(n)) return lower_uncached(n, scope);
     auto it = m->process_value.find(n.get());
     if (it != m->process_value.end()) return {it->second[0], it->second[1], it->second[2]};
@@ -233,7 +290,7 @@ class ProcessLowering {
   Lowered lower_uncached(const NodeP& n, Scope& scope) {
     switch (n->kind) {
       case Kind::Group:
-        return lower(n->kids[0], scope);
+        return lower_process(n->kids[0], scope);
       case Kind::Delay: {
         ex t = lower_num(n->kids[0], scope);
         reject_negative_time(t, n->kids[0]->loc, "delay");
@@ -245,9 +302,9 @@ class ProcessLowering {
           fail(r->loc, DiagKind::TypeMismatch, "use needs a resource fcfs(index, multiplicity)");
         ex index = lower_num(r->kids[0], scope);
         ex multiplicity = lower_num(r->kids[1], scope);
-        if (multiplicity.is_zero()) fail(r->loc, DiagKind::EvaluationError, "a resource with multiplicity 0");
+        if (multiplicity.is_zero()) fail(r->loc, DiagKind::InvalidMultiplicity, "a resource with multiplicity 0");
         if (GiNaC::is_a<GiNaC::numeric>(multiplicity) && GiNaC::ex_to<GiNaC::numeric>(multiplicity).is_negative())
-          fail(r->kids[1]->loc, DiagKind::EvaluationError,
+          fail(r->kids[1]->loc, DiagKind::InvalidMultiplicity,
                "a resource with a negative number of servers (" + sym::to_pamela(multiplicity) + ")");
         check_identity(index, multiplicity, r->loc);
         ex t = lower_num(n->kids[1], scope);
@@ -255,11 +312,11 @@ class ProcessLowering {
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
       case Kind::Seq: {
-        Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
+        Lowered a = lower_process(n->kids[0], scope), b = lower_process(n->kids[1], scope);
         return {a.phi + b.phi, a.delta + b.delta, a.T + b.T};
       }
       case Kind::Par: {
-        Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
+        Lowered a = lower_process(n->kids[0], scope), b = lower_process(n->kids[1], scope);
         ex delta = a.delta + b.delta;
         return {sym::make_max({a.phi, b.phi}), delta, sym::make_max({a.T, b.T, sym::vector_max(delta)})};
       }
@@ -270,8 +327,8 @@ class ProcessLowering {
         GiNaC::symbol index = index_symbol(n->name, n->loc);
         Lowered b;
         {
-          BindIndex bind(scope, n->name, index);
-          b = lower(n->kids[2], scope);
+          BindIndex bind(memo_, scope, n->name, index);
+          b = lower_process(n->kids[2], scope);
         }
         ex delta = sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.delta);
         if (n->kind == Kind::SeqLoop)
@@ -284,8 +341,8 @@ class ProcessLowering {
       }
       case Kind::IfProc: {
         ex c = lower_num(n->kids[0], scope);
-        Lowered a = lower(n->kids[1], scope);
-        Lowered b = n->kids.size() > 2 ? lower(n->kids[2], scope) : Lowered{0, 0, 0};
+        Lowered a = lower_process(n->kids[1], scope);
+        Lowered b = n->kids.size() > 2 ? lower_process(n->kids[2], scope) : Lowered{0, 0, 0};
         auto mix = [&](const ex& x, const ex& y) { return c * x + (1 - c) * y; };
         return {mix(a.phi, b.phi), mix(a.delta, b.delta), mix(a.T, b.T)};
       }
@@ -299,18 +356,18 @@ class ProcessLowering {
   // T_main = -1).
   // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point
   // where it is negative (delay(N - 5) at N = 1).
-  static void reject_negative_time(const ex& t, const Loc& loc, const char* what) {
+  void reject_negative_time(const ex& t, const Loc& loc, const char* what) {
     if (GiNaC::is_a<GiNaC::numeric>(t)) {
       if (GiNaC::ex_to<GiNaC::numeric>(t).is_real() && GiNaC::ex_to<GiNaC::numeric>(t).is_negative())
-        fail(loc, DiagKind::EvaluationError, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
+        fail(loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
       return;
     }
-    if (!t_memo || sym::is_vector_valued(t)) return;
-    for (const auto& [key, index] : t_memo->indices)
+    if (!memo_ || sym::is_vector_valued(t)) return;
+    for (const auto& [key, index] : memo_->indices)
       if (t.has(index)) return;
-    for (const TimeSite& k : t_memo->times)
+    for (const TimeSite& k : memo_->times)
       if (k.time.is_equal(t) && k.loc.line == loc.line && k.loc.col == loc.col && k.loc.file == loc.file) return;
-    t_memo->times.push_back({t, loc, what});
+    memo_->times.push_back({t, loc, what});
   }
 
  private:
@@ -330,6 +387,7 @@ class ProcessLowering {
     fail(loc, DiagKind::ResourceConflict, msg.str());
   }
 
+  LowerMemo* memo_;
   std::map<std::string, std::pair<ex, Loc>> seen_;
 };
 
@@ -369,79 +427,14 @@ bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
 
 ex lower_numeric(const NodeP& e, const std::map<std::string, GiNaC::ex>& scope) {
   Scope copy = scope;
-  LowerMemo* saved = t_memo;  // the memo belongs to lower()'s scope
-  t_memo = nullptr;
-  struct Restore {
-    LowerMemo* s;
-    ~Restore() { t_memo = s; }
-  } restore{saved};
-  return lower_num(e, copy);
+  return Lowering(nullptr).lower_num(e, copy);  // lower()'s memo is not for one expression alone
 }
-
-namespace {
-
-ex lower_num_uncached(const NodeP& n, Scope& scope);
-
-ex lower_num(const NodeP& n, Scope& scope) {
-  LowerMemo* m = t_memo;
-  if (!m || m->hiding > 0 || n->kind == Kind::Name || !m->is_closed(n)) return lower_num_uncached(n, scope);
-  auto it = m->value.find(n.get());
-  if (it != m->value.end()) return it->second;
-  ex v = lower_num_uncached(n, scope);
-  m->value.emplace(n.get(), v);
-  return v;
-}
-
-ex lower_num_uncached(const NodeP& n, Scope& scope) {
-  switch (n->kind) {
-    case Kind::Number: {
-      GiNaC::numeric value;
-      if (!parse_exact_number(n->text, value))
-        fail(n->loc, DiagKind::NumberTooLarge, "numeric literal '" + n->text.substr(0, 40) + "' is out of range");
-      return value;
-    }
-    case Kind::Name: {
-      auto it = scope.find(n->name);
-      if (it == scope.end()) fail(n->loc, DiagKind::UndefinedName, "'" + n->name + "' is not a parameter or loop index");
-      return it->second;
-    }
-    case Kind::Group:
-      return lower_num(n->kids[0], scope);
-    case Kind::Unary: {
-      ex x = lower_num(n->kids[0], scope);
-      return n->op == Op::Not ? 1 - x : -x;
-    }
-    case Kind::Binary:
-      return lower_binary(n, scope);
-    case Kind::Call:
-      return lower_call(n, scope);
-    case Kind::Reduce: {
-      ex lb = lower_num(n->kids[0], scope);
-      ex ub = lower_num(n->kids[1], scope);
-      GiNaC::symbol index = index_symbol(n->name, n->loc);
-      BindIndex bind(scope, n->name, index);
-      return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
-    }
-    case Kind::IfExpr: {
-      ex c = lower_num(n->kids[0], scope);
-      return c * lower_num(n->kids[1], scope) + (1 - c) * lower_num(n->kids[2], scope);
-    }
-    case Kind::Vector: {
-      GiNaC::exvector elems;
-      for (const NodeP& k : n->kids) elems.push_back(lower_num(k, scope));
-      return sym::vector_literal(elems);
-    }
-    default:
-      fail(n->loc, DiagKind::TypeMismatch, "expected a numeric expression, found a process");
-  }
-}
-
-}  // namespace
 
 CostModel lower(const NormalModel& model) {
   CostModel cost;
   cost.name = model.name;
   Scope scope;
+  Lowering plain(nullptr);  // defaults and bounds: before the memo, which needs every parameter
   for (const NormalParameter& p : model.parameters) {
     CostParameter param{p.name, GiNaC::symbol(p.name), std::nullopt, {}};
     scope[p.name] = param.symbol;
@@ -452,9 +445,9 @@ CostModel lower(const NormalModel& model) {
   for (std::size_t i = 0; i < model.parameters.size(); ++i) {
     const NormalParameter& p = model.parameters[i];
     CostParameter& param = cost.parameters[i];
-    if (p.default_value) param.default_value = lower_num(p.default_value, scope);
+    if (p.default_value) param.default_value = plain.lower_num(p.default_value, scope);
     for (const ast::Bound& b : p.bounds) {
-      ex value = lower_num(b.value, scope);
+      ex value = plain.lower_num(b.value, scope);
       param.bounds.push_back({ast::op_spelling(b.op), value});
       if (b.op == Op::Ge || b.op == Op::Gt) cost.facts.add_lower(param.symbol, value, b.op == Op::Gt);
       else cost.facts.add_upper(param.symbol, value, b.op == Op::Lt);
@@ -463,19 +456,14 @@ CostModel lower(const NormalModel& model) {
   Scope params_only = scope;
   LowerMemo memo;
   memo.params = &params_only;
-  struct Install {
-    LowerMemo* saved;
-    explicit Install(LowerMemo* m) : saved(t_memo) { t_memo = m; }
-    ~Install() { t_memo = saved; }
-  } install(&memo);
-  ProcessLowering processes;
+  Lowering lowering(&memo);
   for (const NormalEquation& e : model.equations) {
     if (e.type == ast::Type::Numeric) {
-      ex value = lower_num(e.body, scope);
+      ex value = lowering.lower_num(e.body, scope);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       continue;
     }
-    Lowered l = processes.lower(e.body, scope);
+    Lowered l = lowering.lower_process(e.body, scope);
     ex omega = sym::vector_max(l.delta);
     cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, l.phi, false, e.loc});
     cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});

@@ -92,8 +92,7 @@ static std::unique_ptr<Compilation> run_stages(std::unique_ptr<Program> program,
     simplify_model(c->model);
     c->reached = Stage::Simplified;
   } catch (const CompileError& e) {
-    Diagnostic d = e.diag;
-    if (d.severity == Severity::Error) diags.error(d.loc, d.kind, d.message);
+    diags.add(e.diag);  // whatever its severity: a thrown diagnostic is never dropped
     return nullptr;
   }
   return c;

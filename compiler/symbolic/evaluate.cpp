@@ -16,10 +16,10 @@ using namespace GiNaC;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& m) { throw EvalError{m}; }
+[[noreturn]] void fail(DiagKind kind, const std::string& m) { throw EvalError(kind, m); }
 
 Value scalar(const numeric& n) {
-  if (!n.is_real()) fail("result is not a real number");
+  if (!n.is_real()) fail(DiagKind::DomainError, "result is not a real number");
   Value v;
   v.scalar = n;
   return v;
@@ -35,7 +35,7 @@ Value vec(std::map<long, numeric> m) {
 }
 
 const numeric& need_scalar(const Value& v, const char* what) {
-  if (v.is_vector) fail(std::string("a vector where a scalar is needed (") + what + ")");
+  if (v.is_vector) fail(DiagKind::VectorValue, std::string("a vector where a scalar is needed (") + what + ")");
   return v.scalar;
 }
 
@@ -43,7 +43,7 @@ Value add_v(const Value& a, const Value& b) {
   if (!a.is_vector && !b.is_vector) return scalar(a.scalar + b.scalar);
   if (!a.is_vector && a.scalar.is_zero()) return b;
   if (!b.is_vector && b.scalar.is_zero()) return a;
-  if (!a.is_vector || !b.is_vector) fail("a scalar added to a vector");
+  if (!a.is_vector || !b.is_vector) fail(DiagKind::VectorValue, "a scalar added to a vector");
   auto m = a.elems;
   for (const auto& [k, x] : b.elems) m[k] = m.count(k) ? m[k] + x : x;
   return vec(m);
@@ -68,7 +68,7 @@ Value mul_v(const Value& a, const Value& b) {
 Value ext_v(const Value& a, const Value& b, bool is_max) {
   auto pick = [&](const numeric& x, const numeric& y) { return (is_max ? x < y : y < x) ? y : x; };
   if (!a.is_vector && !b.is_vector) return scalar(pick(a.scalar, b.scalar));
-  if (!a.is_vector || !b.is_vector) fail("max/min of a scalar and a vector");
+  if (!a.is_vector || !b.is_vector) fail(DiagKind::VectorValue, "max/min of a scalar and a vector");
   std::map<long, numeric> m;
   for (const auto& [k, x] : a.elems) m[k] = x;
   for (const auto& [k, x] : b.elems) (void)x, m[k] = 0;
@@ -83,7 +83,7 @@ Value ext_v(const Value& a, const Value& b, bool is_max) {
 numeric to_number(const ex& r) {
   ex x = r;
   if (!is_class<numeric>(x)) x = x.evalf();
-  if (!is_class<numeric>(x) || !ex_to<numeric>(x).is_real()) fail("result is not a real number");
+  if (!is_class<numeric>(x) || !ex_to<numeric>(x).is_real()) fail(DiagKind::DomainError, "result is not a real number");
   return ex_to<numeric>(x);
 }
 
@@ -97,8 +97,8 @@ numeric floor_n(const numeric& x) {
 }
 
 long integer_bound(const numeric& n, const char* which) {
-  if (!n.is_integer()) fail(std::string("non-integer loop bound (") + which + " = " + number_to_pamela(n) + ")");
-  if (n > numeric(1L << 62) || n < -numeric(1L << 62)) fail("loop bound out of range");
+  if (!n.is_integer()) fail(DiagKind::NonIntegerBound, std::string("non-integer loop bound (") + which + " = " + number_to_pamela(n) + ")");
+  if (n > numeric(1L << 62) || n < -numeric(1L << 62)) fail(DiagKind::ValueTooLarge, "loop bound out of range");
   return n.to_long();
 }
 
@@ -110,8 +110,8 @@ struct Evaluator {
     if (is_class<numeric>(e)) return scalar(ex_to<numeric>(e));
     if (is_class<symbol>(e)) {
       auto it = env.find(e);
-      if (it == env.end()) fail("unbound symbol " + ex_to<symbol>(e).get_name());
-      if (!is_class<numeric>(it->second)) fail("symbol " + ex_to<symbol>(e).get_name() + " is not bound to a number");
+      if (it == env.end()) fail(DiagKind::UnboundParameter, "unbound symbol " + ex_to<symbol>(e).get_name());
+      if (!is_class<numeric>(it->second)) fail(DiagKind::UnboundParameter, "symbol " + ex_to<symbol>(e).get_name() + " is not bound to a number");
       return scalar(ex_to<numeric>(it->second));
     }
     if (is_class<constant>(e)) return scalar(to_number(e));
@@ -131,7 +131,7 @@ struct Evaluator {
       const numeric& nx = need_scalar(x, "exponent");
       if (nb.is_zero() && !nx.is_positive()) {
         if (nx.is_zero()) return scalar(1);
-        fail("division by zero");
+        fail(DiagKind::DivisionByZero, "division by zero");
       }
       if (nx.is_integer() && nb.is_rational()) return scalar(nb.power(nx));
       return scalar(to_number(GiNaC::pow(nb, nx)));
@@ -146,8 +146,8 @@ struct Evaluator {
     switch (pamela_function(e)) {
       case Fn::Unitvec: {
         numeric k = need_scalar(ev(e.op(0)), "unitvec position");
-        if (!k.is_integer() || k.is_negative()) fail("unitvec position " + number_to_pamela(k) + " is not a nonnegative integer");
-        if (k > numeric(1L << 62)) fail("unitvec position out of range");
+        if (!k.is_integer() || k.is_negative()) fail(DiagKind::NonIntegerBound, "unitvec position " + number_to_pamela(k) + " is not a nonnegative integer");
+        if (k > numeric(1L << 62)) fail(DiagKind::ValueTooLarge, "unitvec position out of range");
         return vec({{k.to_long(), numeric(1)}});
       }
       case Fn::VectorMax: {
@@ -166,7 +166,7 @@ struct Evaluator {
       case Fn::Mod:
       case Fn::Div: {
         numeric a = need_scalar(ev(e.op(0)), "mod/div"), b = need_scalar(ev(e.op(1)), "mod/div");
-        if (b.is_zero()) fail("division by zero");
+        if (b.is_zero()) fail(DiagKind::DivisionByZero, "division by zero");
         numeric q = floor_n(a / b);
         return scalar(pamela_function(e) == Fn::Div ? q : a - b * q);
       }
@@ -186,7 +186,7 @@ struct Evaluator {
       }
       case Fn::Log2: {
         numeric x = need_scalar(ev(e.op(0)), "log2");
-        if (!x.is_positive()) fail("log2 of a non-positive number");
+        if (!x.is_positive()) fail(DiagKind::DomainError, "log2 of a non-positive number");
         ex r = log2_of(x);  // exact on powers of two
         if (is_class<numeric>(r)) return scalar(ex_to<numeric>(r));
         return scalar(to_number(GiNaC::log(x) / GiNaC::log(numeric(2))));
@@ -198,10 +198,10 @@ struct Evaluator {
       exvector args;
       for (size_t i = 0; i < e.nops(); ++i) args.push_back(need_scalar(ev(e.op(i)), "function argument"));
       const std::string name = f.get_name();
-      if (name == "log" && !ex_to<numeric>(args[0]).is_positive()) fail("log of a non-positive number");
+      if (name == "log" && !ex_to<numeric>(args[0]).is_positive()) fail(DiagKind::DomainError, "log of a non-positive number");
       return scalar(to_number(function(f.get_serial(), args)));
     }
-    fail("cannot evaluate " + to_pamela(e));
+    fail(DiagKind::EvaluationError, "cannot evaluate " + to_pamela(e));
   }
 
   Value reduce(const reduction& r) {
@@ -215,13 +215,13 @@ struct Evaluator {
     }
     if (lb > ub) {
       if (r.kind() == ReduceKind::Sum || r.empty_is_zero()) return scalar(0);
-      fail(std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");
+      fail(DiagKind::EmptyRange, std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");
     }
     const ex key = r.index_ex();
     auto saved = env.find(key) != env.end() ? std::optional<ex>(env[key]) : std::nullopt;
     Value acc;
     for (long i = lb;; ++i) {
-      if (--budget.steps_left < 0) fail("work limit exceeded while unrolling a reduction");
+      if (--budget.steps_left < 0) fail(DiagKind::WorkLimit, "work limit exceeded while unrolling a reduction");
       if ((++budget.steps_done & 0xFFFF) == 0 && budget.on_tick) budget.on_tick(budget.steps_done);
       env[key] = numeric(i);
       Value b = ev(r.body());

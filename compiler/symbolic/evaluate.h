@@ -3,7 +3,7 @@
 // Unrolls every reduction. Exact (GiNaC::numeric rationals) for integer and rational
 // arithmetic, mod, div, floor, ceil and comparisons; floats where sqrt/log/exp or non-integer
 // powers enter. Vectors are maps position -> value (zero elements are not stored).
-// Errors throw EvalError: unbound symbol, division by zero, max/min over an empty range, a
+// Errors throw EvalError, a CompileError whose kind says what went wrong: unbound symbol, division by zero, max/min over an empty range, a
 // non-integer loop bound, a non-integer or negative unitvec position, a result that is not
 // real, and exhausting the work budget (one step per unrolled iteration).
 #pragma once
@@ -15,6 +15,8 @@
 #include <map>
 #include <string>
 
+#include "compiler/diag/diag.h"
+
 namespace pamc::sym {
 
 struct Value {
@@ -22,9 +24,12 @@ struct Value {
   GiNaC::numeric scalar;
   std::map<long, GiNaC::numeric> elems;
 };
-struct EvalError {
-  explicit EvalError(std::string m, GiNaC::ex loop = 0) : message(std::move(m)), loop_index(std::move(loop)) {}
-  std::string message;
+// The diagnostic has no location (the evaluator sees expressions, not text); the caller
+// places it, at the loop named by loop_index when a bound failed.
+struct EvalError : CompileError {
+  EvalError(DiagKind kind, std::string m, GiNaC::ex loop = 0)
+      : CompileError(Loc{}, kind, m), message(std::move(m)), loop_index(std::move(loop)) {}
+  std::string message;   // diag.message, for callers that only print it
   GiNaC::ex loop_index;  // the index symbol of the loop whose bound failed (else 0), for its location
 };
 struct WorkBudget {

@@ -46,7 +46,7 @@ def main():
     rc, out, err = pamc("sweep", MRM, "-D", "N=10", "--sweep", "P=1:2:0.25", "--target", "T_main")
     # P = 0.25 is not an integer: the MRM assumes P is an integer, like eval
     check("a non-integer loop bound in the range is eval's error, at that point",
-          rc == 1 and "P = 1.25" in err and "[EvaluationError]" in err, err)
+          rc == 1 and "P = 1.25" in err and "[NonIntegerBound]" in err, err)
     rc, out, err = pamc("sweep", MRM, "-D", "N=10", "--sweep", "P=200:100:-50")
     check("descending linear range", rc == 0 and [x["P"] for x in rows(out)] == ["200", "150", "100"], out + err)
 

@@ -1,4 +1,4 @@
-// pamc sweep, explain, sensitivity (docs/cli.md).
+// pamc sweep: evaluate over parameter ranges, CSV and plot (docs/cli.md, "sweep").
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <iostream>
 #include <sys/stat.h>
 
-#include "compiler/driver/commands.h"
+#include "compiler/driver/subcommand.h"
 #include "compiler/driver/driver_util.h"
 #include "compiler/driver/plot.h"
 #include "compiler/analysis/explain.h"
@@ -19,6 +19,18 @@
 
 namespace pamc {
 namespace {
+
+struct SweepCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::vector<std::string> sweeps;  // NAME=FIRST:LAST[:STEP|:xFACTOR]
+  std::vector<std::string> targets;
+  std::string csv;   // empty: stdout
+  std::string plot;  // empty: no plot
+  bool speedup = false;
+  bool timing = false;  // points/s on stderr
+};
 
 // Swept values: the shortest text that reads back as the same double (the values are
 // correctly rounded from exact decimals, so 0.3 prints as 0.3).
@@ -82,7 +94,7 @@ std::string fixed_text(const std::map<std::string, GiNaC::numeric>& fixed) {
 
 }  // namespace
 
-int cmd_sweep(const SweepCommand& c) {
+int run_sweep(const SweepCommand& c) {
   using clock = std::chrono::steady_clock;
   std::map<std::string, GiNaC::numeric> fixed;
   if (!parse_bindings(c.bindings, fixed)) return kUsageError;
@@ -91,37 +103,32 @@ int cmd_sweep(const SweepCommand& c) {
     SweepRange r;
     std::string error;
     if (!parse_sweep_range(s, r, error)) {
-      std::cerr << "pamc: sweep: --sweep " << s << ": " << error << "\n";
-      return kUsageError;
+      return report(usage_error("sweep: --sweep " + s + ": " + error));
     }
     for (const SweepRange& q : ranges)
       if (q.name == r.name) {
-        std::cerr << "pamc: sweep: " << r.name << " is swept twice\n";
-        return kUsageError;
+        return report(usage_error("sweep: " + r.name + " is swept twice"));
       }
     if (fixed.count(r.name)) {
-      std::cerr << "pamc: sweep: " << r.name << " is both bound (-D) and swept (--sweep)\n";
-      return kUsageError;
+      return report(usage_error("sweep: " + r.name + " is both bound (-D) and swept (--sweep)"));
     }
     ranges.push_back(std::move(r));
   }
   std::size_t points = 1;
   for (const SweepRange& r : ranges) {
     if (points > 1'000'000'000 / r.size()) {
-      std::cerr << "pamc: sweep: the grid has more than 10^9 points\n";
-      return kUsageError;
+      return report(usage_error("sweep: the grid has more than 10^9 points"));
     }
     points *= r.size();
   }
   const std::size_t kMaxPlotPoints = 2'000'000;
   if (!c.plot.empty()) {
     if (plot_format(c.plot).empty()) {
-      std::cerr << "pamc: sweep: --plot " << c.plot << ": the file name must end in .png or .svg\n";
-      return kUsageError;
+      return report(usage_error("sweep: --plot " + c.plot + ": the file name must end in .png or .svg"));
     }
     if (points > kMaxPlotPoints) {
-      std::cerr << "pamc: sweep: --plot draws at most " << kMaxPlotPoints << " points; this grid has " << points << "\n";
-      return kUsageError;
+      return report(usage_error("sweep: --plot draws at most " + std::to_string(kMaxPlotPoints) + " points; this grid has " +
+                                std::to_string(points)));
     }
   }
 
@@ -134,7 +141,7 @@ int cmd_sweep(const SweepCommand& c) {
     auto t0 = clock::now();
     Sweep sweep(model, fixed, ranges, c.targets);
     for (const auto& [name, why] : sweep.slow_targets())
-      std::cerr << "pamc: sweep: note: " << name << " is evaluated exactly at each point (slow): " << why << "\n";
+      report_note({}, "sweep: " + name + " is evaluated exactly at each point (slow): " + why);
     sweep.validate();
     const std::size_t nt = sweep.target_names().size();
     const std::size_t n0 = sweep.ranges()[0].size();
@@ -149,8 +156,7 @@ int cmd_sweep(const SweepCommand& c) {
 
     CsvSink sink;
     if (!sink.open(c.csv)) {
-      std::cerr << c.csv << ": error: cannot write the output file [IOError]\n";
-      return kModelError;
+      return report(file_error(c.csv, DiagKind::IOError, "cannot write the output file"));
     }
     std::string header;
     for (const SweepRange& r : sweep.ranges()) header += (header.empty() ? "" : ",") + r.name;
@@ -201,8 +207,7 @@ int cmd_sweep(const SweepCommand& c) {
         }
       }
       if (!sink.write(text.data(), static_cast<std::size_t>(p - text.data()))) {
-        std::cerr << (c.csv.empty() ? "stdout" : c.csv) << ": error: cannot write the output [IOError]\n";
-        return kModelError;
+        return report(file_error(c.csv.empty() ? "stdout" : c.csv, DiagKind::IOError, "cannot write the output"));
       }
       format_seconds += std::chrono::duration<double>(clock::now() - b).count();
     }
@@ -273,43 +278,51 @@ int cmd_sweep(const SweepCommand& c) {
       }
       std::string err = draw_plot(spec);
       if (!err.empty()) {
-        std::cerr << c.plot << ": error: " << err << " [IOError]\n";
-        return kModelError;
+        return report(file_error(c.plot, DiagKind::IOError, err));
       }
     }
     if (!sink.commit()) {
-      std::cerr << (c.csv.empty() ? "stdout" : c.csv) << ": error: cannot write the output [IOError]\n";
-      return kModelError;
+      return report(file_error(c.csv.empty() ? "stdout" : c.csv, DiagKind::IOError, "cannot write the output"));
     }
   } catch (const CompileError& e) {
-    render_diagnostic(std::cerr, e.diag);
-    return kModelError;
+    return report(e);
   }
   return kOk;
 }
 
 namespace {
 
-template <typename Analyse, typename Format>
-int point_command(const PointCommand& c, Analyse analyse, Format format) {
-  std::map<std::string, GiNaC::numeric> bindings;
-  if (!parse_bindings(c.bindings, bindings)) return kUsageError;
-  Diagnostics diags;
-  auto comp = compile_file(c.file, c.load, Stage::Simplified, diags);
-  if (!comp) return report(diags);
-  report(diags);  // the warnings of a model that compiled
-  try {
-    std::cout << format(analyse(comp->model, bindings, c.targets), c.json);
-  } catch (const CompileError& e) {
-    render_diagnostic(std::cerr, e.diag);
-    return kModelError;
-  }
-  return kOk;
+void options(po::options_description& d) {
+  add_binding_option(d);
+  d.add_options()
+      ("sweep", po::value<std::vector<std::string>>()->composing(),
+       "NAME=FIRST:LAST[:STEP|:xFACTOR]: a linear (step 1 by default) or geometric range; repeat for a grid "
+       "(cartesian product, the first --sweep varying slowest)")
+      ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
+      ("csv", po::value<std::string>(), "write the CSV to PATH instead of stdout")
+      ("plot", po::value<std::string>(), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
+      ("speedup", "add speedup columns T(first)/T(x) to the CSV, and a speedup panel to the plot")
+      ("timing", "print evaluation and output throughput (points/s) on stderr");
+}
+
+int run(const CommandLine& line) {
+  SweepCommand c;
+  read_model_options(c, line);
+  c.sweeps = line.strings("sweep");
+  if (c.sweeps.empty()) throw usage_error("sweep: give at least one --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]");
+  c.csv = line.text("csv");
+  c.plot = line.text("plot");
+  c.speedup = line.flag("speedup");
+  c.timing = line.flag("timing");
+  return run_sweep(c);
 }
 
 }  // namespace
 
-int cmd_explain(const PointCommand& c) { return point_command(c, explain_model, format_explain); }
-int cmd_sensitivity(const PointCommand& c) { return point_command(c, sensitivity_model, format_sensitivity); }
+extern const Subcommand sweep_command{
+    "sweep", "evaluate over parameter ranges (CSV, plot)",
+    "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
+    "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup]",
+    options, run};
 
 }  // namespace pamc

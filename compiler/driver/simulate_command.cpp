@@ -1,0 +1,110 @@
+// pamc simulate: discrete-event simulation of the model (docs/cli.md, "simulate";
+// the simulator is runtime/simulate.h).
+#include <cmath>
+#include <iostream>
+
+#include "compiler/driver/driver_util.h"
+#include "compiler/driver/subcommand.h"
+#include "compiler/evaluate/evaluate_model.h"
+#include "compiler/passes/pipeline.h"
+#include "compiler/symbolic/progress.h"
+#include "runtime/simulate.h"
+
+namespace pamc {
+namespace {
+
+struct SimulateCommand {
+  std::string file;
+  LoadOptions load;
+  std::map<std::string, std::string> bindings;
+  std::string dist = "det";
+  unsigned long long seed = 1;
+  int runs = 1;
+  unsigned long long max_events = 0;
+  std::vector<std::string> targets;
+  bool json = false;
+};
+
+int run_simulate(const SimulateCommand& c) {
+  std::map<std::string, GiNaC::numeric> exact;
+  if (!parse_bindings(c.bindings, exact)) return kUsageError;
+  std::map<std::string, double> params;
+  for (const auto& [name, v] : exact) {
+    double d = v.to_double();
+    if (!std::isfinite(d) || (d == 0.0 && !v.is_zero())) {  // 1e-400 would simulate as 0
+      auto raw = c.bindings.find(name);
+      return report(usage_error("-D " + name + "=" + (raw != c.bindings.end() ? raw->second : format_number(v)) +
+                                ": not representable as a double, which the simulator works in"));
+    }
+    params[name] = d;
+  }
+  Diagnostics diags;
+  auto comp = compile_file(c.file, c.load, Stage::Normalized, diags);
+  if (!comp) return report(diags);
+  report(diags);  // the warnings of a model that compiled
+  std::vector<std::string> processes = c.targets;
+  if (processes.empty())
+    for (const NormalEquation& e : comp->normal.equations)
+      if (e.type == ast::Type::Process && e.top_level) processes.push_back(e.name);
+  if (processes.empty()) {
+    return report(file_error(c.file, DiagKind::UnknownTarget, "the model has no top-level process to simulate"));
+  }
+  SimOptions opts;
+  opts.dist = c.dist == "exp" ? SimDist::Exp : SimDist::Det;
+  opts.seed = c.seed;
+  opts.runs = c.runs;
+  opts.max_events = c.max_events;
+  std::vector<NamedSimResult> results;
+  try {
+    for (const std::string& p : processes) {
+      sym::ProgressLine line("simulating " + p, 0, "events");
+      opts.on_tick = [&line](std::uint64_t events) {
+        if (sym::interrupted()) throw SimError(Loc{}, DiagKind::Interrupted, "simulation interrupted (Ctrl-C)");
+        line.tick(static_cast<long long>(events));
+      };
+      results.push_back({p, simulate(comp->normal, p, params, opts)});
+    }
+    // The model's names for its servers, where the text fixes them (`bus`, `cpu(3)`).
+    FixedResources fixed = fixed_resources(*comp->program);
+    for (NamedSimResult& r : results)
+      for (SimResourceStats& s : r.result.resources) s.name = fixed.name_of(static_cast<double>(s.index));
+  } catch (const CompileError& e) {
+    return report(e);
+  }
+  std::string text = c.json ? format_sim_json(results) : format_sim_text(results);
+  std::cout << text << (!text.empty() && text.back() != '\n' ? "\n" : "");
+  return kOk;
+}
+
+void options(po::options_description& d) {
+  add_binding_option(d);
+  d.add_options()
+      ("dist", po::value<std::string>()->default_value("det"), "det | exp: durations as given, or exponential with that mean")
+      ("seed", po::value<unsigned long long>()->default_value(1), "random seed")
+      ("runs", po::value<int>()->default_value(1), "number of runs")
+      ("max-events", po::value<unsigned long long>()->default_value(1000000000ULL), "stop with an error after this many events per run (0: no limit)")
+      ("target", po::value<std::vector<std::string>>()->composing(), "simulate process NAME (default: top-level processes)")
+      ("json", "print JSON");
+}
+
+int run(const CommandLine& line) {
+  SimulateCommand c;
+  read_model_options(c, line);
+  c.dist = line.text("dist");
+  if (c.dist != "det" && c.dist != "exp") throw usage_error("simulate: --dist must be det or exp");
+  c.seed = line.vm["seed"].as<unsigned long long>();
+  c.runs = line.vm["runs"].as<int>();
+  if (c.runs < 1) throw usage_error("simulate: --runs must be at least 1");
+  c.max_events = line.vm["max-events"].as<unsigned long long>();
+  sym::install_interrupt_handler();  // Ctrl-C: a clean error at the next 2^20 events
+  c.json = line.flag("json");
+  return run_simulate(c);
+}
+
+}  // namespace
+
+extern const Subcommand simulate_command{
+    "simulate", "discrete-event simulation of the model",
+    "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--json]", options, run};
+
+}  // namespace pamc
