@@ -30,22 +30,21 @@ double sum_squares(const std::vector<double>& r) {
   return s;
 }
 
-// GSL matrices and vectors, freed when they go out of scope.
-struct Matrix {
-  Matrix(std::size_t rows, std::size_t cols) : m(gsl_matrix_calloc(rows, cols)) {}
-  ~Matrix() { gsl_matrix_free(m); }
-  Matrix(const Matrix&) = delete;
-  Matrix& operator=(const Matrix&) = delete;
-  gsl_matrix* get() const { return m; }
-  gsl_matrix* m;
+// A GSL matrix or vector, freed when it goes out of scope.
+template <class T, void (*Free)(T*)>
+struct Owned {
+  explicit Owned(T* p) : p_(p) {}
+  ~Owned() { Free(p_); }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  T* get() const { return p_; }
+  T* p_;
 };
-struct Vector {
-  explicit Vector(std::size_t n) : v(gsl_vector_calloc(n)) {}
-  ~Vector() { gsl_vector_free(v); }
-  Vector(const Vector&) = delete;
-  Vector& operator=(const Vector&) = delete;
-  gsl_vector* get() const { return v; }
-  gsl_vector* v;
+struct Matrix : Owned<gsl_matrix, gsl_matrix_free> {
+  Matrix(std::size_t rows, std::size_t cols) : Owned(gsl_matrix_calloc(rows, cols)) {}
+};
+struct Vector : Owned<gsl_vector, gsl_vector_free> {
+  explicit Vector(std::size_t n) : Owned(gsl_vector_calloc(n)) {}
 };
 
 // GSL's default error handler aborts the process; here every failure is checked for.
