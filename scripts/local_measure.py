@@ -54,7 +54,11 @@ QUICK_PLAN = (
     + [("stencil", n, t, "held-out") for n in (128, 1024) for t in (1, 2)]
 )
 STENCIL_WORK = {"full": 2e7, "quick": 1e6}
-REPEATS = {"full": 9, "quick": 5}
+REPEATS = {"full": 9, "quick": 9}
+# The time of a point: the median of its repeats. The quick run (the CTest test, on a
+# machine busy with the rest of the suite) keeps the minimum instead: a 1 ms run that
+# loses its core for a time slice is only ever slower, so the fastest is the one that ran.
+STATISTIC = {"full": statistics.median, "quick": min}
 TARGET_MAE = 15.0  # percent: seed 002's "average prediction error is less than 15 %"
 
 
@@ -121,9 +125,9 @@ def measure(exe, plan, mode, log):
         if len(times) != REPEATS[mode]:
             raise Failure(f"{' '.join(args)}: expected {REPEATS[mode]} timings, got:\n{out}")
         row = {"kernel": kernel, "N": n, "T": t, "S": s, "role": role,
-               "seconds": statistics.median(times), "min": min(times), "max": max(times),
+               "seconds": STATISTIC[mode](times), "min": min(times), "max": max(times),
                "repeats": len(times), "load": round(load, 2)}
-        log(f"  {kernel:7} N={n:<5} T={t} S={s:<5} median {row['seconds']:.6g} s "
+        log(f"  {kernel:7} N={n:<5} T={t} S={s:<5} {STATISTIC[mode].__name__} {row['seconds']:.6g} s "
             f"(min {row['min']:.6g}, max {row['max']:.6g}; load {load:.2f})")
         rows.append(row)
     return rows
