@@ -44,8 +44,8 @@ FITTED = {"matmul": ["t_fma", "t_thread"], "stencil": ["t_point", "t_byte", "t_s
 FULL_PLAN = (
     [("matmul", n, 1, "fit") for n in (64, 96, 128, 160, 192)]
     + [("matmul", n, t, "held-out") for n in (256, 384, 512, 768) for t in (1, 2, 4)]
-    + [("stencil", n, t, "fit") for n in (128, 256, 384, 512, 768, 1024) for t in (1, 2)]
-    + [("stencil", n, t, "held-out") for n in (1536, 2048, 3072) for t in (1, 2, 4)]
+    + [("stencil", n, t, "fit") for n in (128, 256, 512, 1024, 2048) for t in (1, 2)]
+    + [("stencil", n, t, "held-out") for n in (3072, 4096) for t in (1, 2, 4)]
 )
 QUICK_PLAN = (
     [("matmul", n, 1, "fit") for n in (64, 96, 128, 160)]
@@ -115,20 +115,29 @@ def build_kernel(cxx, work):
 
 
 def measure(exe, plan, mode, log):
+    """REPEATS rounds over all the points, one timed run of each per round (after the
+    kernel's own warm-up run), so a burst of other programs' load spreads over many points
+    instead of spoiling every repeat of one; a point's time is the median of its rounds."""
+    times = {i: [] for i in range(len(plan))}
+    loads = {i: [] for i in range(len(plan))}
+    for rnd in range(REPEATS[mode]):
+        for i, (kernel, n, t, role) in enumerate(plan):
+            s = sweeps(kernel, n, mode)
+            args = [exe, kernel, str(n), str(t)] + ([str(s)] if kernel == "stencil" else []) + ["1"]
+            loads[i].append(os.getloadavg()[0])
+            out = run(args).split()
+            if len(out) < 2:
+                raise Failure(f"{' '.join(args)}: no timing in its output")
+            times[i].append(float(out[-1]))
+        log(f"  round {rnd + 1} of {REPEATS[mode]} (load average {os.getloadavg()[0]:.2f})")
     rows = []
-    for kernel, n, t, role in plan:
-        s = sweeps(kernel, n, mode)
-        args = [exe, kernel, str(n), str(t)] + ([str(s)] if kernel == "stencil" else []) + [str(REPEATS[mode])]
-        load = os.getloadavg()[0]
-        out = run(args)
-        times = [float(line.split()[-1]) for line in out.split("\n") if line.strip()]
-        if len(times) != REPEATS[mode]:
-            raise Failure(f"{' '.join(args)}: expected {REPEATS[mode]} timings, got:\n{out}")
-        row = {"kernel": kernel, "N": n, "T": t, "S": s, "role": role,
-               "seconds": STATISTIC[mode](times), "min": min(times), "max": max(times),
-               "repeats": len(times), "load": round(load, 2)}
-        log(f"  {kernel:7} N={n:<5} T={t} S={s:<5} {STATISTIC[mode].__name__} {row['seconds']:.6g} s "
-            f"(min {row['min']:.6g}, max {row['max']:.6g}; load {load:.2f})")
+    for i, (kernel, n, t, role) in enumerate(plan):
+        ts = times[i]
+        row = {"kernel": kernel, "N": n, "T": t, "S": sweeps(kernel, n, mode), "role": role,
+               "seconds": STATISTIC[mode](ts), "min": min(ts), "max": max(ts),
+               "repeats": len(ts), "load": round(statistics.mean(loads[i]), 2)}
+        log(f"  {kernel:7} N={n:<5} T={t} S={row['S']:<5} {STATISTIC[mode].__name__} {row['seconds']:.6g} s "
+            f"(min {row['min']:.6g}, max {row['max']:.6g}; mean load {row['load']:.2f})")
         rows.append(row)
     return rows
 
@@ -137,7 +146,7 @@ def write_measurements(path, rows, info):
     with open(path, "w", newline="") as f:
         f.write(f"# samples/local/kernel.cpp timed by scripts/local_measure.py on {info['cpu']}, "
                 f"{info['cores']} cores; seconds = median of the repeats; load = 1-minute load "
-                f"average when the point started\n")
+                f"average over the point's runs\n")
         w = csv.DictWriter(f, fieldnames=["kernel", "N", "T", "S", "role", "seconds", "min", "max",
                                           "repeats", "load"], lineterminator="\n")
         w.writeheader()
@@ -286,10 +295,12 @@ def page(table, fits, consts, info, measured_at):
         "",
         f"{info['cpu'] or 'unknown CPU'}, {info['cores']} cores used; caches reported by the kernel: "
         + ", ".join(f"{k} {v}" for k, v in sorted(info["caches"].items())) + ".",
-        f"Measured {measured_at}. Each time is the median of {table[0]['repeats']} runs in one process after",
-        "a warm-up run. The machine is shared with other builds: the 1-minute load average when",
-        f"the points started ranged from {min(loads):.2f} to {max(loads):.2f} (2 cores), so the timings,",
-        "above all the two- and four-thread ones, carry other programs' noise.",
+        f"Measured {measured_at}. Each time is the median of {table[0]['repeats']} runs, each run in its own",
+        "process after a warm-up run of the same size, one run of every point per round, so that",
+        "a burst of other programs' load spreads over many points. The machine is shared with",
+        "other engineers' builds: the 1-minute load average over a point's runs ranged from",
+        f"{min(loads):.2f} to {max(loads):.2f} (on 2 cores), so the timings, above all the two- and",
+        "four-thread ones (a second core is only free when nothing else runs), carry that noise.",
         "",
         "## Fitted constants",
         "",

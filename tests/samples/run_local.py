@@ -52,7 +52,7 @@ def recovery(pamc, work):
         for name, value in want.items():
             got = float(consts[kernel][name])
             if name == "cache_bytes":
-                # the breakpoint lies between the working sets of N = 768 (9.5 MB) and 1024
+                # the breakpoint lies between the working sets of N = 512 (4.2 MB) and 1024
                 sets = sorted(16 * (n + 2) ** 2 for k, n, t, r in lm.FULL_PLAN if k == kernel and r == "fit")
                 below = max(x for x in sets if x < value)
                 above = min(x for x in sets if x > value)
