@@ -99,6 +99,12 @@ int cmd_sweep(const SweepCommand& c) {
     points *= r.size();
   }
   const std::size_t kMaxPlotPoints = 2'000'000;
+  if (c.heatmap && (c.plot.empty() || ranges.size() != 2 || c.speedup)) {
+    std::cerr << "pamc: sweep: --heatmap draws with --plot over exactly two --sweep parameters (this has "
+              << ranges.size() << (c.plot.empty() ? ", and no --plot" : "") << (c.speedup ? ", and --speedup" : "")
+              << ")\n";
+    return kUsageError;
+  }
   if (!c.plot.empty()) {
     if (plot_format(c.plot).empty()) {
       std::cerr << "pamc: sweep: --plot " << c.plot << ": the file name must end in .png or .svg\n";
@@ -200,7 +206,31 @@ int cmd_sweep(const SweepCommand& c) {
                    points / std::max(eval_seconds + format_seconds, 1e-12), total);
     }
 
-    if (!c.plot.empty()) {
+    if (c.heatmap) {
+      HeatSpec spec;
+      spec.path = c.plot;
+      std::string fixed_part = fixed_text(fixed);
+      spec.title = std::filesystem::path(c.file).filename().string() + " over " + sweep.ranges()[0].name + " and " +
+                   sweep.ranges()[1].name + ": shade and label = order of magnitude" +
+                   (fixed_part.empty() ? "" : "  (" + fixed_part + ")");
+      spec.xlabel = sweep.ranges()[0].name;
+      spec.ylabel = sweep.ranges()[1].name;
+      for (std::size_t i = 0; i < n0; ++i) spec.xs.push_back(label(0, i));
+      for (std::size_t i = 0; i < block; ++i) spec.ys.push_back(label(1, i));
+      for (std::size_t t = 0; t < nt; ++t) {
+        HeatPanel panel;
+        panel.title = sweep.target_names()[t];
+        panel.z.resize(n0 * block);
+        for (std::size_t i0 = 0; i0 < n0; ++i0)
+          for (std::size_t i1 = 0; i1 < block; ++i1) panel.z[i1 * n0 + i0] = all[(i0 * block + i1) * nt + t];
+        spec.panels.push_back(std::move(panel));
+      }
+      std::string err = draw_heatmap(spec);
+      if (!err.empty()) {
+        std::cerr << c.plot << ": error: " << err << " [IOError]\n";
+        return kModelError;
+      }
+    } else if (!c.plot.empty()) {
       PlotSpec spec;
       spec.path = c.plot;
       const SweepRange& r0 = sweep.ranges()[0];

@@ -50,6 +50,7 @@ struct SweepCommand {
   std::string plot;  // empty: no plot
   bool speedup = false;
   bool timing = false;  // points/s on stderr
+  bool heatmap = false;  // --plot as heat maps over two swept parameters (seed 004, Figure 4)
 };
 
 // explain and sensitivity: one point, every top-level T_ (or the targets).

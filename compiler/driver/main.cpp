@@ -216,10 +216,11 @@ int run(int argc, char** argv) {
         ("csv", po::value<std::string>(), "write the CSV to PATH instead of stdout")
         ("plot", po::value<std::string>(), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
         ("speedup", "add speedup columns T(first)/T(x) to the CSV, and a speedup panel to the plot")
-        ("timing", "print evaluation and output throughput (points/s) on stderr");
+        ("timing", "print evaluation and output throughput (points/s) on stderr")
+        ("heatmap", "with --plot and two --sweep: one heat map per target, shaded by order of magnitude");
     Parsed p = parse_command(command, args, options,
                              "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
-                             "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup]");
+                             "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup] [--heatmap]");
     SweepCommand c;
     read_model_options(c, p);
     c.sweeps = strings(p.vm, "sweep");
@@ -228,6 +229,7 @@ int run(int argc, char** argv) {
     if (p.vm.count("plot")) c.plot = p.vm["plot"].as<std::string>();
     c.speedup = p.vm.count("speedup") > 0;
     c.timing = p.vm.count("timing") > 0;
+    c.heatmap = p.vm.count("heatmap") > 0;
     return cmd_sweep(c);
   }
   if (command == "explain" || command == "sensitivity") {
