@@ -5,8 +5,9 @@
 //
 //   local_kernel matmul N T REPEATS          C = A B, N x N doubles, blocks of 64
 //   local_kernel stencil N T STEPS REPEATS   Jacobi sweeps of an (N + 2)^2 grid
+//   local_kernel spawn T REPEATS             start and join T threads that do nothing
 //
-// Output, one line per repeat: `KIND N T [STEPS] SECONDS`. One warm-up run is not printed.
+// Output, one line per repeat: `KIND [N] T [STEPS] SECONDS`. One warm-up run is not printed.
 #include <algorithm>
 #include <barrier>
 #include <chrono>
@@ -89,6 +90,14 @@ double run_stencil(long n, long threads, long steps) {
     return s;
 }
 
+double run_spawn(long threads) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> pool;
+    for (long t = 0; t < threads; ++t) pool.emplace_back([] {});
+    for (auto& th : pool) th.join();
+    return seconds_since(start);
+}
+
 long positive(const char* text, const char* what) {
     char* end = nullptr;
     const long value = std::strtol(text, &end, 10);
@@ -103,7 +112,8 @@ long positive(const char* text, const char* what) {
 int usage() {
     std::fprintf(stderr,
                  "usage: local_kernel matmul N THREADS REPEATS\n"
-                 "       local_kernel stencil N THREADS STEPS REPEATS\n");
+                 "       local_kernel stencil N THREADS STEPS REPEATS\n"
+                 "       local_kernel spawn THREADS REPEATS\n");
     return 2;
 }
 
@@ -126,6 +136,12 @@ int main(int argc, char** argv) {
         run_stencil(n, t, steps);
         for (long r = 0; r < repeats; ++r)
             std::printf("stencil %ld %ld %ld %.9g\n", n, t, steps, run_stencil(n, t, steps));
+        return 0;
+    }
+    if (kind == "spawn" && argc == 4) {
+        const long t = positive(argv[2], "THREADS"), repeats = positive(argv[3], "REPEATS");
+        run_spawn(t);
+        for (long r = 0; r < repeats; ++r) std::printf("spawn %ld %.9g\n", t, run_spawn(t));
         return 0;
     }
     return usage();
