@@ -1,15 +1,18 @@
 // The program samples/local/local.pam models: a blocked matrix multiply and a 2-D
 // five-point stencil, each split by rows over T std::threads. It times itself (steady
 // clock, the kernel only: allocation and initialisation are outside) and prints one line
-// per repeat, so scripts/local_measure.py can take the median.
+// per repeat, so scripts/local_measure.py can take the median, with the CPU time the
+// process used meanwhile (all threads): CPU / wall is the number of cores it obtained.
 //
 //   local_kernel matmul N T REPEATS          C = A B, N x N doubles, blocks of 64
 //   local_kernel stencil N T STEPS REPEATS   Jacobi sweeps of an (N + 2)^2 grid
 //   local_kernel spawn T REPEATS             start and join T threads that do nothing
 //
-// Output, one line per repeat: `KIND [N] T [STEPS] SECONDS`. One warm-up run is not printed.
+// Output, one line per repeat: `KIND [N] T [STEPS] SECONDS CPU_SECONDS`. One warm-up run
+// is not printed.
 #include <algorithm>
 #include <barrier>
+#include <ctime>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,8 +27,33 @@ constexpr long kBlock = 64;  // 64 x 64 doubles of B (32 KiB) stay in the L1/L2 
 // Rows [first, last) of thread t of T: the same split local.pam's rows(t) describes.
 long first_row(long n, long t, long threads) { return n * t / threads; }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// CPU seconds of the whole process (every thread) so far.
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// The timed region of a run: wall seconds and the process's CPU seconds meanwhile.
+struct Timing {
+    double wall = 0, cpu = 0;
+};
+
+class Stopwatch {
+  public:
+    Stopwatch() : start_(std::chrono::steady_clock::now()), cpu0_(cpu_seconds()) {}
+    Timing read() const {
+        return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
+                cpu_seconds() - cpu0_};
+    }
+
+  private:
+    std::chrono::steady_clock::time_point start_;
+    double cpu0_;
+};
+
+void report(const std::string& prefix, Timing t) {
+    std::printf("%s %.9g %.9g\n", prefix.c_str(), t.wall, t.cpu);
 }
 
 void matmul_rows(const std::vector<double>& a, const std::vector<double>& b,
@@ -46,24 +74,24 @@ void matmul_rows(const std::vector<double>& a, const std::vector<double>& b,
     }
 }
 
-double run_matmul(long n, long threads) {
+Timing run_matmul(long n, long threads) {
     std::vector<double> a(n * n), b(n * n), c(n * n, 0.0);
     for (long i = 0; i < n * n; ++i) {
         a[i] = 1.0 + (i % 7) * 0.125;
         b[i] = 2.0 - (i % 5) * 0.25;
     }
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     std::vector<std::thread> pool;
     for (long t = 0; t < threads; ++t)
         pool.emplace_back(matmul_rows, std::cref(a), std::cref(b), std::ref(c), n,
                           first_row(n, t, threads), first_row(n, t + 1, threads));
     for (auto& th : pool) th.join();
-    const double s = seconds_since(start);
+    const Timing s = watch.read();
     if (c[n * n / 2] == 12345.678) std::puts("");  // keep the result alive
     return s;
 }
 
-double run_stencil(long n, long threads, long steps) {
+Timing run_stencil(long n, long threads, long steps) {
     const long w = n + 2;  // one boundary row and column on each side
     std::vector<double> u(w * w, 0.0), v(w * w, 0.0);
     for (long j = 0; j < w; ++j) u[j] = v[j] = 1.0;  // a hot top edge
@@ -80,22 +108,22 @@ double run_stencil(long n, long threads, long steps) {
             sync.arrive_and_wait();  // every row of this sweep is written before the next reads
         }
     };
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     std::vector<std::thread> pool;
     for (long t = 0; t < threads; ++t)
         pool.emplace_back(worker, first_row(n, t, threads), first_row(n, t + 1, threads));
     for (auto& th : pool) th.join();
-    const double s = seconds_since(start);
+    const Timing s = watch.read();
     if (u[w * w / 2] == 12345.678) std::puts("");
     return s;
 }
 
-double run_spawn(long threads) {
-    const auto start = std::chrono::steady_clock::now();
+Timing run_spawn(long threads) {
+    const Stopwatch watch;
     std::vector<std::thread> pool;
     for (long t = 0; t < threads; ++t) pool.emplace_back([] {});
     for (auto& th : pool) th.join();
-    return seconds_since(start);
+    return watch.read();
 }
 
 long positive(const char* text, const char* what) {
@@ -126,22 +154,24 @@ int main(int argc, char** argv) {
         const long n = positive(argv[2], "N"), t = positive(argv[3], "THREADS");
         const long repeats = positive(argv[4], "REPEATS");
         run_matmul(n, t);  // warm-up: pages faulted in, clocks up
-        for (long r = 0; r < repeats; ++r)
-            std::printf("matmul %ld %ld %.9g\n", n, t, run_matmul(n, t));
+        const std::string prefix = "matmul " + std::to_string(n) + " " + std::to_string(t);
+        for (long r = 0; r < repeats; ++r) report(prefix, run_matmul(n, t));
         return 0;
     }
     if (kind == "stencil" && argc == 6) {
         const long n = positive(argv[2], "N"), t = positive(argv[3], "THREADS");
         const long steps = positive(argv[4], "STEPS"), repeats = positive(argv[5], "REPEATS");
         run_stencil(n, t, steps);
-        for (long r = 0; r < repeats; ++r)
-            std::printf("stencil %ld %ld %ld %.9g\n", n, t, steps, run_stencil(n, t, steps));
+        const std::string prefix =
+            "stencil " + std::to_string(n) + " " + std::to_string(t) + " " + std::to_string(steps);
+        for (long r = 0; r < repeats; ++r) report(prefix, run_stencil(n, t, steps));
         return 0;
     }
     if (kind == "spawn" && argc == 4) {
         const long t = positive(argv[2], "THREADS"), repeats = positive(argv[3], "REPEATS");
         run_spawn(t);
-        for (long r = 0; r < repeats; ++r) std::printf("spawn %ld %.9g\n", t, run_spawn(t));
+        const std::string prefix = "spawn " + std::to_string(t);
+        for (long r = 0; r < repeats; ++r) report(prefix, run_spawn(t));
         return 0;
     }
     return usage();

@@ -88,7 +88,7 @@ def quick(pamc, work):
         return
     with open(os.path.join(work, "local.md")) as f:
         text = f.read()
-    rows = re.findall(r"^\| (spawn|matmul|stencil) \| ([-\d]+) \| (\d+) \| [-\d]+ \| (fit|held-out) \| (\S+) \| (\S+) \| \S+ \| (\S+) \|$",
+    rows = re.findall(r"^\| (spawn|matmul|stencil) \| ([-\d]+) \| (\d+) \| [-\d]+ \| (fit|held-out) \| (\S+) \| \S+ \| (\S+) \| \S+ \| (\S+) \|$",
                       text, re.M)
     check(len(rows) == len(lm.QUICK_PLAN), f"quick page: {len(rows)} rows for {len(lm.QUICK_PLAN)} points")
     check(all(float(x) > 0 for row in rows for x in row[4:]),
