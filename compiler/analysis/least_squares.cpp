@@ -189,11 +189,15 @@ LmResult levenberg_marquardt(const LmProblem& p, std::vector<double> x, const Lm
       }
       lambda *= 10;
       if (lambda > 1e16) {
-        // No step along the derivatives reduces the sum: a minimum to working precision
-        // when the gradient is small, else stuck (at a kink of max/min, say).
-        res.converged = gmax <= 1e-7;
-        res.why = res.converged ? "no step reduces the sum of squares further"
-                                : "no step along the derivatives reduces the sum of squares (a kink of max/min?)";
+        // No step along the derivatives reduces the sum, down to a vanishing gradient-descent
+        // step: a minimum to working precision when the gradient is small, else a local
+        // minimum at a kink of max/min (the derivatives change there, so the linear model
+        // promises a decrease no step delivers). Both are where the fit ends; the second
+        // says so (a fit stopped there used to be an error or not, by the last bit of a
+        // QR's rounding).
+        res.converged = true;
+        res.why = gmax <= 1e-7 ? "no step reduces the sum of squares further"
+                               : "stopped at a kink of max/min: no step along the derivatives reduces the sum of squares";
         return res;
       }
     }

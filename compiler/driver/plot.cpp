@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -48,6 +49,77 @@ void write_panel(std::ostream& gp, const std::vector<PlotSeries>& series, std::s
   gp << "\n";
 }
 
+// A temporary folder for gnuplot's files, removed with everything in it.
+struct TempDir {
+  fs::path dir;
+  std::string error;
+  TempDir() {
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string templ = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pamc-plot-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) error = "cannot create a temporary folder: " + std::string(std::strerror(errno));
+    else dir = buf.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
+// The terminal lines for a WIDTH x HEIGHT image in FORMAT (pngcairo when gnuplot has it).
+std::string terminal(const std::string& format, int width, int height) {
+  std::ostringstream gp;
+  if (format == "png")
+    gp << "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+          "  set terminal pngcairo size " << width << "," << height << " font 'Sans,12' background rgb 'white'\n"
+          "} else {\n"
+          "  set terminal png size " << width << "," << height << " background rgb 'white'\n"
+          "}\n";
+  else
+    gp << "set terminal svg size " << width << "," << height << " dynamic font 'Sans,12' background rgb 'white'\n";
+  return gp.str();
+}
+
+// Runs gnuplot on the script and moves the image it wrote to dest; "" or an error.
+std::string run_gnuplot(const std::string& gp_text, const fs::path& script, const fs::path& image,
+                        const fs::path& log, const std::string& dest) {
+  {
+    std::ofstream s(script);
+    s << gp_text;
+    if (!s) return "cannot write the gnuplot script";
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::string script_s = script.string();
+  char* argv[] = {const_cast<char*>("gnuplot"), script_s.data(), nullptr};
+  pid_t pid;
+  int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    return rc == ENOENT ? "gnuplot not found: install gnuplot (Debian: gnuplot-nox) to draw plots"
+                        : "cannot run gnuplot: " + std::string(std::strerror(rc));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::error_code ec;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !fs::exists(image, ec) || fs::file_size(image, ec) == 0) {
+    std::ifstream l(log);
+    std::string text((std::istreambuf_iterator<char>(l)), std::istreambuf_iterator<char>());
+    return "gnuplot failed" + (text.empty() ? std::string() : ":\n" + text);
+  }
+  // Into place through an OutputFile (a unique temporary renamed over the destination).
+  std::ifstream in(image, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return "cannot read the plot gnuplot wrote";
+  if (!write_file_atomically(dest, bytes)) return "cannot write " + dest;
+  return "";
+}
+
 }  // namespace
 
 std::string plot_format(const std::string& path) {
@@ -60,19 +132,9 @@ std::string plot_format(const std::string& path) {
 
 std::string draw_plot(const PlotSpec& spec) {
   std::string format = plot_format(spec.path);
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string templ = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pamc-plot-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  if (!mkdtemp(buf.data())) return "cannot create a temporary folder: " + std::string(std::strerror(errno));
-  fs::path dir(buf.data());
-  struct Cleanup {
-    fs::path d;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(d, ec);
-    }
-  } cleanup{dir};
+  TempDir tmp;
+  if (!tmp.error.empty()) return tmp.error;
+  const fs::path& dir = tmp.dir;
 
   fs::path data = dir / "data.dat", script = dir / "plot.gp", image = dir / ("out." + format), log = dir / "gnuplot.log";
   {
@@ -89,14 +151,7 @@ std::string draw_plot(const PlotSpec& spec) {
   bool two = !spec.series2.empty();
   int height = two ? 900 : 600;
   std::ostringstream gp;
-  if (format == "png")
-    gp << "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-          "  set terminal pngcairo size 1000," << height << " font 'Sans,12' background rgb 'white'\n"
-          "} else {\n"
-          "  set terminal png size 1000," << height << " background rgb 'white'\n"
-          "}\n";
-  else
-    gp << "set terminal svg size 1000," << height << " dynamic font 'Sans,12' background rgb 'white'\n";
+  gp << terminal(format, 1000, height);
   gp << "set output " << gp_quote(image.string()) << "\n"
      << "set termoption noenhanced\n"
      << "set encoding utf8\n"
@@ -132,40 +187,68 @@ std::string draw_plot(const PlotSpec& spec) {
     gp << "unset multiplot\n";
   }
   gp << "set output\n";
-  {
-    std::ofstream s(script);
-    s << gp.str();
-    if (!s) return "cannot write the gnuplot script";
-  }
+  return run_gnuplot(gp.str(), script, image, log, spec.path);
+}
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::string script_s = script.string();
-  char* argv[] = {const_cast<char*>("gnuplot"), script_s.data(), nullptr};
-  pid_t pid;
-  int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
-    return rc == ENOENT ? "gnuplot not found: install gnuplot (Debian: gnuplot-nox) to draw plots"
-                        : "cannot run gnuplot: " + std::string(std::strerror(rc));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+std::string draw_heatmap(const HeatSpec& spec) {
+  std::string format = plot_format(spec.path);
+  TempDir tmp;
+  if (!tmp.error.empty()) return tmp.error;
+  fs::path data = tmp.dir / "data.dat", script = tmp.dir / "plot.gp", image = tmp.dir / ("out." + format),
+           log = tmp.dir / "gnuplot.log";
+  // Cells: x index, y index, log10(value) (NaN where the value is not positive), label.
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  {
+    std::ofstream d(data);
+    d.precision(17);
+    for (const HeatPanel& p : spec.panels) {
+      for (std::size_t iy = 0; iy < spec.ys.size(); ++iy) {
+        for (std::size_t ix = 0; ix < spec.xs.size(); ++ix) {
+          double v = p.z[iy * spec.xs.size() + ix];
+          if (v > 0 && std::isfinite(v)) {
+            double l = std::log10(v);
+            lo = std::min(lo, l), hi = std::max(hi, l);
+            d << ix << " " << iy << " " << l << " " << static_cast<long>(std::floor(l)) << "\n";
+          } else {
+            d << ix << " " << iy << " NaN " << (v == 0 ? "0" : "-") << "\n";
+          }
+        }
+        d << "\n";
+      }
+      d << "\n";
+    }
+    if (!d) return "cannot write the plot data";
   }
-  std::error_code ec;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !fs::exists(image, ec) || fs::file_size(image, ec) == 0) {
-    std::ifstream l(log);
-    std::string text((std::istreambuf_iterator<char>(l)), std::istreambuf_iterator<char>());
-    return "gnuplot failed" + (text.empty() ? std::string() : ":\n" + text);
+  if (lo > hi) lo = 0, hi = 1;
+  std::size_t n = spec.panels.size();
+  std::size_t cols = std::min<std::size_t>(3, n), rows = (n + cols - 1) / cols;
+  int width = static_cast<int>(std::max<std::size_t>(600, 520 * cols)), height = static_cast<int>(80 + 420 * rows);
+  auto tics = [](const std::vector<std::string>& v) {
+    std::string t = "(";
+    for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + gp_quote(v[i]) + " " + std::to_string(i);
+    return t + ")";
+  };
+  std::ostringstream gp;
+  gp << terminal(format, width, height) << "set output " << gp_quote(image.string()) << "\n"
+     << "set termoption noenhanced\n"
+     << "set encoding utf8\n"
+     << "set xlabel " << gp_quote(spec.xlabel) << "\nset ylabel " << gp_quote(spec.ylabel) << "\n"
+     << "set xtics " << tics(spec.xs) << " font ',9'\nset ytics " << tics(spec.ys) << "\n"
+     << "set xrange [-0.5:" << spec.xs.size() - 0.5 << "]\nset yrange [-0.5:" << spec.ys.size() - 0.5 << "]\n"
+     << "set cbrange [" << std::floor(lo) << ":" << std::ceil(hi) << "]\n"
+     << "set cblabel 'log10 of the value'\n"
+     << "set palette defined (0 '#08306b', 0.5 '#6baed6', 1 '#f7fbff')\n"
+     << "set datafile missing 'NaN'\n"
+     << "unset key\n"
+     << "set multiplot layout " << rows << "," << cols << " title " << gp_quote(spec.title) << "\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    gp << "set title " << gp_quote(spec.panels[i].title) << "\n"
+       << "plot " << gp_quote(data.string()) << " index " << i << " using 1:2:3 with image, \\\n"
+       << "     " << gp_quote(data.string()) << " index " << i
+       << " using 1:2:4 with labels font ',8' tc rgb '#d62728'\n";
   }
-  // Into place through an OutputFile (a unique temporary renamed over the destination).
-  std::ifstream in(image, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) return "cannot read the plot gnuplot wrote";
-  if (!write_file_atomically(spec.path, bytes)) return "cannot write " + spec.path;
-  return "";
+  gp << "unset multiplot\nset output\n";
+  return run_gnuplot(gp.str(), script, image, log, spec.path);
 }
 
 }  // namespace pamc

@@ -27,6 +27,24 @@ struct PlotSpec {
   std::vector<std::pair<double, std::string>> markers;  // vertical lines: x, label
 };
 
+// Heat maps (`pamc sweep --plot --heatmap`): one panel per target over a grid of two swept
+// parameters, cells shaded by log10 of the value and labelled with its order of magnitude,
+// as seed 004's Figure 4 shades its forecasts (2 means 1e2 to 1e3 seconds).
+struct HeatPanel {
+  std::string title;
+  std::vector<double> z;  // z[iy * xs.size() + ix]
+};
+
+struct HeatSpec {
+  std::string path;
+  std::string title;
+  std::string xlabel, ylabel;
+  std::vector<std::string> xs, ys;  // the swept values, as printed
+  std::vector<HeatPanel> panels;
+};
+
+std::string draw_heatmap(const HeatSpec& spec);
+
 // "png" or "svg" from the path's extension; "" otherwise.
 std::string plot_format(const std::string& path);
 

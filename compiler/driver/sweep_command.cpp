@@ -30,6 +30,7 @@ struct SweepCommand {
   std::string plot;  // empty: no plot
   bool speedup = false;
   bool timing = false;  // points/s on stderr
+  bool heatmap = false;  // --plot as heat maps over two swept parameters (seed 004, Figure 4)
 };
 
 // Swept values: the shortest text that reads back as the same double (the values are
@@ -122,6 +123,11 @@ int run_sweep(const SweepCommand& c) {
     points *= r.size();
   }
   const std::size_t kMaxPlotPoints = 2'000'000;
+  if (c.heatmap && (c.plot.empty() || ranges.size() != 2 || c.speedup)) {
+    return report(usage_error("sweep: --heatmap draws with --plot over exactly two --sweep parameters (this has " +
+                              std::to_string(ranges.size()) + (c.plot.empty() ? ", and no --plot" : "") +
+                              (c.speedup ? ", and --speedup" : "") + ")"));
+  }
   if (!c.plot.empty()) {
     if (plot_format(c.plot).empty()) {
       return report(usage_error("sweep: --plot " + c.plot + ": the file name must end in .png or .svg"));
@@ -220,7 +226,28 @@ int run_sweep(const SweepCommand& c) {
                    points / std::max(eval_seconds + format_seconds, 1e-12), total);
     }
 
-    if (!c.plot.empty()) {
+    if (c.heatmap) {
+      HeatSpec spec;
+      spec.path = c.plot;
+      std::string fixed_part = fixed_text(fixed);
+      spec.title = std::filesystem::path(c.file).filename().string() + " over " + sweep.ranges()[0].name + " and " +
+                   sweep.ranges()[1].name + ": shade and label = order of magnitude" +
+                   (fixed_part.empty() ? "" : "  (" + fixed_part + ")");
+      spec.xlabel = sweep.ranges()[0].name;
+      spec.ylabel = sweep.ranges()[1].name;
+      for (std::size_t i = 0; i < n0; ++i) spec.xs.push_back(label(0, i));
+      for (std::size_t i = 0; i < block; ++i) spec.ys.push_back(label(1, i));
+      for (std::size_t t = 0; t < nt; ++t) {
+        HeatPanel panel;
+        panel.title = sweep.target_names()[t];
+        panel.z.resize(n0 * block);
+        for (std::size_t i0 = 0; i0 < n0; ++i0)
+          for (std::size_t i1 = 0; i1 < block; ++i1) panel.z[i1 * n0 + i0] = all[(i0 * block + i1) * nt + t];
+        spec.panels.push_back(std::move(panel));
+      }
+      std::string err = draw_heatmap(spec);
+      if (!err.empty()) return report(file_error(c.plot, DiagKind::IOError, err));
+    } else if (!c.plot.empty()) {
       PlotSpec spec;
       spec.path = c.plot;
       const SweepRange& r0 = sweep.ranges()[0];
@@ -302,7 +329,8 @@ void options(po::options_description& d) {
       ("csv", po::value<std::string>(), "write the CSV to PATH instead of stdout")
       ("plot", po::value<std::string>(), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
       ("speedup", "add speedup columns T(first)/T(x) to the CSV, and a speedup panel to the plot")
-      ("timing", "print evaluation and output throughput (points/s) on stderr");
+      ("timing", "print evaluation and output throughput (points/s) on stderr")
+      ("heatmap", "with --plot and two --sweep: one heat map per target, shaded by order of magnitude");
 }
 
 int run(const CommandLine& line) {
@@ -314,6 +342,7 @@ int run(const CommandLine& line) {
   c.plot = line.text("plot");
   c.speedup = line.flag("speedup");
   c.timing = line.flag("timing");
+  c.heatmap = line.flag("heatmap");
   return run_sweep(c);
 }
 
@@ -322,7 +351,7 @@ int run(const CommandLine& line) {
 extern const Subcommand sweep_command{
     "sweep", "evaluate over parameter ranges (CSV, plot)",
     "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
-    "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup]",
+    "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup] [--heatmap]",
     options, run};
 
 }  // namespace pamc

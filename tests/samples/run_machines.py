@@ -249,8 +249,9 @@ def seismic_python(P):
     io2 = n12 * (c("c_rd_start", 2) + c("c_wr_start", 2) + 2 * c("c_mem_trans", 2) * sz2)
     t3 = 0.283 + 0.283 + 0.011
     comp4 = 100 * (16 * 16.4 / 100) / P
-    vol4 = 16 * (1.63 / (100 * 15) - c("c_comm_start", 4)) / c("c_comm_trans", 4)
-    comm4 = 100 * (P - 1) * (c("c_comm_start", 4) + c("c_comm_trans", 4) * vol4 / P)
+    x4 = 10  # broadcasts per iteration in phase 4 (the sample's choice)
+    vol4 = 16 * (1.63 / (100 * 15 * x4) - c("c_comm_start", 4)) / c("c_comm_trans", 4)
+    comm4 = 100 * (P - 1) * x4 * (c("c_comm_start", 4) + c("c_comm_trans", 4) * vol4 / P)
     volrw4 = 16 * (0.29 / 100 - c("c_rd_start", 4) - 0.05 * c("c_wr_start", 4)) / (1.05 * c("c_mem_trans", 4))
     io4 = 100 * (c("c_rd_start", 4) + c("c_mem_trans", 4) * volrw4 / P
                  + 0.05 * (c("c_wr_start", 4) + c("c_mem_trans", 4) * volrw4 / P))
