@@ -187,6 +187,26 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
 }
 
 ex lower_binary(const NodeP& n, Scope& scope) {
+  // A chain of one associative operator is one node (parse.cpp): its terms are built as
+  // one GiNaC sum or product (adding 20,000 terms one by one would copy the sum each time).
+  if (n->kids.size() > 2 || n->op == Op::Add || n->op == Op::Mul) {
+    GiNaC::exvector terms;
+    terms.reserve(n->kids.size());
+    for (const NodeP& k : n->kids) terms.push_back(lower_num(k, scope));
+    switch (n->op) {
+      case Op::Add: return GiNaC::add(terms);
+      case Op::Mul:
+      case Op::And:  // independence: P(a and b) = P(a) P(b)
+        return GiNaC::mul(terms);
+      case Op::Or: {  // P(a or b or ...) = 1 - (1 - P(a)) (1 - P(b)) ...
+        if (terms.size() == 2) return terms[0] + terms[1] - terms[0] * terms[1];
+        GiNaC::exvector misses;
+        for (const ex& t : terms) misses.push_back(1 - t);
+        return 1 - GiNaC::mul(misses);
+      }
+      default: fail(n->loc, DiagKind::TypeMismatch, "unexpected operator in a numeric expression");
+    }
+  }
   ex a = lower_num(n->kids[0], scope);
   ex b = lower_num(n->kids[1], scope);
   switch (n->op) {
@@ -254,14 +274,35 @@ class ProcessLowering {
         reject_negative_time(t, n->kids[1]->loc, "use");
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
-      case Kind::Seq: {
-        Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
-        return {a.phi + b.phi, a.delta + b.delta, a.T + b.T};
+      case Kind::Seq: {  // p ; q ; r is one node with every operand (parse.cpp)
+        GiNaC::exvector phi, delta, T;
+        for (const NodeP& k : n->kids) {
+          Lowered a = lower(k, scope);
+          phi.push_back(a.phi);
+          delta.push_back(a.delta);
+          T.push_back(a.T);
+        }
+        return {GiNaC::add(phi), GiNaC::add(delta), GiNaC::add(T)};
       }
       case Kind::Par: {
-        Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
-        ex delta = a.delta + b.delta;
-        return {sym::make_max({a.phi, b.phi}), delta, sym::make_max({a.T, b.T, sym::vector_max(delta)})};
+        if (n->kids.size() == 2) {
+          Lowered a = lower(n->kids[0], scope), b = lower(n->kids[1], scope);
+          ex delta = a.delta + b.delta;
+          return {sym::make_max({a.phi, b.phi}), delta, sym::make_max({a.T, b.T, sym::vector_max(delta)})};
+        }
+        // p || q || r: the max of the operands' times and of the summed demand's busiest
+        // resource, as ((p || q) || r) gives (demands are nonnegative, so the inner
+        // vector_max is never above the outer one).
+        GiNaC::exvector phi, delta, T;
+        for (const NodeP& k : n->kids) {
+          Lowered a = lower(k, scope);
+          phi.push_back(a.phi);
+          delta.push_back(a.delta);
+          T.push_back(a.T);
+        }
+        ex sum_delta = GiNaC::add(delta);
+        T.push_back(sym::vector_max(sum_delta));
+        return {sym::make_max(phi), sum_delta, sym::make_max(T)};
       }
       case Kind::SeqLoop:
       case Kind::ParLoop: {

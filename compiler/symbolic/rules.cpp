@@ -859,7 +859,7 @@ std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
     long least = n;
     bool in_all = true;
     for (size_t j = 1; j < per_arg.size() && in_all; ++j) {
-      auto it = std::find_if(per_arg[j].begin(), per_arg[j].end(), [&](const auto& p) { return p.first.is_equal(base); });
+      auto it = std::find_if(per_arg[j].begin(), per_arg[j].end(), [&b = base](const auto& p) { return p.first.is_equal(b); });
       if (it == per_arg[j].end()) in_all = false;
       else least = std::min(least, it->second);
     }

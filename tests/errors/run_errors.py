@@ -74,7 +74,8 @@ def hostile_cases(tmp):
     decls = "".join("numeric a%d = %d " % (i, i) for i in range(60000))
     text = decls + "process main = delay(zz)"
     yield "long_line.pam", text.encode(), [(None, 1, len(decls) + len("process main = delay(") + 1, "UndefinedName")]
-    yield "long_sum.pam", ("numeric x = " + " + ".join(["1"] * 300000)).encode(), [(None, 1, None, "NestingTooDeep")]
+    # A chain of `-` is nesting ((1 - 1) - 1 ...); one of `+` is flat (tests/cli/run_chains.py).
+    yield "long_difference.pam", ("numeric x = " + " - ".join(["1"] * 300000)).encode(), [(None, 1, None, "NestingTooDeep")]
     for name, opener, closer, prefix, inner in [
             ("braces", "{", "}", "process main = ", "delay(1)"),
             ("parens", "(", ")", "numeric x = ", "1"),
