@@ -164,22 +164,37 @@ ex lower_call(const NodeP& n, Scope& scope) {
 // memory before it printed; a fractional power of a negative number is not real.
 ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
   using GiNaC::numeric;
-  if (GiNaC::is_a<numeric>(a) && GiNaC::is_a<numeric>(b)) {
+  // 2 ^ (l + 1e9) is 2 ^ l * 2 ^ 1e9 once expanded (comparisons and the simplifier expand):
+  // the constant part of a symbolic exponent is held to the same limit as a constant power.
+  ex constant_exponent = b;
+  if (GiNaC::is_a<numeric>(a) && !GiNaC::is_a<numeric>(b)) {
+    ex e = b.expand();
+    constant_exponent = 0;
+    if (GiNaC::is_a<GiNaC::add>(e)) {
+      for (std::size_t k = 0; k < e.nops(); ++k)
+        if (GiNaC::is_a<numeric>(e.op(k))) constant_exponent = e.op(k);
+    }
+  }
+  if (GiNaC::is_a<numeric>(a) && GiNaC::is_a<numeric>(constant_exponent)) {
     const numeric& x = GiNaC::ex_to<numeric>(a);
-    const numeric& y = GiNaC::ex_to<numeric>(b);
+    const numeric& y = GiNaC::ex_to<numeric>(constant_exponent);
     auto text = [&] {
       std::string base = sym::to_pamela(a);
       return (x.is_negative() ? "(" + base + ")" : base) + " ^ " + sym::to_pamela(b);
     };
-    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::EvaluationError, "0 to a negative power (" + text() + ")");
-    if (x.is_negative() && !y.is_integer())
+    bool constant = GiNaC::is_a<numeric>(b);  // the domain errors only for a constant exponent
+    if (constant && x.is_zero() && y.is_negative())
+      fail(loc, DiagKind::EvaluationError, "0 to a negative power (" + text() + ")");
+    if (constant && x.is_negative() && !y.is_integer())
       fail(loc, DiagKind::EvaluationError, "a negative number to a fractional power (" + text() + ")");
     if (x.is_rational() && y.is_integer() && !x.is_zero() && x != 1 && x != -1) {
       double bits = std::fabs(y.to_double()) *
                     (std::log2(std::fabs(x.numer().to_double())) + std::log2(x.denom().to_double()));
       if (bits > 1e6)
         fail(loc, DiagKind::EvaluationError,
-             "the exact value of " + text() + " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
+             "the exact value of " +
+                 (constant ? text() : sym::to_pamela(a) + " ^ " + sym::to_pamela(y) + " (a factor of " + sym::to_pamela(a) + " ^ (" + sym::to_pamela(b) + "))") +
+                 " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
   }

@@ -133,7 +133,15 @@ struct Evaluator {
         if (nx.is_zero()) return scalar(1);
         fail("division by zero");
       }
-      if (nx.is_integer() && nb.is_rational()) return scalar(nb.power(nx));
+      if (nx.is_integer() && nb.is_rational()) {
+        // Exact, within the limit lowering puts on constant powers (passes/lower.cpp): a
+        // value of more than about 300,000 digits is an error, not minutes of work.
+        if (nb != 1 && nb != -1 &&
+            std::fabs(nx.to_double()) * (std::log2(std::fabs(nb.numer().to_double())) + std::log2(nb.denom().to_double())) > 1e6)
+          fail("the exact value of " + number_to_pamela(nb) + " ^ " + number_to_pamela(nx) +
+               " has more than 300,000 digits; pamc keeps numbers exact, so a power this large has no value");
+        return scalar(nb.power(nx));
+      }
       return scalar(to_number(GiNaC::pow(nb, nx)));
     }
     if (is_class<extremum>(e)) {

@@ -310,7 +310,23 @@ bool irreducible_as_linear(const std::vector<std::pair<numeric, Monomial>>& r) {
 // is of total degree <= 1, or is irreducible by irreducible_as_linear. Then r / content(r)
 // is a primitive irreducible polynomial with positive coefficients, which is what factor()
 // returns: x = content * g * (r / content). Else factor() itself.
+//
+// GiNaC's factor() works on dense polynomials: n ^ 1e9 would allocate 10^9 coefficients
+// (found by tests/cli/run_hostile.py). Above kMaxFactorDegree in some factor, x is left as
+// it is: factoring only gives a shorter printed form of the same value.
+constexpr long kMaxFactorDegree = 1000;
+
+static bool degree_above(const ex& x, long limit) {
+  for (auto it = x.preorder_begin(); it != x.preorder_end(); ++it)
+    if (is_class<GiNaC::power>(*it) && is_class<numeric>(it->op(1))) {
+      const numeric& k = ex_to<numeric>(it->op(1));
+      if (!k.is_integer() || abs(k) > limit) return true;
+    }
+  return false;
+}
+
 ex factor_polynomial(const ex& x) {
+  if (degree_above(x, kMaxFactorDegree)) return x;
   auto terms = expanded_terms(x);
   if (!terms || terms->size() < 2) return factor(x);
   Monomial g = terms->front().second;

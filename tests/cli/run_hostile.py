@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""No model file reaches an internal error: a held-out set of mutated models (made here from
+the samples' and tests' model files by a seeded mutator: token deletions, insertions of
+Pamela tokens and of numbers at the limits, duplicated tokens) runs through compile, eval,
+simulate and compile --emit cpp/octave. Every run must end within 10 s with exit 0, or exit 1
+and a located `file:line:col: error:` diagnostic; exit 3, "internal error", a signal or a run
+past 10 s fails the test. The budgets are the commands' own options (--max-terms,
+--max-events), set low so the set runs in seconds on a loaded machine.
+--count N --seed S run another set (docs/testing.md)."""
+import argparse, concurrent.futures, os, random, re, shutil, subprocess, tempfile, time
+
+import harness
+from harness import check
+
+# A diagnostic at a line and column, or about a whole file (no top-level process): with its kind.
+LOCATED = re.compile(r"^\S[^\n]*?(?::\d+:\d+)?: error: .*\[\w+\]$", re.M)
+NUMBERS = ["0", "1", "-1", "0.5", "1e9", "1e18", "1e400", "1e-400", "65", "1000", "-0.001", "2^64", "(0 - 1)"]
+TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+\.?\d*(?:[eE][+-]?\d+)?|==|!=|<=|>=|\|\||%[^\n]*\n|\s+|.")
+FRAGMENTS = ["(", ")", "{", "}", "[", "]", ",", "=", "==", "<", ">=", "+", "-", "*", "/", "^", ";", "||", "not",
+             "and", "or", "mod", "div", "seq", "par", "sum", "max", "min", "if", "else", "delay", "use", "numeric",
+             "process", "resource", "parameter", "region", "fcfs", "unitvec", "sqrt", "log", "exp", "ceil", "floor",
+             "x", "i", "N", "P", "0", "1", "-1", "2.5", "1e9", "1e18", "1e400", "1e-400", "0.5", "\n"]
+PARAM = re.compile(r"numeric\s+parameter\s+([A-Za-z_][A-Za-z_0-9]*)")
+TIMEOUT = 10
+
+
+def sources():
+    out = []
+    for d in ("samples", "tests/golden", "tests/emit", "tests/errors", "stdlib"):
+        for root, _, files in os.walk(os.path.join(harness.ROOT, d)):
+            for f in sorted(files):
+                p = os.path.join(root, f)
+                if f.endswith(".pam") and os.path.getsize(p) < 6000:
+                    out.append(p)
+    return sorted(out)
+
+
+def mutate(rng, text):
+    toks = TOKEN.findall(text)
+    if rng.random() < 0.5:  # syntax kept: numbers replaced by ones at the limits
+        nums = [k for k, t in enumerate(toks) if t[0].isdigit()]
+        for _ in range(rng.randint(1, 3)):
+            if nums:
+                toks[rng.choice(nums)] = rng.choice(NUMBERS)
+        return "".join(toks)
+    for _ in range(rng.randint(1, 4)):
+        k = rng.randint(0, len(toks))
+        r = rng.random()
+        if r < 0.3 and toks:
+            del toks[min(k, len(toks) - 1)]
+        elif r < 0.7:
+            toks.insert(k, " " + rng.choice(FRAGMENTS) + " ")
+        elif toks:
+            toks.insert(k, toks[rng.randrange(len(toks))])
+    return "".join(toks)
+
+
+def run(args, cwd):
+    start = time.monotonic()
+    try:
+        p = subprocess.run([harness.PAMC, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd,
+                           errors="replace")
+    except subprocess.TimeoutExpired:
+        return None, "", "", TIMEOUT
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - start
+
+
+def verdict(rc, err):
+    if rc is None:
+        return "ran past %d s" % TIMEOUT
+    if rc < 0:
+        return "killed by signal %d" % -rc
+    if rc == 3 or "internal error" in err:
+        return "internal error (exit %d)" % rc
+    if rc == 1 and not LOCATED.search(err):
+        return "exit 1 without a located error"
+    if rc not in (0, 1):
+        return "exit %d" % rc
+    return None
+
+
+def one(case):
+    name, text, folder = case
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(text)
+    defs = []
+    for p in sorted(set(PARAM.findall(text)))[:8]:
+        defs += ["-D", p + "=4"]
+    runs = [["compile", path],
+            ["eval", path, "--max-terms", "1e6", *defs],
+            ["simulate", path, "--max-events", "1000000", *defs],
+            ["compile", path, "--emit", "cpp", "-o", path + ".cpp"],
+            ["compile", path, "--emit", "octave", "-o", path + ".m.d"]]
+    bad = []
+    for args in runs:
+        rc, out, err, secs = run(args, folder)
+        why = verdict(rc, err)
+        if why:
+            bad.append("%s: pamc %s: %s\n%s" % (name, " ".join(os.path.basename(a) for a in args), why,
+                                                err[-600:]))
+    return bad
+
+
+# Inputs this test and the fuzzer (tests/fuzz) found, fixed: (name, text, arguments,
+# expected exit, text expected in the output). Each must also finish within 10 s.
+REGRESSIONS = [
+    # GiNaC's factor() made a dense polynomial of degree 10^9 (minutes, then memory).
+    ("degree_1e9.pam", "numeric parameter n\nprocess main = delay(n ^ 1e9 * 4 + 1)\n", ["compile"], 0,
+     "numeric T_main = 4 * n ^ 1000000000 + 1"),
+    ("degree_1e18.pam", "numeric parameter n\nprocess main = delay((n - 1) * n ^ 1e18 / 3 + n ^ 2)\n",
+     ["eval", "-D", "n=1"], 0, "numeric T_main = 1"),
+]
+
+
+def regressions(tmp):
+    for name, text, args, want_rc, want in REGRESSIONS:
+        path = harness.write(tmp, name, text)
+        rc, out, err, secs = run([args[0], path, *args[1:]], tmp)
+        check("regression %s: exit %d with %r" % (name, want_rc, want), rc == want_rc and want in out + err,
+              "rc=%s %s %s" % (rc, out[:300], err[:300]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pamc", default="build/pamc")
+    ap.add_argument("--count", type=int, default=240)
+    ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--keep", help="copy failing models into this folder")
+    args = ap.parse_args()
+    harness.PAMC = os.path.abspath(args.pamc)
+    rng = random.Random(args.seed)
+    srcs = sources()
+    texts = {p: open(p, encoding="utf-8", errors="replace").read() for p in srcs}
+    tmp = tempfile.mkdtemp(prefix="pamc-hostile-")
+    # imports of the mutated samples resolve next to them
+    for p in srcs:
+        if "samples" in p:
+            shutil.copy(p, tmp)
+    regressions(tmp)
+    cases = []
+    for n in range(args.count):
+        src = srcs[rng.randrange(len(srcs))]
+        cases.append(("mutant_%04d.pam" % n, mutate(rng, texts[src]), tmp))
+    start = time.monotonic()
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for bad in pool.map(one, cases):
+            failures += bad
+    for f in failures:
+        print("FAIL " + f)
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            name = f.split(":")[0]
+            shutil.copy(os.path.join(tmp, name), os.path.join(args.keep, name))
+    check("%d mutated models x 5 commands: exit 0 or a located error, in %d s each" % (args.count, TIMEOUT),
+          not failures, "%d bad runs" % len(failures))
+    print("%d mutated models in %.1f s" % (args.count, time.monotonic() - start))
+    shutil.rmtree(tmp, ignore_errors=True)
+    return harness.summary("hostile-input checks")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
