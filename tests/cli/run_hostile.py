@@ -110,6 +110,11 @@ REGRESSIONS = [
      "numeric T_main = 4 * n ^ 1000000000 + 1"),
     ("degree_1e18.pam", "numeric parameter n\nprocess main = delay((n - 1) * n ^ 1e18 / 3 + n ^ 2)\n",
      ["eval", "-D", "n=1"], 0, "numeric T_main = 1"),
+    # An empty index range (p = 0 .. -P) made an empty interval, and its reciprocal divided
+    # by zero in the prover (internal error, exit 3). The range is empty: only the bcasts count.
+    ("empty_range.pam", 'import "das.pam"\nnumeric parameter N = 819200 >= 1\nnumeric parameter P = 64 >= 1 <= N\n'
+     'numeric B = N / P\nprocess main = par (p = 0, P * - 1) quicksort(p, B) ; seq (p = 0, P - 1) bcast(p, P * word)\n',
+     ["compile"], 0, "numeric T_main = "),
 ]
 
 
