@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 build=build-asan
 jobs=$(nproc 2>/dev/null || echo 2)
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=1
-CC=${CC:-gcc} CXX=${CXX:-g++} cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAMC_SANITIZE=ON >/dev/null
-cmake --build "$build" -j"$jobs"
+# Set before the build too: the build runs the unit tests to list their cases.
 export ASAN_OPTIONS="detect_leaks=1:exitcode=86:abort_on_error=0:detect_stack_use_after_return=0:strict_string_checks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
+CC=${CC:-gcc} CXX=${CXX:-g++} cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAMC_SANITIZE=ON >/dev/null
+cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure -j"$jobs" "$@"
