@@ -115,6 +115,15 @@ REGRESSIONS = [
     ("empty_range.pam", 'import "das.pam"\nnumeric parameter N = 819200 >= 1\nnumeric parameter P = 64 >= 1 <= N\n'
      'numeric B = N / P\nprocess main = par (p = 0, P * - 1) quicksort(p, B) ; seq (p = 0, P - 1) bcast(p, P * word)\n',
      ["compile"], 0, "numeric T_main = "),
+    # A geometric sum from l = 1e400 computed 2 ^ 1e400 for its closed form: left open now,
+    # and eval says the bound is out of range.
+    ("geometric_1e400.pam", "numeric parameter L\nnumeric parameter N\nresource cpu(p) = fcfs(p, 1)\n"
+     "process main = seq (l = 1e400, L - 65) par (p = 0, 2 ^ l - 1) use(cpu(p), N / 2 ^ l)\n",
+     ["eval", "-D", "L=4", "-D", "N=4"], 1, "loop bound out of range [EvaluationError]"),
+    # sum (i = 1, 1e7) { 2 ^ i } stays open (2 ^ 1e7 is too large to hold) and its exact
+    # unrolling stops on the work its powers cost.
+    ("geometric_1e7.pam", "numeric x = sum (i = 1, 1e7) { 2 ^ i }\nnumeric y = sum (i = 1, 100) { 2 ^ i }\n",
+     ["eval", "--target", "x", "--target", "y"], 1, "work limit exceeded by exact powers"),
 ]
 
 
