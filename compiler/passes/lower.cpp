@@ -198,6 +198,9 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
   }
+  // 0 ^ 0 is 1, as the evaluators have it (GiNaC refuses it: the fuzzer's `0 ^ -0` was an
+  // internal error).
+  if (a.is_zero() && b.is_zero()) return 1;
   return GiNaC::pow(a, b);
 }
 

@@ -124,6 +124,14 @@ REGRESSIONS = [
     # unrolling stops on the work its powers cost.
     ("geometric_1e7.pam", "numeric x = sum (i = 1, 1e7) { 2 ^ i }\nnumeric y = sum (i = 1, 100) { 2 ^ i }\n",
      ["eval", "--target", "x", "--target", "y"], 1, "work limit exceeded by exact powers"),
+    # The fuzzer's crash (tests/fuzz, crash-69f614bb): 0 ^ -0 reached GiNaC's pow(0, 0),
+    # "internal error" (exit 3). 0 ^ 0 is 1, as the evaluators have it.
+    ("fuzz_zero_pow_zero.pam", "% command: EvaluationError\nnumeric x = 0 ^ -0\n", ["eval", "--target", "x"], 0,
+     "numeric x = 1\n"),
+    # The same through the simplifier: unrolling sum (i = 0, 0) { 0 ^ i } substituted i = 0.
+    ("zero_pow_index.pam", "numeric parameter n = 0\nnumeric x = sum (i = 0, 0) { 0 ^ i }\n"
+     "numeric y = sum (i = 0, n) { i ^ i }\n", ["eval", "--target", "x", "--target", "y"], 0,
+     "numeric x = 1\nnumeric y = 1\n"),
 ]
 
 
