@@ -162,6 +162,11 @@ def main():
             shutil.copy(p, tmp)
     regressions(tmp)
     cases = []
+    # The fuzzer's findings (tests/fuzz/regressions/, docs/testing.md): every command, same verdicts.
+    found = os.path.join(harness.ROOT, "tests", "fuzz", "regressions")
+    for name in sorted(os.listdir(found)):
+        if name.endswith(".pam"):
+            cases.append(("fuzz_" + name, open(os.path.join(found, name), encoding="utf-8", errors="replace").read(), tmp))
     for n in range(args.count):
         src = srcs[rng.randrange(len(srcs))]
         cases.append(("mutant_%04d.pam" % n, mutate(rng, texts[src]), tmp))
@@ -176,7 +181,8 @@ def main():
             os.makedirs(args.keep, exist_ok=True)
             name = f.split(":")[0]
             shutil.copy(os.path.join(tmp, name), os.path.join(args.keep, name))
-    check("%d mutated models x 5 commands: exit 0 or a located error, in %d s each" % (args.count, TIMEOUT),
+    check("%d fuzzer findings and %d mutated models x 5 commands: exit 0 or a located error, in %d s each" %
+          (len(cases) - args.count, args.count, TIMEOUT),
           not failures, "%d bad runs" % len(failures))
     print("%d mutated models in %.1f s" % (args.count, time.monotonic() - start))
     shutil.rmtree(tmp, ignore_errors=True)
