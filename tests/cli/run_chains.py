@@ -56,6 +56,14 @@ def main():
     check("20,000 parallel uses of one server: T_main = 20000 in under 5 s",
           rc == 0 and out == "numeric T_main = 20000\n" and secs < 5, f"rc={rc} {out} {err[:300]} {secs:.2f} s")
 
+    # A syntax error sends the file to ANTLR (parse.cpp): its builder joins the chain too.
+    bad = harness.write(tmp, "bad_sum.pam", "numeric parameter N\nnumeric x = " + " + ".join(["N"] * TERMS) +
+                        " )\nprocess main = delay(x)\n")
+    rc, out, err, secs = timed("check", bad)
+    check("20,000-term sum with a stray ')': ANTLR reports it at 2:%d in under 5 s" % (len(" + ".join(["N"] * TERMS)) + 14),
+          rc == 1 and "bad_sum.pam:2:%d: error:" % (len(" + ".join(["N"] * TERMS)) + 14) in err and secs < 5,
+          f"rc={rc} {err[:300]} {secs:.2f} s")
+
     diff = harness.write(tmp, "difference.pam", "numeric x = " + " - ".join(["1"] * 4000) + "\n")
     rc, out, err, secs = timed("eval", diff, "--target", "x")
     check("a 4,000-term chain of '-' is nesting: located NestingTooDeep, exit 1",
