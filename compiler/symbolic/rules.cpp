@@ -1075,6 +1075,15 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f) {
 // unrolled into g(lb) + ... + g(ub) (max(...), min(...)). An empty sum is 0; an empty
 // max/min is left alone (it has no value). A vector body is unrolled only when its
 // positions become numbers (otherwise the vector-max rules see the reduction). Always.
+// Would substituting m into e make GiNaC evaluate 0 ^ 0? GiNaC refuses it by throwing from
+// the middle of building the power (which also leaks it): sum (i = 0, 0) { 0 ^ i } is left
+// to the evaluators, which define 0 ^ 0 = 1. Children first, so no inner power throws.
+static bool makes_zero_pow_zero(const ex& e, const exmap& m) {
+  for (auto it = e.postorder_begin(); it != e.postorder_end(); ++it)
+    if (is_class<power>(*it) && it->op(0).subs(m).is_zero() && it->op(1).subs(m).is_zero()) return true;
+  return false;
+}
+
 std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
   if (!is_class<reduction>(e)) return std::nullopt;
   const auto& r = ex_to<reduction>(e);
@@ -1088,7 +1097,11 @@ std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
   if (is_vector_valued(r.body()) && !all_positions_numeric(r.body().subs(exmap{{r.index_ex(), lb}})))
     return std::nullopt;
   exvector terms;
-  for (numeric k = lb; k <= ub; k += 1) terms.push_back(r.body().subs(exmap{{r.index_ex(), k}}));
+  for (numeric k = lb; k <= ub; k += 1) {
+    exmap at{{r.index_ex(), k}};
+    if (makes_zero_pow_zero(r.body(), at)) return std::nullopt;
+    terms.push_back(r.body().subs(at));
+  }
   if (r.kind() == ReduceKind::Sum) return ex(add(terms));
   return r.kind() == ReduceKind::Max ? make_max(terms) : make_min(terms);
 }
