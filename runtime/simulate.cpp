@@ -221,9 +221,8 @@ class Engine {
   }
   void flatten(const ast::NodeP& e, ast::Kind k, std::vector<const PNode*>& out) {
     if (e->kind == ast::Kind::Group && e->kids.at(0)->kind == k) return flatten(e->kids[0], k, out);
-    if (e->kind == k) {
-      flatten(e->kids.at(0), k, out);
-      flatten(e->kids.at(1), k, out);
+    if (e->kind == k) {  // the parser joins a ; b ; c into one node: any number of kids
+      for (const ast::NodeP& kid : e->kids) flatten(kid, k, out);
       return;
     }
     const PNode* p = cproc(e);

@@ -23,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_compare  # noqa: E402  (numbers compared within a tolerance)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATE = os.path.join(ROOT, "docs", "samples.md.in")
 PAGE = os.path.join(ROOT, "docs", "samples.md")
@@ -193,11 +196,11 @@ def main():
         if args.check:
             with open(PAGE) as f:
                 old = f.read()
-            if old != text:
+            if doc_compare.differences(old, text):
                 fd, path = tempfile.mkstemp(prefix="samples_", suffix=".md")
                 with os.fdopen(fd, "w") as f:
                     f.write(text)
-                diff = subprocess.run(["diff", PAGE, path], capture_output=True, text=True).stdout
+                diff = "\n".join(doc_compare.differences(old, text))
                 raise Failure(f"docs/samples.md differs from the samples' output (new page: {path}); "
                               f"run scripts/gen_samples_doc.py:\n{diff[:3000]}")
             # the heat map's command must still draw (the image itself is not compared)

@@ -14,6 +14,7 @@ packages=(
   doctest-dev
   octave
   clang
+  libclang-rt-14-dev
   gnuplot-nox
   python3
   pybind11-dev python3-dev python3-numpy python3-pytest

@@ -33,6 +33,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_compare  # noqa: E402  (numbers compared within a tolerance)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCAL = os.path.join(ROOT, "samples", "local")
 MODELS = {"spawn": os.path.join(LOCAL, "spawn.pam"), "matmul": os.path.join(LOCAL, "matmul.pam"),
@@ -464,7 +467,10 @@ def main():
         text = page(table, fits, consts, info, measured_at)
         if args.check:
             with open(page_path) as f:
-                if f.read() != text:
+                # a fit that ends at a kink of the stencil's max moves by about 1 % with the
+                # build's rounding, and a row's relative error by a few points: the page
+                # drifts when a figure moves by more than 5 % (or an error by 3 points)
+                if doc_compare.differences(f.read(), text, rel=0.05, abs_tol=3.0):
                     out = os.path.join(work, "local.md")
                     with open(out, "w") as g:
                         g.write(text)

@@ -2,6 +2,7 @@
 // equality. The printer writes the fewest brackets the grammar needs (grammar/Pamela.g4):
 // round brackets around numeric expressions, braces around process expressions, and the
 // user's own braces (Group nodes). Reparsing its output gives the same tree (same_tree).
+#include <algorithm>
 #include <utility>
 
 #include "compiler/ast/ast.h"
@@ -106,7 +107,7 @@ bool ends_with_open_if(const Node& n) {
     case Kind::IfExpr: return n.kids.size() == 3 && ends_with_open_if(*n.kids[2]);
     case Kind::SeqLoop: case Kind::ParLoop: return n.kids.size() == 3 && ends_with_open_if(*n.kids[2]);
     case Kind::Unary: return !n.kids.empty() && ends_with_open_if(*n.kids.back());
-    case Kind::Binary: case Kind::Seq: case Kind::Par: return n.kids.size() == 2 && ends_with_open_if(*n.kids[1]);
+    case Kind::Binary: case Kind::Seq: case Kind::Par: return n.kids.size() >= 2 && ends_with_open_if(*n.kids.back());
     default: return false;
   }
 }
@@ -186,10 +187,12 @@ class Printer {
           expr(kid(n, 0), kPrimary);
           out += " ^ ";
           expr(kid(n, 1), kTerm);
-        } else {
+        } else {  // a chain of one associative operator (parse.cpp) has more than two kids
           expr(kid(n, 0), p);
-          out += std::string(" ") + op + " ";
-          expr(kid(n, 1), p + 1);
+          for (std::size_t i = 1; i < std::max<std::size_t>(n.kids.size(), 2); ++i) {
+            out += std::string(" ") + op + " ";
+            expr(kid(n, i), p + 1);
+          }
         }
         return;
       }

@@ -552,7 +552,8 @@ FixedResources fixed_resources(const Program& program) {
     } else if (d->formals.size() == 1) {
       if (idx->kind == Kind::Name && idx->name == d->formals[0]) {
         out.families.push_back({d, 0});
-      } else if (idx->kind == Kind::Binary && idx->op == ast::Op::Add && idx->kids[0]->kind == Kind::Name &&
+      } else if (idx->kind == Kind::Binary && idx->op == ast::Op::Add && idx->kids.size() == 2 &&
+                 idx->kids[0]->kind == Kind::Name &&
                  idx->kids[0]->name == d->formals[0]) {
         if (auto c = number(idx->kids[1])) out.families.push_back({d, *c});
       }

@@ -289,6 +289,57 @@ struct Built {
   int height = 1;
 };
 
+// A left-leaning chain of one associative operator (a + b + c, a * b * c, a and b and c,
+// a or b or c, p ; q ; r, p || q || r) becomes one node with every operand as a kid, so a
+// flat sum of 4,000 terms is 2 levels deep, not 4,000, and no later stage recurses once per
+// term. Only a chain as written is joined: (a + b) + c keeps its brackets' node. - / ^ mod
+// div and the comparisons stay binary. Both parsers build through this, so they agree.
+static bool associative(Kind kind, ast::Op op) {
+  if (kind == Kind::Seq || kind == Kind::Par) return true;
+  return kind == Kind::Binary && (op == ast::Op::Add || op == ast::Op::Mul || op == ast::Op::And || op == ast::Op::Or);
+}
+
+// The operands of the chain being read, in order; `make` builds a node from kids (checking
+// the height limit), `close` ends the chain into the accumulated operand.
+template <class Make>
+class Chain {
+ public:
+  explicit Chain(Make make) : make_(make) {}
+  // acc = acc <op> rhs, joining an open chain of the same operator.
+  void step(Built& acc, Kind kind, ast::Op op, Loc at, Built rhs) {
+    if (!kids_.empty() && kind == kind_ && op == op_) {
+      kids_.push_back(std::move(rhs));
+      return;
+    }
+    close(acc);
+    if (associative(kind, op)) {
+      kids_.push_back(std::move(acc));
+      kids_.push_back(std::move(rhs));
+      kind_ = kind;
+      op_ = op;
+      at_ = at;
+      return;
+    }
+    std::vector<Built> two;
+    two.reserve(2);
+    two.push_back(std::move(acc));
+    two.push_back(std::move(rhs));
+    acc = make_(kind, at, std::move(two), op);
+  }
+  void close(Built& acc) {
+    if (kids_.empty()) return;
+    acc = make_(kind_, at_, std::move(kids_), op_);
+    kids_.clear();
+  }
+
+ private:
+  Make make_;
+  std::vector<Built> kids_;
+  Kind kind_ = Kind::Binary;
+  ast::Op op_ = ast::Op::None;
+  Loc at_;
+};
+
 // Walks the parse tree (contexts are known by their generated classes) and makes the AST.
 // Left-nested operator chains are walked in a loop, not by recursion.
 class Builder {
@@ -390,12 +441,17 @@ class Builder {
     return static_cast<antlr4::tree::TerminalNode*>(ctx->children[1])->getSymbol();
   }
 
-  Built binary(antlr4::Token* op_tok, Built lhs, Built rhs) {
+  // acc = acc <op_tok> rhs, joining associative chains (Chain).
+  template <class C>
+  void binary(C& chain, Built& acc, antlr4::Token* op_tok, Built rhs) {
     std::string s = op_tok->getText();
-    Loc at = loc(op_tok);
-    if (s == ";") return node(Kind::Seq, at, {std::move(lhs), std::move(rhs)});
-    if (s == "||") return node(Kind::Par, at, {std::move(lhs), std::move(rhs)});
-    return node(Kind::Binary, at, {std::move(lhs), std::move(rhs)}, binary_op(s));
+    Kind kind = s == ";" ? Kind::Seq : s == "||" ? Kind::Par : Kind::Binary;
+    chain.step(acc, kind, kind == Kind::Binary ? binary_op(s) : Op::None, loc(op_tok), std::move(rhs));
+  }
+  auto chain() {
+    return Chain([this](Kind kind, Loc at, std::vector<Built> kids, Op op) {
+      return node(kind, at, std::move(kids), op);
+    });
   }
 
   Built expr(PamelaParser::ExprContext* ctx) {
@@ -414,10 +470,12 @@ class Builder {
     } else {
       throw BuildError{loc(leftmost->getStart()), DiagKind::SyntaxError, "malformed expression"};
     }
+    auto ch = chain();
     for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
       auto* rhs = static_cast<PamelaParser::ExprContext*>((*it)->children[2]);
-      acc = binary(op_token(*it), std::move(acc), expr(rhs));
+      binary(ch, acc, op_token(*it), expr(rhs));
     }
+    ch.close(acc);
     return acc;
   }
 
@@ -429,10 +487,12 @@ class Builder {
       leftmost = static_cast<PamelaParser::ArithContext*>(leftmost->children[0]);
     }
     Built acc = term(static_cast<PamelaParser::ArithTermContext*>(leftmost)->term());
+    auto ch = chain();
     for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
       auto* rhs = static_cast<PamelaParser::ArithContext*>((*it)->children[2]);
-      acc = binary(op_token(*it), std::move(acc), arith(rhs));
+      binary(ch, acc, op_token(*it), arith(rhs));
     }
+    ch.close(acc);
     return acc;
   }
 
@@ -837,6 +897,9 @@ class FastParser {
     if (h + 1 > kMaxAstDepth) throw GiveUp{};
     return {ast::make(kind, at, std::move(nodes), op, std::move(name)), h + 1};
   }
+  static auto chain() {
+    return Chain([](Kind kind, Loc at, std::vector<Built> kids, Op op) { return make(kind, at, std::move(kids), op); });
+  }
   static Built make2(Kind kind, Loc at, Built a, Built b, Op op = Op::None) {
     std::vector<Built> kids;
     kids.reserve(2);
@@ -880,6 +943,7 @@ class FastParser {
     } else {
       acc = term();
     }
+    auto ch = chain();
     for (;;) {
       Kind kind;
       Op op;
@@ -888,14 +952,16 @@ class FastParser {
       Loc at = loc(pos_);
       ++pos_;
       Built rhs = expr(p + 1);
-      acc = make2(kind, at, std::move(acc), std::move(rhs), op);
+      ch.step(acc, kind, op, at, std::move(rhs));
     }
+    ch.close(acc);
     return acc;
   }
 
   Built arith(int minp) {
     Depth guard(depth_);
     Built acc = term();
+    auto ch = chain();
     for (;;) {
       T t = peek();
       int p;
@@ -913,8 +979,9 @@ class FastParser {
       Loc at = loc(pos_);
       ++pos_;
       Built rhs = arith(p + 1);
-      acc = make2(Kind::Binary, at, std::move(acc), std::move(rhs), op);
+      ch.step(acc, Kind::Binary, op, at, std::move(rhs));
     }
+    ch.close(acc);
     return acc;
   }
 

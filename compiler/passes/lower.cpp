@@ -122,25 +122,43 @@ sym::ReduceKind reduce_kind(Op op) {
 // memory before it printed; a fractional power of a negative number is not real.
 ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
   using GiNaC::numeric;
-  if (GiNaC::is_a<numeric>(a) && GiNaC::is_a<numeric>(b)) {
+  // 2 ^ (l + 1e9) is 2 ^ l * 2 ^ 1e9 once expanded (comparisons and the simplifier expand):
+  // the constant part of a symbolic exponent is held to the same limit as a constant power.
+  ex constant_exponent = b;
+  if (GiNaC::is_a<numeric>(a) && !GiNaC::is_a<numeric>(b)) {
+    ex e = b.expand();
+    constant_exponent = 0;
+    if (GiNaC::is_a<GiNaC::add>(e)) {
+      for (std::size_t k = 0; k < e.nops(); ++k)
+        if (GiNaC::is_a<numeric>(e.op(k))) constant_exponent = e.op(k);
+    }
+  }
+  if (GiNaC::is_a<numeric>(a) && GiNaC::is_a<numeric>(constant_exponent)) {
     const numeric& x = GiNaC::ex_to<numeric>(a);
-    const numeric& y = GiNaC::ex_to<numeric>(b);
+    const numeric& y = GiNaC::ex_to<numeric>(constant_exponent);
     auto text = [&] {
       std::string base = sym::to_pamela(a);
       return (x.is_negative() ? "(" + base + ")" : base) + " ^ " + sym::to_pamela(b);
     };
-    if (x.is_zero() && y.is_negative()) fail(loc, DiagKind::DomainError, "0 to a negative power (" + text() + ")");
-    if (x.is_negative() && !y.is_integer())
+    bool constant = GiNaC::is_a<numeric>(b);  // the domain errors only for a constant exponent
+    if (constant && x.is_zero() && y.is_negative())
+      fail(loc, DiagKind::DomainError, "0 to a negative power (" + text() + ")");
+    if (constant && x.is_negative() && !y.is_integer())
       fail(loc, DiagKind::DomainError, "a negative number to a fractional power (" + text() + ")");
     if (x.is_rational() && y.is_integer() && !x.is_zero() && x != 1 && x != -1) {
       double bits = std::fabs(y.to_double()) *
                     (std::log2(std::fabs(x.numer().to_double())) + std::log2(x.denom().to_double()));
       if (bits > 1e6)
         fail(loc, DiagKind::ValueTooLarge,
-             "the exact value of " + text() + " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
+             "the exact value of " +
+                 (constant ? text() : sym::to_pamela(a) + " ^ " + sym::to_pamela(y) + " (a factor of " + sym::to_pamela(a) + " ^ (" + sym::to_pamela(b) + "))") +
+                 " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
   }
+  // 0 ^ 0 is 1, as the evaluators have it (GiNaC refuses it: the fuzzer's `0 ^ -0` was an
+  // internal error).
+  if (a.is_zero() && b.is_zero()) return 1;
   return GiNaC::pow(a, b);
 }
 
@@ -251,6 +269,26 @@ class Lowering {
   }
 
   ex lower_binary(const NodeP& n, Scope& scope) {
+    // A chain of one associative operator is one node (parse.cpp): its terms are built as
+    // one GiNaC sum or product (adding 20,000 terms one by one would copy the sum each time).
+    if (n->kids.size() > 2 || n->op == Op::Add || n->op == Op::Mul) {
+      GiNaC::exvector terms;
+      terms.reserve(n->kids.size());
+      for (const NodeP& k : n->kids) terms.push_back(lower_num(k, scope));
+      switch (n->op) {
+        case Op::Add: return GiNaC::add(terms);
+        case Op::Mul:
+        case Op::And:  // independence: P(a and b) = P(a) P(b)
+          return GiNaC::mul(terms);
+        case Op::Or: {  // P(a or b or ...) = 1 - (1 - P(a)) (1 - P(b)) ...
+          if (terms.size() == 2) return terms[0] + terms[1] - terms[0] * terms[1];
+          GiNaC::exvector misses;
+          for (const ex& t : terms) misses.push_back(1 - t);
+          return 1 - GiNaC::mul(misses);
+        }
+        default: fail(n->loc, DiagKind::TypeMismatch, "unexpected operator in a numeric expression");
+      }
+    }
     ex a = lower_num(n->kids[0], scope);
     ex b = lower_num(n->kids[1], scope);
     switch (n->op) {
@@ -311,14 +349,35 @@ class Lowering {
         reject_negative_time(t, n->kids[1]->loc, "use");
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
-      case Kind::Seq: {
-        Lowered a = lower_process(n->kids[0], scope), b = lower_process(n->kids[1], scope);
-        return {a.phi + b.phi, a.delta + b.delta, a.T + b.T};
+      case Kind::Seq: {  // p ; q ; r is one node with every operand (parse.cpp)
+        GiNaC::exvector phi, delta, T;
+        for (const NodeP& k : n->kids) {
+          Lowered a = lower_process(k, scope);
+          phi.push_back(a.phi);
+          delta.push_back(a.delta);
+          T.push_back(a.T);
+        }
+        return {GiNaC::add(phi), GiNaC::add(delta), GiNaC::add(T)};
       }
       case Kind::Par: {
-        Lowered a = lower_process(n->kids[0], scope), b = lower_process(n->kids[1], scope);
-        ex delta = a.delta + b.delta;
-        return {sym::make_max({a.phi, b.phi}), delta, sym::make_max({a.T, b.T, sym::vector_max(delta)})};
+        if (n->kids.size() == 2) {
+          Lowered a = lower_process(n->kids[0], scope), b = lower_process(n->kids[1], scope);
+          ex delta = a.delta + b.delta;
+          return {sym::make_max({a.phi, b.phi}), delta, sym::make_max({a.T, b.T, sym::vector_max(delta)})};
+        }
+        // p || q || r: the max of the operands' times and of the summed demand's busiest
+        // resource, as ((p || q) || r) gives (demands are nonnegative, so the inner
+        // vector_max is never above the outer one).
+        GiNaC::exvector phi, delta, T;
+        for (const NodeP& k : n->kids) {
+          Lowered a = lower_process(k, scope);
+          phi.push_back(a.phi);
+          delta.push_back(a.delta);
+          T.push_back(a.T);
+        }
+        ex sum_delta = GiNaC::add(delta);
+        T.push_back(sym::vector_max(sum_delta));
+        return {sym::make_max(phi), sum_delta, sym::make_max(T)};
       }
       case Kind::SeqLoop:
       case Kind::ParLoop: {

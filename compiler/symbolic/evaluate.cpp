@@ -133,7 +133,23 @@ struct Evaluator {
         if (nx.is_zero()) return scalar(1);
         fail(DiagKind::DivisionByZero, "division by zero");
       }
-      if (nx.is_integer() && nb.is_rational()) return scalar(nb.power(nx));
+      if (nx.is_integer() && nb.is_rational()) {
+        // Exact, within the limit lowering puts on constant powers (passes/lower.cpp): a
+        // value of more than about 300,000 digits is an error, not minutes of work.
+        double bits = nb == 1 || nb == -1 ? 0
+                      : std::fabs(nx.to_double()) *
+                            (std::log2(std::fabs(nb.numer().to_double())) + std::log2(nb.denom().to_double()));
+        if (bits > 1e6)
+          fail(DiagKind::ValueTooLarge, "the exact value of " + number_to_pamela(nb) + " ^ " + number_to_pamela(nx) +
+               " has more than 300,000 digits; pamc keeps numbers exact, so a power this large has no value");
+        // A big exact power costs four steps of the budget per bit (computing it costs more
+        // than its size): sum (i = 1, 1e7) { 2 ^ i } would otherwise run for hours within
+        // the term limit.
+        if (bits > 640 && (budget.steps_left -= static_cast<long long>(4 * bits)) < 0)
+          fail(DiagKind::WorkLimit, "work limit exceeded by exact powers of about " + std::to_string(static_cast<long long>(bits / 3.32)) +
+               " digits (the value has no double; pamc keeps it exact)");
+        return scalar(nb.power(nx));
+      }
       return scalar(to_number(GiNaC::pow(nb, nx)));
     }
     if (is_class<extremum>(e)) {

@@ -116,6 +116,9 @@ Interval pow_iv(const Interval& b, long n) {
 }
 
 Interval reciprocal_iv(const Interval& b) {
+  // An empty interval ("positive" with upper end 0) comes from contradictory facts, such as
+  // an index of par (p = 0, -P): nothing is known (found by tests/cli/run_hostile.py).
+  if (!b.hi.inf && b.hi.v.is_zero()) return Interval::all();
   if (b.positive()) {
     End lo = b.hi.inf ? End{0, 0, true} : End{0, numeric(1) / b.hi.v, b.hi.open};
     End hi = (b.lo.v.is_zero()) ? End{1, 0, true} : End{0, numeric(1) / b.lo.v, b.lo.open};

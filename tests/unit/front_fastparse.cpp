@@ -115,6 +115,20 @@ TEST_CASE("fast parser: same AST as ANTLR on every model in the repository") {
   CHECK(accepted > 30);  // every valid model: the failing ones under tests/errors go to ANTLR
 }
 
+TEST_CASE("fast parser: associative chains are joined as ANTLR joins them") {
+  // One node per chain of one operator (a + b + c), brackets and other operators kept.
+  for (const char* text : {"numeric x = a + b + c - d + e + f", "numeric x = a * b * c + d * e * (f * g) * h",
+                           "numeric x = a and b and not c and d or e or f or (g or h)",
+                           "process p = delay(1) ; delay(2) ; { delay(3) ; delay(4) } || delay(5) || delay(6) ; delay(7)",
+                           "numeric x = a + b * c + d ^ 2 ^ 3 + e div f + g mod h + i"}) {
+    REQUIRE(check_agreement(text, text));
+  }
+  std::string chain = "numeric x = 1";
+  for (int i = 0; i < 4000; ++i) chain += " + N";
+  chain = "numeric parameter N\n" + chain;
+  CHECK(check_agreement(chain, "4,000 terms"));
+}
+
 TEST_CASE("fast parser: same AST as ANTLR, or gives up, on 2000 mutated models") {
   auto models = repository_models();
   REQUIRE(!models.empty());
