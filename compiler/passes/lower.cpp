@@ -325,6 +325,21 @@ class Lowering {
   }
 
  private:
+  // The operands of a ; or || chain, lowered: their phi, delta and T side by side.
+  struct Operands {
+    GiNaC::exvector phi, delta, T;
+  };
+  Operands lower_operands(const NodeP& n, Scope& scope) {
+    Operands o;
+    for (const NodeP& k : n->kids) {
+      Lowered a = lower_process(k, scope);
+      o.phi.push_back(a.phi);
+      o.delta.push_back(a.delta);
+      o.T.push_back(a.T);
+    }
+    return o;
+  }
+
   Lowered lower_uncached(const NodeP& n, Scope& scope) {
     switch (n->kind) {
       case Kind::Group:
@@ -350,14 +365,8 @@ class Lowering {
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
       case Kind::Seq: {  // p ; q ; r is one node with every operand (parse.cpp)
-        GiNaC::exvector phi, delta, T;
-        for (const NodeP& k : n->kids) {
-          Lowered a = lower_process(k, scope);
-          phi.push_back(a.phi);
-          delta.push_back(a.delta);
-          T.push_back(a.T);
-        }
-        return {GiNaC::add(phi), GiNaC::add(delta), GiNaC::add(T)};
+        Operands o = lower_operands(n, scope);
+        return {GiNaC::add(o.phi), GiNaC::add(o.delta), GiNaC::add(o.T)};
       }
       case Kind::Par: {
         if (n->kids.size() == 2) {
@@ -368,16 +377,10 @@ class Lowering {
         // p || q || r: the max of the operands' times and of the summed demand's busiest
         // resource, as ((p || q) || r) gives (demands are nonnegative, so the inner
         // vector_max is never above the outer one).
-        GiNaC::exvector phi, delta, T;
-        for (const NodeP& k : n->kids) {
-          Lowered a = lower_process(k, scope);
-          phi.push_back(a.phi);
-          delta.push_back(a.delta);
-          T.push_back(a.T);
-        }
-        ex sum_delta = GiNaC::add(delta);
-        T.push_back(sym::vector_max(sum_delta));
-        return {sym::make_max(phi), sum_delta, sym::make_max(T)};
+        Operands o = lower_operands(n, scope);
+        ex sum_delta = GiNaC::add(o.delta);
+        o.T.push_back(sym::vector_max(sum_delta));
+        return {sym::make_max(o.phi), sum_delta, sym::make_max(o.T)};
       }
       case Kind::SeqLoop:
       case Kind::ParLoop: {
