@@ -49,7 +49,6 @@ struct SProgram : SNode {
   std::vector<double> base;  // parameter values, then one slot per index in scope
   std::size_t params = 0;    // how many of base's slots are parameters
   int need = 0;              // frames read, innermost first (the last slots)
-  bool straight = false;     // no loops or vectors: nothing can hide a missing value
   Loc loc;
   std::string what;
   double eval(const Frame* env) const override {
@@ -65,7 +64,7 @@ struct SProgram : SNode {
     // reads are the last `need` ones, filled from the frames (the others it never reads).
     std::copy(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(params), args);
     for (int h = 0; h < need; ++h, env = env->up) args[base.size() - 1 - h] = env->value;
-    double v = straight ? program.run(args) : program.run_checked(args);
+    double v = program.straight() ? program.run(args) : program.run_checked(args);
     if (!std::isfinite(v))
       fail(loc, DiagKind::EvaluationError,
            what + " has no value here (" + fmt_num(v) +
@@ -162,7 +161,6 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
   } catch (const eval::CompileFailure& failure) {
     fail(e->loc, DiagKind::CannotEmit, "cannot simulate " + std::string(what) + ": " + failure.message);
   }
-  node->straight = node->program.straight();
   node->params = impl_->param_base.size();
   node->base = std::move(base);
   node->loc = e->loc;

@@ -211,7 +211,6 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
       }
     }
     if (!program) slow_.emplace_back(name, why);
-    straight_.push_back(program && program->straight());
     programs_.push_back(std::move(program));
   }
   // Checks that depend on the swept parameters.
@@ -350,7 +349,7 @@ void Sweep::evaluate(std::size_t begin, std::size_t end, double* out) const {
     std::size_t n = std::min(kB, end - b0);
     fill_batch(idx, n, b0, xs, vars);
     for (std::size_t t = 0; t < nt; ++t) {
-      if (straight_[t]) {
+      if (programs_[t] && programs_[t]->straight()) {
         programs_[t]->run_batch(vars.data(), n, ys.data());
         for (std::size_t j = 0; j < n; ++j) {
           if (all_outside_assumptions_ || (!outside_assumptions_.empty() && outside_assumptions_.count(b0 + j))) {

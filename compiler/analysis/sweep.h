@@ -74,7 +74,6 @@ private:
   // program (a closed form) runs a batch of points per instruction; one with loops runs
   // point by point, and the exact evaluator takes over only where it gives no number.
   std::vector<std::optional<eval::Program>> programs_;
-  std::vector<bool> straight_;
   std::vector<std::pair<std::string, std::string>> slow_;
   struct Check {
     eval::Program program;

@@ -363,6 +363,10 @@ Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigne
   c.expr(e);
   fuse(p);
   fuse(p);  // pairs of the first pass's fused instructions
+  for (const Instr& in : p.code)
+    if (in.op == Op::LoopInit || in.op == Op::VLoopInit || in.op == Op::VecNew || in.op == Op::Local ||
+        in.op == Op::AddLocals)
+      p.straight_ = false;
   return p;
 }
 

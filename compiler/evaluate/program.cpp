@@ -291,14 +291,6 @@ double Program::run(const double* args) const {
   return execute<false>(*this, args, stack.get(), loc.get(), nullptr);
 }
 
-bool Program::straight() const {
-  for (const Instr& in : code)
-    if (in.op == Op::LoopInit || in.op == Op::VLoopInit || in.op == Op::VecNew || in.op == Op::Local ||
-        in.op == Op::AddLocals)
-      return false;
-  return true;
-}
-
 // The column stack of run_batch: slot s holds n values at col(s). Same arithmetic as
 // execute<false>, instruction by instruction, so the values agree bit for bit.
 void Program::run_batch(const double* const* cols, std::size_t n, double* out) const {

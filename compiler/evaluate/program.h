@@ -104,8 +104,10 @@ struct Program {
   // at a time (a column stack: the switch is paid once per instruction, not per point);
   // others run point by point. Values are run()'s, bit for bit.
   void run_batch(const double* const* cols, std::size_t n, double* out) const;
-  // No loops and no resource vectors: run_batch's column path applies.
-  bool straight() const;
+  // No loops and no resource vectors: run_batch's column path applies, and nothing in
+  // the program can hide a missing value. Set once by compile_expression.
+  bool straight() const { return straight_; }
+  bool straight_ = true;
 };
 
 }  // namespace pamc::eval
