@@ -1,8 +1,12 @@
-// Linear least squares (GSL's QR) and Levenberg-Marquardt for fit.cpp (least_squares.h).
+// Linear least squares (GSL's QR) and Levenberg-Marquardt (GSL's trust-region
+// multifit_nlinear) for fit.cpp (least_squares.h).
 #include "compiler/analysis/least_squares.h"
 
-#include <gsl/gsl_errno.h>
+#include "compiler/analysis/gsl_support.h"
+
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multifit_nlinear.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,36 +28,6 @@ double column_norm(const std::vector<double>& a, std::size_t m, std::size_t n, s
   return big * std::sqrt(s);
 }
 
-double sum_squares(const std::vector<double>& r) {
-  double s = 0;
-  for (double v : r) s += v * v;
-  return s;
-}
-
-// A GSL matrix or vector, freed when it goes out of scope.
-template <class T, void (*Free)(T*)>
-struct Owned {
-  explicit Owned(T* p) : p_(p) {}
-  ~Owned() { Free(p_); }
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  T* get() const { return p_; }
-  T* p_;
-};
-struct Matrix : Owned<gsl_matrix, gsl_matrix_free> {
-  Matrix(std::size_t rows, std::size_t cols) : Owned(gsl_matrix_calloc(rows, cols)) {}
-};
-struct Vector : Owned<gsl_vector, gsl_vector_free> {
-  explicit Vector(std::size_t n) : Owned(gsl_vector_calloc(n)) {}
-};
-
-// GSL's default error handler aborts the process; here every failure is checked for.
-struct NoGslAbort {
-  NoGslAbort() : old(gsl_set_error_handler_off()) {}
-  ~NoGslAbort() { gsl_set_error_handler(old); }
-  gsl_error_handler_t* old;
-};
-
 }  // namespace
 
 LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m, std::size_t n,
@@ -67,12 +41,12 @@ LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m,
       return out;
     }
   }
-  Matrix qr(m, n);
+  gsl::Matrix qr(m, n);
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) gsl_matrix_set(qr.get(), i, j, a_in[i * n + j] / scale[j]);
-  Vector tau(n), b(m), y(n), residual(m);
+  gsl::Vector tau(n), b(m), y(n), residual(m);
   for (std::size_t i = 0; i < m; ++i) gsl_vector_set(b.get(), i, b_in[i]);
-  NoGslAbort quiet;  // a singular R is the caller's answer (dependent), not an abort
+  gsl::NoAbort quiet;  // a singular R is the caller's answer (dependent), not an abort
   gsl_linalg_QR_decomp(qr.get(), tau.get());
   // |R_kk| is the norm of column k once the columns before it are projected out; the
   // columns have unit norm, so a small one is (to working precision) a combination of them.
@@ -86,7 +60,7 @@ LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m,
   out.x.resize(n);
   for (std::size_t j = 0; j < n; ++j) out.x[j] = gsl_vector_get(y.get(), j) / scale[j];
   // (A^T A)^-1 = S^-1 R^-1 R^-T S^-1: its diagonal from the rows of R^-1.
-  Matrix rinv(n, n);
+  gsl::Matrix rinv(n, n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) gsl_matrix_set(rinv.get(), i, j, j >= i ? gsl_matrix_get(qr.get(), i, j) : 0.0);
   gsl_linalg_tri_invert(CblasUpper, CblasNonUnit, rinv.get());
@@ -99,107 +73,156 @@ LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m,
   return out;
 }
 
-LmResult levenberg_marquardt(const LmProblem& p, std::vector<double> x, const LmOptions& o) {
+namespace {
+
+// What GSL's callbacks need: the problem, the workspace (for the current residuals), and
+// what went wrong inside a callback, for the message.
+struct LmCallbacks {
+  const LmProblem& problem;
+  gsl_multifit_nlinear_workspace* work = nullptr;
+  std::vector<double> x, r, jac;
+  std::optional<std::size_t> dependent;
+};
+
+void read_vector(const gsl_vector* v, std::vector<double>& out) {
+  out.resize(v->size);
+  for (std::size_t i = 0; i < v->size; ++i) out[i] = gsl_vector_get(v, i);
+}
+
+// f(x). Where the model has no finite value (a trial step out of its domain), the current
+// residuals are returned: a trial no better than the current point, which GSL's trust region
+// rejects (it would stop the whole fit on a failed evaluation; a NaN would be accepted).
+int residuals_at(const gsl_vector* x, void* data, gsl_vector* f) {
+  auto& cb = *static_cast<LmCallbacks*>(data);
+  read_vector(x, cb.x);
+  bool ok = cb.problem.residuals(cb.x, cb.r);
+  for (std::size_t i = 0; ok && i < cb.r.size(); ++i) ok = std::isfinite(cb.r[i]);
+  if (!ok) return gsl_vector_memcpy(f, gsl_multifit_nlinear_residual(cb.work));
+  for (std::size_t i = 0; i < cb.r.size(); ++i) gsl_vector_set(f, i, cb.r[i]);
+  return GSL_SUCCESS;
+}
+
+// J(x), only ever at a point the fit moves to. A derivative with no finite value, or an
+// unknown the target does not change with (a zero column), ends the fit.
+int jacobian_at(const gsl_vector* x, void* data, gsl_matrix* j) {
+  auto& cb = *static_cast<LmCallbacks*>(data);
+  const std::size_t m = cb.problem.m, n = cb.problem.n;
+  read_vector(x, cb.x);
+  if (!cb.problem.jacobian(cb.x, cb.jac)) return GSL_EDOM;
+  for (double v : cb.jac)
+    if (!std::isfinite(v)) return GSL_EDOM;
+  for (std::size_t c = 0; c < n; ++c)
+    if (column_norm(cb.jac, m, n, c, 0) == 0) {
+      cb.dependent = c;
+      return GSL_EDOM;
+    }
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t c = 0; c < n; ++c) gsl_matrix_set(j, i, c, cb.jac[i * n + c]);
+  return GSL_SUCCESS;
+}
+
+// max_j |(J^T r)_j| / (|J_j| |r|): the gradient of the sum of squares, scale-free.
+double scaled_gradient(const gsl_matrix* j, const gsl_vector* r) {
+  const double rnorm = gsl_blas_dnrm2(r);
+  double gmax = 0;
+  for (std::size_t c = 0; c < j->size2; ++c) {
+    gsl_vector_const_view col = gsl_matrix_const_column(j, c);
+    double g = 0;
+    gsl_blas_ddot(&col.vector, r, &g);
+    const double cn = gsl_blas_dnrm2(&col.vector);
+    if (cn > 0 && rnorm > 0) gmax = std::max(gmax, std::fabs(g) / (cn * rnorm));
+  }
+  return gmax;
+}
+
+}  // namespace
+
+LmResult levenberg_marquardt(const LmProblem& p, std::vector<double> x0, const LmOptions& o) {
   const std::size_t m = p.m, n = p.n;
   LmResult res;
-  std::vector<double> r(m), rn(m), jac(m * n), aug((m + n) * n), rhs(m + n), xn(n), d(n, 0.0);
-  res.x = x;
-  if (!p.residuals(x, r)) {
-    res.why = "the model has no finite value at the starting point";
-    return res;
+  res.x = x0;
+  {
+    std::vector<double> r(m);
+    if (!p.residuals(x0, r) || !std::all_of(r.begin(), r.end(), [](double v) { return std::isfinite(v); })) {
+      res.why = "the model has no finite value at the starting point";
+      return res;
+    }
   }
-  double cost = sum_squares(r);
-  double lambda = 1e-3;
+  gsl::NoAbort quiet;  // every status below is checked
+  // GSL's trust-region Levenberg-Marquardt, Moré's scaling by the Jacobian's column norms
+  // (as MINPACK), each step by QR.
+  gsl_multifit_nlinear_parameters params = gsl_multifit_nlinear_default_parameters();
+  params.trs = gsl_multifit_nlinear_trs_lm;
+  params.scale = gsl_multifit_nlinear_scale_more;
+  params.solver = gsl_multifit_nlinear_solver_qr;
+  gsl::Owned<gsl_multifit_nlinear_workspace, gsl_multifit_nlinear_free> work(
+      gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &params, m, n));
+  LmCallbacks cb{p, work.get(), {}, std::vector<double>(m), std::vector<double>(m * n), std::nullopt};
+  gsl_multifit_nlinear_fdf fdf{};
+  fdf.f = residuals_at;
+  fdf.df = jacobian_at;
+  fdf.n = m;
+  fdf.p = n;
+  fdf.params = &cb;
+  gsl::Vector start(n);
+  for (std::size_t j = 0; j < n; ++j) start.at(j) = x0[j];
+
+  // A callback's failure: what it says about the point the fit stopped at.
+  auto stopped = [&](int status) {
+    if (cb.dependent) {
+      res.dependent = cb.dependent;
+      res.why = "the target does not change with this unknown at the current point";
+    } else if (status == GSL_EDOM) {
+      res.why = "the derivatives have no finite value at the current point";
+    } else {
+      res.why = std::string("GSL: ") + gsl_strerror(status);
+    }
+    return res;
+  };
+  auto read_state = [&]() {
+    read_vector(gsl_multifit_nlinear_position(work.get()), res.x);
+    const double norm = gsl_blas_dnrm2(gsl_multifit_nlinear_residual(work.get()));
+    res.cost = norm * norm;
+  };
+  if (int status = gsl_multifit_nlinear_init(start.get(), &fdf, work.get())) return stopped(status);
+  read_state();
   for (int it = 1; it <= o.max_iterations; ++it) {
     res.iterations = it;
-    res.x = x;
-    res.cost = cost;
-    if (cost == 0) {
+    if (res.cost == 0) {
       res.converged = true;
       res.why = "the model fits the data exactly";
       return res;
     }
-    if (!p.jacobian(x, jac)) {
-      res.why = "the derivatives have no finite value at the current point";
-      return res;
-    }
-    std::vector<double> cn(n);
-    double gmax = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      cn[j] = column_norm(jac, m, n, j, 0);
-      if (cn[j] == 0) {
-        res.dependent = j;
-        res.why = "the target does not change with this unknown at the current point";
-        return res;
-      }
-      d[j] = std::max(d[j], cn[j]);
-      double g = 0;
-      for (std::size_t i = 0; i < m; ++i) g += jac[i * n + j] * r[i];
-      gmax = std::max(gmax, std::fabs(g) / (cn[j] * std::sqrt(cost)));
-    }
+    const double gmax = scaled_gradient(gsl_multifit_nlinear_jac(work.get()), gsl_multifit_nlinear_residual(work.get()));
     if (gmax <= o.gtol) {
       res.converged = true;
       res.why = "the gradient vanishes";
       return res;
     }
-    for (;;) {
-      // [J; sqrt(lambda) D] delta = [-r; 0]
-      std::fill(aug.begin(), aug.end(), 0.0);
-      for (std::size_t i = 0; i < m; ++i) {
-        for (std::size_t j = 0; j < n; ++j) aug[i * n + j] = jac[i * n + j];
-        rhs[i] = -r[i];
-      }
-      for (std::size_t j = 0; j < n; ++j) {
-        aug[(m + j) * n + j] = std::sqrt(lambda) * d[j];
-        rhs[m + j] = 0;
-      }
-      LeastSquares step = solve_least_squares(aug, m + n, n, rhs);
-      bool ok = !step.dependent;
-      double cost_new = 0;
-      if (ok) {
-        for (std::size_t j = 0; j < n; ++j) xn[j] = x[j] + step.x[j];
-        ok = p.residuals(xn, rn);
-        if (ok) cost_new = sum_squares(rn);
-        ok = ok && std::isfinite(cost_new);
-      }
-      if (ok && cost_new < cost) {
-        double dx = 0, xs = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          dx += (d[j] * step.x[j]) * (d[j] * step.x[j]);
-          xs += (d[j] * xn[j]) * (d[j] * xn[j]);
-        }
-        double reduction = (cost - cost_new) / cost;
-        x = xn;
-        r = rn;
-        cost = cost_new;
-        res.x = x;
-        res.cost = cost;
-        lambda = std::max(lambda / 10, 1e-15);
-        if (reduction <= o.ftol) {
-          res.converged = true;
-          res.why = "the sum of squares no longer decreases";
-          return res;
-        }
-        if (std::sqrt(dx) <= o.xtol * std::sqrt(xs)) {
-          res.converged = true;
-          res.why = "the step is below the relative tolerance";
-          return res;
-        }
-        break;
-      }
-      lambda *= 10;
-      if (lambda > 1e16) {
-        // No step along the derivatives reduces the sum, down to a vanishing gradient-descent
-        // step: a minimum to working precision when the gradient is small, else a local
-        // minimum at a kink of max/min (the derivatives change there, so the linear model
-        // promises a decrease no step delivers). Both are where the fit ends; the second
-        // says so (a fit stopped there used to be an error or not, by the last bit of a
-        // QR's rounding).
-        res.converged = true;
-        res.why = gmax <= 1e-7 ? "no step reduces the sum of squares further"
-                               : "stopped at a kink of max/min: no step along the derivatives reduces the sum of squares";
-        return res;
-      }
+    const double cost_before = res.cost;
+    int status = gsl_multifit_nlinear_iterate(work.get());
+    if (status == GSL_ENOPROG) {
+      // No step along the derivatives reduces the sum: a minimum to working precision when
+      // the gradient is small, else a local minimum at a kink of max/min (the derivatives
+      // change there, so the linear model promises a decrease no step delivers). Both are
+      // where the fit ends; the second says so.
+      res.converged = true;
+      res.why = gmax <= 1e-7 ? "no step reduces the sum of squares further"
+                             : "stopped at a kink of max/min: no step along the derivatives reduces the sum of squares";
+      return res;
+    }
+    if (status != GSL_SUCCESS) return stopped(status);
+    read_state();
+    if ((cost_before - res.cost) / cost_before <= o.ftol) {
+      res.converged = true;
+      res.why = "the sum of squares no longer decreases";
+      return res;
+    }
+    int info = 0;
+    if (gsl_multifit_nlinear_test(o.xtol, o.gtol, o.ftol, &info, work.get()) == GSL_SUCCESS) {
+      res.converged = true;
+      res.why = info == 2 ? "the gradient vanishes" : "the step is below the relative tolerance";
+      return res;
     }
   }
   res.why = "no convergence in " + std::to_string(o.max_iterations) + " iterations";

@@ -25,8 +25,10 @@ struct LeastSquares {
 LeastSquares solve_least_squares(const std::vector<double>& a, std::size_t m, std::size_t n,
                                  const std::vector<double>& b);
 
-// Levenberg-Marquardt for min sum r_i(x)^2 (Marquardt's scaling by the Jacobian's column
-// norms; each step solved by QR of the augmented system [J; sqrt(lambda) D]).
+// Levenberg-Marquardt for min sum r_i(x)^2: GSL's trust-region multifit_nlinear (Moré's
+// scaling by the Jacobian's column norms, each step by QR), driven here so each way of
+// stopping has its own message. Trial points where the model has no value are rejected
+// steps, not failures.
 struct LmProblem {
   std::size_t m = 0, n = 0;
   // Fill r (m values); false when the model has no finite value at x.

@@ -1,10 +1,10 @@
 // Seed 001's study (see predictability.h). Equation numbers are seed 001's.
 #include "compiler/analysis/predictability.h"
 
+#include "compiler/analysis/gsl_support.h"
+
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
-#include <gsl/gsl_multifit.h>
 
 #include <algorithm>
 #include <array>
@@ -41,25 +41,15 @@ double rss_groups(const std::vector<std::size_t>& g, std::size_t groups, const s
 double rss_additive(const std::vector<std::size_t>& a, std::size_t na, const std::vector<std::size_t>& b,
                     std::size_t nb, const std::vector<double>& y) {
   const std::size_t n = y.size(), p = 1 + (na - 1) + (nb - 1);
-  gsl_matrix* X = gsl_matrix_calloc(n, p);
-  gsl_vector* v = gsl_vector_alloc(n);
-  gsl_vector* c = gsl_vector_alloc(p);
-  gsl_matrix* cov = gsl_matrix_alloc(p, p);
-  gsl_multifit_linear_workspace* w = gsl_multifit_linear_alloc(n, p);
+  gsl::Matrix x(n, p);
+  gsl::Vector v(n);
   for (std::size_t i = 0; i < n; ++i) {
-    gsl_matrix_set(X, i, 0, 1.0);
-    if (a[i] > 0) gsl_matrix_set(X, i, a[i], 1.0);
-    if (b[i] > 0) gsl_matrix_set(X, i, na - 1 + b[i], 1.0);
-    gsl_vector_set(v, i, y[i]);
+    x.at(i, 0) = 1.0;
+    if (a[i] > 0) x.at(i, a[i]) = 1.0;
+    if (b[i] > 0) x.at(i, na - 1 + b[i]) = 1.0;
+    v.at(i) = y[i];
   }
-  double chisq = 0;
-  gsl_multifit_linear(X, v, c, cov, &chisq, w);
-  gsl_multifit_linear_free(w);
-  gsl_matrix_free(cov);
-  gsl_vector_free(c);
-  gsl_vector_free(v);
-  gsl_matrix_free(X);
-  return chisq;
+  return gsl::linear_fit(x, v).rss;
 }
 
 AnovaRow effect(const std::string& source, int df, double ss, double mse, int df_error) {
@@ -237,28 +227,19 @@ std::vector<M0Difference> m0_differences(const std::vector<HybridObservation>& o
           continue;
         }
         // Reduced model: y = (beta_s + c [machine b]) M, k + 1 coefficients, GSL least squares.
-        gsl_matrix* X = gsl_matrix_calloc(n, k + 1);
-        gsl_vector* y = gsl_vector_alloc(n);
-        gsl_vector* c = gsl_vector_alloc(k + 1);
-        gsl_matrix* cov = gsl_matrix_alloc(k + 1, k + 1);
-        gsl_multifit_linear_workspace* w = gsl_multifit_linear_alloc(n, k + 1);
+        gsl::Matrix x(n, k + 1);
+        gsl::Vector y(n);
         std::size_t row = 0, s = 0;
         for (auto& [size, rows] : cells) {
           for (int m = 0; m < 2; ++m)
             for (const HybridObservation* o : rows[m]) {
-              gsl_matrix_set(X, row, s, o->memory_max);
-              if (m == 1) gsl_matrix_set(X, row, k, o->memory_max);
-              gsl_vector_set(y, row++, o->cpi - o->cpi_pipeline);
+              x.at(row, s) = o->memory_max;
+              if (m == 1) x.at(row, k) = o->memory_max;
+              y.at(row++) = o->cpi - o->cpi_pipeline;
             }
           ++s;
         }
-        double rss_reduced = 0;
-        gsl_multifit_linear(X, y, c, cov, &rss_reduced, w);
-        gsl_multifit_linear_free(w);
-        gsl_matrix_free(cov);
-        gsl_vector_free(c);
-        gsl_vector_free(y);
-        gsl_matrix_free(X);
+        const double rss_reduced = gsl::linear_fit(x, y).rss;
         d.df1 = static_cast<int>(k - 1);
         d.df2 = static_cast<int>(n - 2 * k);
         double num = std::max(0.0, rss_reduced - rss_full) / d.df1, den = rss_full / d.df2;

@@ -3,9 +3,9 @@
 // same error measure (eq. 7-9), so their results compare directly.
 #include "compiler/analysis/projection.h"
 
-#include <gsl/gsl_errno.h>
+#include "compiler/analysis/gsl_support.h"
+
 #include <gsl/gsl_linalg.h>
-#include <gsl/gsl_multifit.h>
 
 #include <algorithm>
 #include <chrono>
@@ -50,26 +50,17 @@ GroupArray target_coefficients(const ProjectionData& d, std::size_t target) {
   GroupArray out{};
   const std::size_t n = d.benchmarks.size(), p = cols.size();
   if (p == 0 || n == 0) return out;
-  gsl_matrix* X = gsl_matrix_alloc(n, p);
-  gsl_vector* y = gsl_vector_alloc(n);
-  gsl_vector* c = gsl_vector_alloc(p);
-  gsl_matrix* cov = gsl_matrix_alloc(p, p);
-  gsl_multifit_linear_workspace* w = gsl_multifit_linear_alloc(n, p);
+  gsl::Matrix x(n, p);
+  gsl::Vector y(n);
   for (std::size_t b = 0; b < n; ++b) {
     GroupArray g = group_values(d, d.benchmarks[b].values, 0);
     double h = 0;  // eq. 3: H_b = sum a_i G_i,b
     for (int i = 0; i < kGroups; ++i) h += d.group_coefficient[i] * g[i];
-    for (std::size_t k = 0; k < p; ++k) gsl_matrix_set(X, b, k, g[cols[k]]);
-    gsl_vector_set(y, b, h * d.relative[target][b]);  // eq. 5
+    for (std::size_t k = 0; k < p; ++k) x.at(b, k) = g[cols[k]];
+    y.at(b) = h * d.relative[target][b];  // eq. 5
   }
-  double chisq = 0;
-  gsl_multifit_linear(X, y, c, cov, &chisq, w);
-  for (std::size_t k = 0; k < p; ++k) out[cols[k]] = gsl_vector_get(c, k);
-  gsl_multifit_linear_free(w);
-  gsl_matrix_free(cov);
-  gsl_vector_free(c);
-  gsl_vector_free(y);
-  gsl_matrix_free(X);
+  const std::vector<double> c = gsl::linear_fit(x, y).c;
+  for (std::size_t k = 0; k < p; ++k) out[cols[k]] = c[k];
   return out;
 }
 
@@ -410,34 +401,31 @@ SearchResult exact_search(const ProjectionData& d, std::size_t app, const GaOpti
   SearchResult out;
   double best = HUGE_VAL;
   std::vector<std::size_t> subset;
-  gsl_error_handler_t* old = gsl_set_error_handler_off();  // a singular subset is just skipped
+  gsl::NoAbort quiet;  // a singular subset is just skipped
   // Solves one subset: the normal equations by Cholesky (GSL), then the feasibility of the
   // weights (all within 1/1024..1024), then the residual computed from the rows.
   auto solve = [&]() {
     const std::size_t k = subset.size();
-    gsl_matrix* G = gsl_matrix_alloc(k, k);
-    gsl_vector* c = gsl_vector_alloc(k);
-    gsl_vector* x = gsl_vector_alloc(k);
+    gsl::Matrix g(k, k);
+    gsl::Vector c(k), x(k);
     for (std::size_t i = 0; i < k; ++i) {
-      gsl_vector_set(c, i, rhs[subset[i]]);
-      for (std::size_t j = 0; j < k; ++j) gsl_matrix_set(G, i, j, gram[subset[i] * n + subset[j]]);
+      c.at(i) = rhs[subset[i]];
+      for (std::size_t j = 0; j < k; ++j) g.at(i, j) = gram[subset[i] * n + subset[j]];
     }
     ++out.evaluations;
-    bool ok = gsl_linalg_cholesky_decomp1(G) == GSL_SUCCESS && gsl_linalg_cholesky_solve(G, c, x) == GSL_SUCCESS;
+    bool ok = gsl_linalg_cholesky_decomp1(g.get()) == GSL_SUCCESS &&
+              gsl_linalg_cholesky_solve(g.get(), c.get(), x.get()) == GSL_SUCCESS;
     Selection s;
     if (ok) {
       double total = 0;
       for (std::size_t i = 0; i < k; ++i) total += d.benchmarks[subset[i]].instructions;
       for (std::size_t i = 0; i < k && ok; ++i) {
-        double share = gsl_vector_get(x, i);
+        double share = x.at(i);
         double w = share * total / d.benchmarks[subset[i]].instructions;  // eq. 8 inverted
         if (!(w >= std::exp2(kMinLog2Weight) && w <= std::exp2(kMaxLog2Weight))) ok = false;
         s.push_back(Surrogate{subset[i], w, 0, 0});
       }
     }
-    gsl_vector_free(x);
-    gsl_vector_free(c);
-    gsl_matrix_free(G);
     if (!ok) return;
     complete_shares(d, s);
     std::vector<double> comb = combined_metrics(d, s);
@@ -459,7 +447,6 @@ SearchResult exact_search(const ProjectionData& d, std::size_t app, const GaOpti
   };
   for (std::size_t size = 1; size <= std::min<std::size_t>(n, static_cast<std::size_t>(std::max(1, o.max_surrogates))); ++size)
     walk(0, size);
-  gsl_set_error_handler(old);
   if (!out.selection.empty()) {
     out.errors = group_errors(d, a, combined_metrics(d, out.selection));
     out.fitness = fitness_eq9(out.errors, o.limit);

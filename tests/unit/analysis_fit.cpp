@@ -115,6 +115,30 @@ TEST_CASE("Levenberg-Marquardt fits a power law") {
   CHECK(!levenberg_marquardt(prob, {1e-4, 1}, few).converged);
 }
 
+TEST_CASE("Levenberg-Marquardt treats a trial point outside the model's domain as a rejected step") {
+  // r = sqrt(x) - 1e-3 from x = 100: the Gauss-Newton step lands at x < 0, where sqrt has no
+  // value; the fit must shrink its step and still reach x = 1e-6, not stop.
+  LmProblem prob;
+  prob.m = 1;
+  prob.n = 1;
+  int outside = 0;
+  prob.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
+    if (x[0] < 0) return ++outside, false;
+    r[0] = std::sqrt(x[0]) - 1e-3;
+    return true;
+  };
+  prob.jacobian = [&](const std::vector<double>& x, std::vector<double>& j) {
+    j[0] = 0.5 / std::sqrt(x[0]);
+    return std::isfinite(j[0]);
+  };
+  LmResult r = levenberg_marquardt(prob, {100});
+  REQUIRE(r.converged);
+  CHECK(close(r.x[0], 1e-6, 1e-6));
+  CHECK(outside > 0);  // the domain was hit, and survived
+  CHECK(!levenberg_marquardt(prob, {-1}).converged);  // no value at the start: says so
+  CHECK(levenberg_marquardt(prob, {-1}).why == "the model has no finite value at the starting point");
+}
+
 TEST_CASE("fit_model: a linear model is solved by QR and recovers its constants") {
   auto comp = compile("numeric parameter x\nnumeric parameter a = 1\nnumeric parameter b\nprocess main = delay(a * x + b)\n");
   FitData data = csv("# a comment\nx,T_main\n1,3.5\n2,6\n3,8.5\n4,11\n");
