@@ -50,12 +50,15 @@ inline std::uint32_t mod_index(std::uint32_t a, const Divisor& v) {
   const std::uint64_t low = v.m * a;
   return static_cast<std::uint32_t>((static_cast<uint128>(low) * v.d) >> 64);
 }
+// Whether x is an integer in [0, 2^32), the range mod_index serves; a = x if so.
+inline bool small_index(double x, std::uint32_t& a) {
+  if (!(x >= 0 && x < 4294967296.0)) return false;
+  a = static_cast<std::uint32_t>(x);
+  return static_cast<double>(a) == x;
+}
 inline double mod_by(double x, const Divisor& v) {
-  if (x >= 0 && x < 4294967296.0) {
-    const auto a = static_cast<std::uint32_t>(x);
-    if (static_cast<double>(a) == x) return static_cast<double>(mod_index(a, v));
-  }
-  return floor_mod(x, static_cast<double>(v.d));
+  std::uint32_t a;
+  return small_index(x, a) ? static_cast<double>(mod_index(a, v)) : floor_mod(x, static_cast<double>(v.d));
 }
 // floor(x / k), in int64 when both are integers below 2^53 (no rounding of x / k first).
 inline double floor_div(double x, double k) {
@@ -229,8 +232,9 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         const double x = *--sp;
         const Divisor& v = p.divisors[in.a];
         note(consts[in.b]);
-        if (x >= 0 && x < 4294967296.0 && static_cast<double>(static_cast<std::uint32_t>(x)) == x)
-          vec->add_at(in.kind, mod_index(static_cast<std::uint32_t>(x), v), consts[in.b]);
+        std::uint32_t a;
+        if (small_index(x, a))
+          vec->add_at(in.kind, mod_index(a, v), consts[in.b]);
         else
           vec->add(in.kind, floor_mod(x, static_cast<double>(v.d)), consts[in.b]);
         break;
