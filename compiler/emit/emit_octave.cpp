@@ -173,7 +173,9 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     for (const std::string& f : printer.subfunctions) out << "\n" << f;
     if (!printer.subfunctions.empty())
       out << "\nfunction acc = pamc_vadd(acc, k, x)\n"
-          << "  % x at position k of a resource vector (NaN where k is not a position)\n"
+          << "  % x at position k of a resource vector (NaN where k is not a position);\n"
+          << "  % x = 0 adds nothing anywhere (a branch not taken)\n"
+          << "  if x == 0\n    return;\n  end\n"
           << "  if ~(k >= 0) || k ~= floor(k) || k > 1e9\n    acc = NaN;\n    return;\n  end\n"
           << "  if any(isnan(acc))\n    return;\n  end\n"
           << "  if k + 1 > numel(acc)\n    acc(k + 1) = 0;\n  end\n"

@@ -60,6 +60,19 @@ inline double mod_by(double x, const Divisor& v) {
   std::uint32_t a;
   return small_index(x, a) ? static_cast<double>(mod_index(a, v)) : floor_mod(x, static_cast<double>(v.d));
 }
+// a * b, except that a zero factor makes the product zero even where the other has no value
+// (NaN, or 0 * inf): `if (c) e` is c * e, and a branch not taken is never evaluated
+// (docs/semantics.md). Ordinary products are IEEE's, -0.0 included.
+inline double times(double a, double b) {
+  const double p = a * b;
+  return p == p ? p : ((a == 0.0) | (b == 0.0) ? 0.0 : p);
+}
+// a / b, and 0 where a is 0 and b has no finite reciprocal (0 / 0): a product with a
+// zero factor, c * 6 * (N - k)^-1 at c = 0, k = N.
+inline double quotient(double a, double b) {
+  const double q = a / b;
+  return q == q ? q : (a == 0.0 ? 0.0 : q);
+}
 // floor(x / k), in int64 when both are integers below 2^53 (no rounding of x / k first).
 inline double floor_div(double x, double k) {
   constexpr double kLimit = 9007199254740992.0;
@@ -90,6 +103,7 @@ struct Vectors {
     e[i] += v;
   }
   void add(std::uint32_t k, double pos, double v) {
+    if (v == 0.0) return;  // nothing added: a guarded use (`if (p > 0) use(r(p - 1), t)` at p = 0)
     if (!(pos >= 0) || pos >= 2147483648.0 || !is_int(pos)) {
       poisoned[k] = 1;
       return;
@@ -157,7 +171,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
       case Op::Mul: {
         sp -= in.a;
         double s = sp[0];
-        for (std::uint32_t i = 1; i < in.a; ++i) s *= sp[i];
+        for (std::uint32_t i = 1; i < in.a; ++i) s = times(s, sp[i]);
         *sp++ = s;
         note(s);
         break;
@@ -188,7 +202,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
             inexact = true;
           }
         }
-        sp[-1] /= sp[0];
+        sp[-1] = quotient(sp[-1], sp[0]);
         break;
       case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = std::pow(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::Mod: --sp; sp[-1] = floor_mod(sp[-1], sp[0]); note(sp[-1]); break;
@@ -328,7 +342,7 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
           const double* x = col(sp + i);
           switch (in.op) {
             case Op::Add: for (std::size_t j = 0; j < n; ++j) r[j] += x[j]; break;
-            case Op::Mul: for (std::size_t j = 0; j < n; ++j) r[j] *= x[j]; break;
+            case Op::Mul: for (std::size_t j = 0; j < n; ++j) r[j] = times(r[j], x[j]); break;
             case Op::Max: for (std::size_t j = 0; j < n; ++j) r[j] = std::max(r[j], x[j]); break;
             default: for (std::size_t j = 0; j < n; ++j) r[j] = std::min(r[j], x[j]); break;
           }
@@ -350,7 +364,7 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
         const double* y = col(sp);
         switch (in.op) {
           case Op::Sub: for (std::size_t j = 0; j < n; ++j) x[j] -= y[j]; break;
-          case Op::Div: for (std::size_t j = 0; j < n; ++j) x[j] /= y[j]; break;
+          case Op::Div: for (std::size_t j = 0; j < n; ++j) x[j] = quotient(x[j], y[j]); break;
           case Op::Pow: for (std::size_t j = 0; j < n; ++j) x[j] = std::pow(x[j], y[j]); break;
           case Op::Mod: for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], y[j]); break;
           case Op::IDiv: for (std::size_t j = 0; j < n; ++j) x[j] = floor_div(x[j], y[j]); break;

@@ -1,5 +1,7 @@
 // Reference evaluator: see evaluate.h.
 #include "compiler/symbolic/evaluate.h"
+
+#include <optional>
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
@@ -68,6 +70,9 @@ Value mul_v(const Value& a, const Value& b) {
 Value ext_v(const Value& a, const Value& b, bool is_max) {
   auto pick = [&](const numeric& x, const numeric& y) { return (is_max ? x < y : y < x) ? y : x; };
   if (!a.is_vector && !b.is_vector) return scalar(pick(a.scalar, b.scalar));
+  // A zero scalar is the zero vector (a product with a zero factor, see product()).
+  if (!a.is_vector && a.scalar.is_zero()) return ext_v(vec({}), b, is_max);
+  if (!b.is_vector && b.scalar.is_zero()) return ext_v(a, vec({}), is_max);
   if (!a.is_vector || !b.is_vector) fail(DiagKind::VectorValue, "max/min of a scalar and a vector");
   std::map<long, numeric> m;
   for (const auto& [k, x] : a.elems) m[k] = x;
@@ -102,9 +107,48 @@ long integer_bound(const numeric& n, const char* which) {
   return n.to_long();
 }
 
+// Errors that say a term has no value at this point: a division by zero, a function out of
+// its domain, a resource position that is not one. A zero factor beside such a term makes
+// the product zero all the same. Not: a loop bound that is not an integer (the model's
+// parameters are wrong, whatever the term), a limit, a missing binding, an interrupt.
+bool no_value(const EvalError& e) {
+  switch (e.diag.kind) {
+    case DiagKind::DivisionByZero:
+    case DiagKind::DomainError:
+      return true;
+    case DiagKind::NonIntegerBound:
+      return e.loop_index.is_zero();  // a unitvec position, not a loop bound
+    default:
+      return false;
+  }
+}
+
 struct Evaluator {
   exmap env;
   WorkBudget& budget;
+
+  // A product with a zero factor is zero, whatever its other factors: `if (c) a` is c * a,
+  // and a branch not taken is never evaluated, as the simulator never runs it
+  // (`if (p > 0) use(link(p - 1), t)` at p = 0 has no link(-1)). The compiled program
+  // multiplies the same way (program.cpp, times). docs/semantics.md.
+  Value product(const ex& e) {
+    std::optional<EvalError> pending;  // the first factor without a value
+    Value r = scalar(1);
+    bool zero = false;
+    for (size_t i = 0; i < e.nops(); ++i) {
+      try {
+        Value f = ev(e.op(i));
+        zero = zero || (!f.is_vector && f.scalar.is_zero());
+        r = mul_v(r, f);
+      } catch (const EvalError& err) {
+        if (!no_value(err)) throw;
+        if (!pending) pending = err;
+      }
+    }
+    if (zero) return r.is_vector ? vec({}) : scalar(0);
+    if (pending) throw *pending;
+    return r;
+  }
 
   Value ev(const ex& e) {
     if (is_class<numeric>(e)) return scalar(ex_to<numeric>(e));
@@ -120,11 +164,7 @@ struct Evaluator {
       for (size_t i = 1; i < e.nops(); ++i) r = add_v(r, ev(e.op(i)));
       return r;
     }
-    if (is_class<mul>(e)) {
-      Value r = ev(e.op(0));
-      for (size_t i = 1; i < e.nops(); ++i) r = mul_v(r, ev(e.op(i)));
-      return r;
-    }
+    if (is_class<mul>(e)) return product(e);
     if (is_class<power>(e)) {
       Value b = ev(e.op(0)), x = ev(e.op(1));
       const numeric& nb = need_scalar(b, "power base");

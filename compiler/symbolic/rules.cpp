@@ -675,7 +675,9 @@ std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions&) {
 //    of p and h(p) != 0 for all p (as written or factored: the entries are 0 all together
 //    or none is; e.g. an index-free body of unknown sign), provable: the result is max (p);
 //  - lb + d >= 1 provable (position 0 is a zero below the elements): max(max (p), 0);
-//  - s * c(lb) >= 0 provable (max (p) >= 0): max(max (p), 0), the same value.
+//  - s * c(lb) >= 0 and lb + d >= 0 provable (max (p) >= 0): max(max (p), 0), the same
+//    value. (lb + d >= 0 because a zero weight at a position below 0 is no element: the
+//    term of a guard that is false, `if (p > 0) use(r(p - 1), t)` at p = 0.)
 // Else left alone (lb + d = M may be 0, where joining 0 is wrong for negative entries).
 // Side conditions always: non-empty range, proved (else the vector is 0 and the max
 // reduction an error); integer lb, proved or assumed.
@@ -718,7 +720,9 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   bool need_zero = false;
   if (!fi.provably_nonneg(body)) {
     ex start = (r->lb() + d).expand();
-    bool first_nonneg = f.provably_nonneg(body.subs(exmap{{p, r->lb()}}));
+    // The entry at lb counts only where it is an element: at a position below 0 a zero
+    // weight (a guard that is false) adds nothing, it is not a 0 among the elements.
+    bool first_nonneg = f.provably_nonneg(start) && f.provably_nonneg(body.subs(exmap{{p, r->lb()}}));
     ex last = body.subs(exmap{{p, r->ub()}});
     // Entries 0 all together or none: the factors of the body that depend on p are nonzero.
     auto zero_together = [&](const ex& b) {

@@ -171,6 +171,29 @@ TEST_CASE("compiled program: non-integer loop bounds and negative positions have
   CHECK(v == evaluate(f, {{N, 100}}, b).scalar.to_double());
 }
 
+TEST_CASE("compiled program and exact evaluator: a zero factor makes a product zero where the other factor has no value") {
+  // if (i > 0) use(r(i - 1), 5) over i = 0..N, and if (i < N) delay(6 / (N - i)): the branch
+  // not taken at i = 0 (resp. i = N) has no resource -1 (no 6 / 0), and costs nothing.
+  symbol N("N"), i("i");
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}};
+  ex guarded_use = vector_max(make_reduction(ReduceKind::Sum, i, 0, N, 5 * compare(Cmp::Lt, 0, i) * unitvec(i - 1)));
+  ex guarded_div = make_reduction(ReduceKind::Sum, i, 1, N, compare(Cmp::Lt, i, N) * 6 / (N - i));
+  ex unguarded = vector_max(make_reduction(ReduceKind::Sum, i, 0, N, 5 * unitvec(i - 1)));
+  double four[] = {4};
+  WorkBudget b;
+  for (const auto& [e, want] : {std::pair{guarded_use, 5.0}, std::pair{guarded_div, 6.0 / 3 + 6.0 / 2 + 6.0}}) {
+    CHECK(pamc::eval::compile_expression(e, params).run(four) == want);
+    CHECK(evaluate(e, {{N, 4}}, b).scalar.to_double() == doctest::Approx(want).epsilon(1e-15));
+  }
+  // with a nonzero weight, position -1 still has no value in either
+  CHECK(std::isnan(pamc::eval::compile_expression(unguarded, params).run(four)));
+  CHECK_THROWS_AS(evaluate(unguarded, {{N, 4}}, b), EvalError);
+  // a loop bound that is not an integer is not excused by a zero factor
+  symbol M("M");
+  ex zero_times_loop = (N - 4) * make_reduction(ReduceKind::Sum, i, 1, M, i);
+  CHECK_THROWS_AS(evaluate(zero_times_loop, {{N, 4}, {M, numeric(5, 2)}}, b), EvalError);
+}
+
 // sweep and fit run closed forms a batch of points at a time (a column per stack slot):
 // the same values as run(), bit for bit, NaN and infinities included, for straight programs
 // and for programs with loops (which run_batch runs point by point).
