@@ -1,8 +1,8 @@
 // The reference parser: ANTLR's generated lexer and parser (grammar/Pamela.g4), a listener
 // that turns ANTLR's syntax errors into SyntaxError diagnostics, and the Builder that walks
 // the parse tree and makes the AST. The only file that includes ANTLR's headers; the parse
-// tree never leaves it. It runs on a thread with a big stack (run_with_stack), and only
-// when the fast parser (fast_parser.cpp) has given up.
+// tree never leaves it. It runs on a thread with a big stack (run_with_stack); parse_module
+// runs it only when the fast parser (fast_parser.cpp) has given up.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -169,8 +169,9 @@ class SyntaxErrors : public antlr4::BaseErrorListener {
   std::uint32_t last_line_ = 0;
 };
 
-// Walks the parse tree (contexts are known by their generated classes) and makes the AST.
-// Left-nested operator chains are walked in a loop, not by recursion.
+// Walks the parse tree (contexts are known by their generated classes) and makes the AST
+// through build_ast.h, as the fast parser does. Left-nested operator chains are walked in
+// a loop, not by recursion.
 class Builder {
  public:
   explicit Builder(const Positions& pos) : pos_(pos) {}
