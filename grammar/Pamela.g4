@@ -21,7 +21,7 @@ grammar Pamela;
 
 @parser::members {
   // Counts the active frames of the recursive rules (arith, expr, term). Past the limit
-  // the guard throws NestingLimit, which compiler/parse/parse.cpp reports as NestingTooDeep.
+  // the guard throws NestingLimit, which compiler/parse/antlr_builder.cpp reports as NestingTooDeep.
   struct NestingLimit { antlr4::Token* token; };
   static constexpr int kMaxNesting = 5000;
   int nesting_depth = 0;
@@ -121,7 +121,7 @@ OR : 'or' ;
 NOT : 'not' ;
 
 ID : [a-zA-Z_] [a-zA-Z_0-9]* ;
-// Kept as written; parse.cpp bounds the exponent, later stages read the value exactly.
+// Kept as written; compiler/parse/build_ast.cpp bounds the exponent, later stages read the value exactly.
 NUMBER : DIGITS ('.' DIGITS?)? EXPONENT? | '.' DIGITS EXPONENT? ;
 fragment DIGITS : [0-9]+ ;
 fragment EXPONENT : [eE] [+-]? DIGITS ;
