@@ -187,7 +187,7 @@ class Printer {
           expr(kid(n, 0), kPrimary);
           out += " ^ ";
           expr(kid(n, 1), kTerm);
-        } else {  // a chain of one associative operator (parse.cpp) has more than two kids
+        } else {  // a chain of one associative operator (parse/build_ast.h, Chain) has more than two kids
           expr(kid(n, 0), p);
           for (std::size_t i = 1; i < std::max<std::size_t>(n.kids.size(), 2); ++i) {
             out += std::string(" ") + op + " ";

@@ -269,7 +269,7 @@ class Lowering {
   }
 
   ex lower_binary(const NodeP& n, Scope& scope) {
-    // A chain of one associative operator is one node (parse.cpp): its terms are built as
+    // A chain of one associative operator is one node (parse/build_ast.h, Chain): its terms are built as
     // one GiNaC sum or product (adding 20,000 terms one by one would copy the sum each time).
     if (n->kids.size() > 2 || n->op == Op::Add || n->op == Op::Mul) {
       GiNaC::exvector terms;
@@ -364,7 +364,7 @@ class Lowering {
         reject_negative_time(t, n->kids[1]->loc, "use");
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
-      case Kind::Seq: {  // p ; q ; r is one node with every operand (parse.cpp)
+      case Kind::Seq: {  // p ; q ; r is one node with every operand (parse/build_ast.h, Chain)
         Operands o = lower_operands(n, scope);
         return {GiNaC::add(o.phi), GiNaC::add(o.delta), GiNaC::add(o.T)};
       }

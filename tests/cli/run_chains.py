@@ -56,7 +56,7 @@ def main():
     check("20,000 parallel uses of one server: T_main = 20000 in under 5 s",
           rc == 0 and out == "numeric T_main = 20000\n" and secs < 5, f"rc={rc} {out} {err[:300]} {secs:.2f} s")
 
-    # A syntax error sends the file to ANTLR (parse.cpp): its builder joins the chain too.
+    # A syntax error sends the file to ANTLR (parse/antlr_builder.cpp): its builder joins the chain too.
     bad = harness.write(tmp, "bad_sum.pam", "numeric parameter N\nnumeric x = " + " + ".join(["N"] * TERMS) +
                         " )\nprocess main = delay(x)\n")
     rc, out, err, secs = timed("check", bad)
