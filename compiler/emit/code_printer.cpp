@@ -194,8 +194,16 @@ std::string CodePrinter::print_function(const ex& e) {
   using sym::Fn;
   auto arg = [&](std::size_t i) { return print(e.op(i)); };
   switch (sym::pamela_function(e)) {
-    case Fn::Floor: return call("floor", {arg(0)});
-    case Fn::Ceil: return call("ceil", {arg(0)});
+    case Fn::Floor:
+    case Fn::Ceil: {
+      // floor(N / 3 - 2/3) as floor((N - 2) / 3): one rounding (the quotient), which cannot
+      // cross an integer for integer operands below 2^53; N * 0.333.. - 0.666.. can (0.99..
+      // at N = 5). As the compiled program does (evaluate/compile.cpp).
+      const char* name = sym::pamela_function(e) == Fn::Floor ? "floor" : "ceil";
+      ex nd = e.op(0).normal().numer_denom();
+      if (nd.op(1).is_equal(1) || sym::is_vector_valued(e.op(0))) return call(name, {arg(0)});
+      return call(name, {"(" + print(nd.op(0)) + div_op() + "(" + print(nd.op(1)) + "))"});
+    }
     case Fn::Log2: return call("log2", {arg(0)});
     case Fn::Mod: return mod(arg(0), arg(1));
     case Fn::Div: return idiv(arg(0), arg(1));
