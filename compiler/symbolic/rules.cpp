@@ -440,6 +440,26 @@ std::optional<ex> rule_sum_split(const ex& e, const Facts&, Assumptions&) {
   return out;
 }
 
+// sum { c * (v_1 + ... + v_m) } = sum { c * v_1 } + ... + sum { c * v_m } when the sum in
+// the product is a vector (loads on several resource families at once, under one guard:
+// `if (p mod 2 == 0) { use(link(p), t) ; use(cpu(p), w) }`), so each family's loads form a
+// sum of their own, with one index map, that the vector-max rules can read. Always (finite
+// sums are linear; a product with a zero factor is zero either way).
+std::optional<ex> rule_sum_distribute_vector(const ex& e, const Facts&, Assumptions&) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  const ex& body = r->body();
+  for (size_t k = 0; k < body.nops(); ++k) {
+    const ex& x = body.op(k);
+    if (!is_class<add>(x) || !is_vector_valued(x)) continue;
+    const ex c = body / x;
+    ex out = 0;
+    for (size_t j = 0; j < x.nops(); ++j) out += rebuild(*r, ReduceKind::Sum, c * x.op(j));
+    return out;
+  }
+  return std::nullopt;
+}
+
 // sum { c * b } = c * sum { b } for factors c free of the index (numbers, parameters,
 // unitvec(k) with k index-free). Always, except that a factor whose evaluation may fail
 // (may_fail) stays inside a sum whose range may be empty.
@@ -2227,6 +2247,41 @@ std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&
   return make_reduction(ReduceKind::Sum, rr, 0, k - 1, body);
 }
 
+// sum (i = lb, ub) { B } where B depends on i only through residues (s i + e) mod k for one
+// constant k (2 <= k <= kMaxResidueSplit; s = +-1, e an integer free of i), over any range:
+// the i with i mod k = q share the body B[q] (each residue node becomes (s q + e) mod k), and
+// there are floor((ub - q) / k) - floor((lb - 1 - q) / k) of them, so the sum is
+// sum_q count_q B[q], k terms. Odd-even phases reduce so: the work of phase ph depends on
+// ph mod 2 only. Exact for any B; on a range more than one short of non-empty the counts
+// would go negative, hence the guard. Side conditions: lb, ub integers (proved or
+// assumed); the offsets e integers (proved, as i_only_in_mods requires).
+constexpr long kMaxResidueSplit = 16;
+std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& asm_) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::vector<std::pair<ex, numeric>> mods;
+  if (!i_only_in_mods(r->body(), i, f, mods) || mods.empty()) return std::nullopt;
+  const ex& k = mods[0].first.op(1);
+  for (const auto& [m, s0] : mods)
+    if (!m.op(1).is_equal(k)) return std::nullopt;
+  if (!is_class<numeric>(k) || !ex_to<numeric>(k).is_integer() || ex_to<numeric>(k) < 2 ||
+      ex_to<numeric>(k) > kMaxResidueSplit)
+    return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, asm_)) return std::nullopt;
+  const long kk = ex_to<numeric>(k).to_long();
+  ex total = 0;
+  for (long q = 0; q < kk; ++q) {
+    exmap m;
+    for (const auto& [node, s] : mods) m[node] = mod_of((s * q + (node.op(0) - s * i)).expand(), k);
+    ex body = r->body().subs(m, subs_options::no_pattern);
+    if (body.has(i)) return std::nullopt;
+    ex count = floor_of((r->ub() - q) / k) - floor_of((r->lb() - 1 - q) / k);
+    total += count * body;
+  }
+  return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
+}
+
 // sum (i = a, b) { sum (j = i + c, d) { g(j) } } with g free of i and vector-valued (loads
 // on resources that no rule closes one row at a time) = sum (j = a + c, d) { m(j) g(j) }
 // with m(j) = min(b, j - c) - a + 1 rows i that reach j (>= 1 for j >= a + c), the min
@@ -2914,6 +2969,7 @@ const std::vector<NamedRule>& all_rules() {
   static const std::vector<NamedRule> rules = {
       {"sum_zero", rule_sum_zero},
       {"sum_split", rule_sum_split},
+      {"sum_distribute_vector", rule_sum_distribute_vector},
       {"sum_factor", rule_sum_factor},
       {"sum_const", rule_sum_const},
       {"sum_poly", rule_sum_poly},
@@ -2928,6 +2984,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_geometric", rule_sum_geometric},
       {"sum_full_period", rule_sum_full_period},
       {"sum_swap_triangle", rule_sum_swap_triangle},
+      {"sum_residue_split", rule_sum_residue_split},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},

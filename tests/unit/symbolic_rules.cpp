@@ -885,6 +885,43 @@ TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop ove
   CHECK(!rule_sum_full_period(Sum(p, 0, P - 1, Sum(j, 1, p, mod_of(p + j, P))), g, a));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a sum whose body sees the index only through i mod k is k terms (sum_residue_split)") {
+  // odd-even phases: the work of phase i depends on its parity only (N >= 0 by the facts)
+  ex e = Sum(i, 1, N, compare(Cmp::Le, 0, floor_of((P - 1 - mod_of(i, 2)) / 2)) * (N + 3 * mod_of(i + 1, 2)));
+  auto r = rule_sum_residue_split(e, F, a);
+  REQUIRE(r);
+  CHECK(!r->has(i));
+  CHECK(agrees(*r, e, grid(N, P, {0, 1, 2, 5, 8}, {1, 2, 3, 4})));
+  // s = -1 and an offset that is another parameter; ranges P..N up to 5 short of non-empty
+  ex e2 = Sum(i, P, N, mod_of(P - i, 3) * mod_of(i, 3) + 1);
+  auto r2 = rule_sum_residue_split(e2, F, a);
+  REQUIRE(r2);
+  CHECK(agrees(*r2, e2, grid(N, P, {0, 1, 4, 7, 11}, {0, 1, 2, 5})));
+  // i outside a residue, two moduli, a symbolic or too large modulus: left alone
+  CHECK(!rule_sum_residue_split(Sum(i, 1, N, mod_of(i, 2) * i), F, a));
+  CHECK(!rule_sum_residue_split(Sum(i, 1, N, mod_of(i, 2) * mod_of(i, 3)), F, a));
+  CHECK(!rule_sum_residue_split(Sum(i, 1, N, mod_of(i, P)), F, a));
+  CHECK(!rule_sum_residue_split(Sum(i, 1, N, mod_of(i, 17)), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "loads on two resource families under one guard become one sum per family (sum_distribute_vector)") {
+  // par (p = 0, P - 2) if (p mod 2 == 0) { use(link(p), 10) ; use(cpu(P + p), N) }
+  ex guard = compare(Cmp::Eq, mod_of(p, 2), 0);
+  ex e = Sum(p, 0, P - 2, guard * (10 * unitvec(p) + N * unitvec(P + p)));
+  auto r = rule_sum_distribute_vector(e, F, a);
+  REQUIRE(r);
+  CHECK(r->is_equal(Sum(p, 0, P - 2, guard * 10 * unitvec(p)) + Sum(p, 0, P - 2, guard * N * unitvec(P + p))));
+  CHECK(agrees(*r, e, grid(N, P, {0, 3}, {1, 2, 5})));
+  // and the pipeline then closes its max: the busiest of a link (10) and a cpu (N), where
+  // some even p <= P - 2 exists (assumed here: P >= 2, which evaluators check)
+  ex closed = simp(vector_max(e));
+  CHECK(!closed.has(p));
+  CHECK(a.items == std::set<std::string>{"P >= 2"});
+  CHECK(agrees(closed, vector_max(e), grid(N, P, {0, 3, 20}, {2, 3, 6, 7})));
+  // a scalar sum is left to the other rules
+  CHECK(!rule_sum_distribute_vector(Sum(p, 0, P, guard * (p + N)), F, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a vector max below another argument is dropped (max_vector_bound)") {
   Facts g = F;
   g.add_lower(P, 1, false);
