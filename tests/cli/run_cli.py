@@ -150,8 +150,10 @@ def main():
                            capture_output=True, text=True, env={**os.environ, "MANWIDTH": "80", "MANPAGER": "cat"})
         check("man -l docs/man/pamc.1 renders without warnings",
               m.returncode == 0 and "EXIT STATUS" in m.stdout and m.stderr.strip() == "", m.stderr[:300])
+    # The binary under test names the machines folder (its ../machines), whichever build it is.
+    binary = os.path.abspath(harness.PAMC)
     script = ("source scripts/pamc-completion.bash; out=; "
-              "for words in 'pamc ev' 'build/pamc compile --emit oc' 'build/pamc eval --machine x1' 'pamc eval samples/mr'; do "
+              f"for words in 'pamc ev' '{binary} compile --emit oc' '{binary} eval --machine x1' 'pamc eval samples/mr'; do "
               "read -ra COMP_WORDS <<< \"$words\"; COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _pamc; out=\"$out${COMPREPLY[*]};\"; done; "
               "echo \"$out\"")
     comp = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT)
