@@ -39,7 +39,7 @@ TEST_CASE("a double: the fewest digits that read back, laid out as %g") {
   CHECK(json_text(Json(12345678901234567LL)) == "12345678901234567");  // an integer stays one
 }
 
-TEST_CASE("json_number rounds to digits; a whole number prints as one; not finite is null") {
+TEST_CASE("json_number rounds to digits, a whole number prints as one, not finite is null") {
   CHECK(json_text(pamc::json_number(2.0 / 3, 6)) == "0.666667");
   CHECK(json_text(pamc::json_number(1234567.0, 6)) == "1234570");
   CHECK(json_text(pamc::json_number(std::nan(""))) == "null");
@@ -62,7 +62,7 @@ TEST_CASE("json_append keeps a key asked for twice") {
   CHECK(json_text(j) == R"({"T_main": 1, "T_main": 2})");
 }
 
-TEST_CASE("JsonLines: items a line, two spaces deeper; a member under the first key") {
+TEST_CASE("JsonLines: items a line, two spaces deeper, a member under the first key") {
   Json doc = {{"model", "m"}, {"parameters", Json::array()}, {"equations", {{{"name", "T"}, {"tree", {{"sym", "P"}}}}}}};
   CHECK(json_text(doc, {{"", JsonLines::Items},
                         {"/parameters", JsonLines::ItemsEvenEmpty},
