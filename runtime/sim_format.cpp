@@ -3,23 +3,18 @@
 #include <sstream>
 
 #include "runtime/sim_expr.h"
-#include "compiler/emit/json_text.h"
+#include "compiler/support/json.h"
 #include "runtime/simulate.h"
 
 namespace pamc {
 
 namespace {
 
-std::string json_num(double v) {
-  if (!std::isfinite(v)) return "null";
-  return sim::fmt_num(v);
-}
+// A number as the text report prints it; not finite is null.
+Json json_num(double v) { return std::isfinite(v) ? json_number_text(sim::fmt_num(v)) : Json(nullptr); }
 
-std::string json_str(const std::string& s) { return json_quote(s); }
-
-std::string json_stat(const SimStat& s) {
-  return "{\"mean\": " + json_num(s.mean) + ", \"min\": " + json_num(s.min) + ", \"max\": " + json_num(s.max) +
-         ", \"std\": " + json_num(s.std) + "}";
+Json json_stat(const SimStat& s) {
+  return {{"mean", json_num(s.mean)}, {"min", json_num(s.min)}, {"max", json_num(s.max)}, {"std", json_num(s.std)}};
 }
 
 std::string text_stat(const SimStat& s, int runs) {
@@ -48,42 +43,43 @@ std::string format_sim_text(const SimResult& r, const std::string& process_name)
 
 namespace {
 
-// "resources": {...}, "mean_finish": {...}, "runs": K, "events": N
-std::string json_details(const SimResult& r) {
-  std::string out = "\"resources\": {";
-  bool first = true;
+// Adds "resources": {...}, "mean_finish": {...}, "runs": K, "events": N to doc.
+void add_details(Json& doc, const SimResult& r) {
+  Json resources = Json::object();
   for (const SimResourceStats& s : r.resources) {
-    if (!first) out += ", ";
-    first = false;
-    out += json_str(std::to_string(s.index)) + ": {" + (s.name.empty() ? "" : "\"name\": " + json_str(s.name) + ", ") +
-           "\"multiplicity\": " + std::to_string(s.multiplicity) +
-           ", \"utilization\": " + json_num(s.utilization) + ", \"mean_wait\": " + json_num(s.mean_wait) +
-           ", \"requests\": " + json_num(s.requests) + "}";
+    Json res = Json::object();
+    if (!s.name.empty()) res["name"] = s.name;
+    res["multiplicity"] = s.multiplicity;
+    res["utilization"] = json_num(s.utilization);
+    res["mean_wait"] = json_num(s.mean_wait);
+    res["requests"] = json_num(s.requests);
+    json_append(resources, std::to_string(s.index), std::move(res));
   }
-  out += "}";
-  if (r.has_mean_finish) out += ", \"mean_finish\": " + json_stat(r.mean_finish);
-  out += ", \"runs\": " + std::to_string(r.runs) + ", \"events\": " + std::to_string(r.events);
-  return out;
+  doc["resources"] = std::move(resources);
+  if (r.has_mean_finish) doc["mean_finish"] = json_stat(r.mean_finish);
+  doc["runs"] = r.runs;
+  doc["events"] = r.events;
 }
 
 }  // namespace
 
 std::string format_sim_json(const SimResult& r, const std::string& process_name) {
-  return "{" + json_str("T_" + process_name) + ": " + json_stat(r.makespan) + ", " + json_details(r) + "}";
+  Json doc = {{"T_" + process_name, json_stat(r.makespan)}};
+  add_details(doc, r);
+  return json_text(doc);
 }
 
 std::string format_sim_json(const std::vector<NamedSimResult>& results) {
   if (results.size() == 1) return format_sim_json(results[0].result, results[0].process);
-  std::string out = "{";
-  for (const NamedSimResult& n : results) out += json_str("T_" + n.process) + ": " + json_stat(n.result.makespan) + ", ";
-  out += "\"processes\": {";
-  bool first = true;
+  Json doc = Json::object(), processes = Json::object();
   for (const NamedSimResult& n : results) {
-    if (!first) out += ", ";
-    first = false;
-    out += json_str(n.process) + ": {" + json_details(n.result) + "}";
+    json_append(doc, "T_" + n.process, json_stat(n.result.makespan));
+    Json details = Json::object();
+    add_details(details, n.result);
+    json_append(processes, n.process, std::move(details));
   }
-  return out + "}}";
+  json_append(doc, "processes", std::move(processes));
+  return json_text(doc);
 }
 
 std::string format_sim_text(const std::vector<NamedSimResult>& results) {

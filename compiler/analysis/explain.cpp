@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "compiler/diag/diag.h"
-#include "compiler/emit/json_text.h"
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/analysis/sweep.h"
+#include "compiler/support/json.h"
 
 namespace pamc {
 
@@ -361,10 +361,10 @@ bool has_reduction_with(const ex& e, const GiNaC::symbol& s) {
   return false;
 }
 
-std::string json_num(const numeric& n) {
-  std::string s = format_number(n);
-  return s;
-}
+// A number as the text report prints it (exact where it is exact); no value is null.
+Json json_num(const numeric& n) { return json_number_text(format_number(n)); }
+Json json_num(const std::optional<numeric>& n) { return n ? json_num(*n) : Json(nullptr); }
+Json json_text_or_null(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
 std::vector<std::pair<std::string, numeric>> point_of(const CostModel& model, const GiNaC::exmap& env, const ex& e) {
   std::vector<std::pair<std::string, numeric>> out;
@@ -517,43 +517,26 @@ std::vector<std::pair<numeric, std::string>> crossovers_in(const CostModel& mode
 std::string format_explain(const std::vector<ExplainReport>& reports, bool json) {
   std::ostringstream o;
   if (json) {
-    o << "{";
-    for (std::size_t t = 0; t < reports.size(); ++t) {
-      const ExplainReport& r = reports[t];
-      o << (t ? ", " : "") << json_quote(r.target) << ": {\"equation\": " << json_quote(r.equation)
-        << ", \"value\": " << json_num(r.value) << ", \"extrema\": [";
-      for (std::size_t k = 0; k < r.extrema.size(); ++k) {
-        const ExtremumInfo& x = r.extrema[k];
-        o << (k ? ", " : "") << "{\"expression\": " << json_quote(x.text) << ", \"kind\": \"" << (x.is_max ? "max" : "min")
-          << "\", \"dominant\": " << x.dominant << ", \"args\": [";
-        for (std::size_t a = 0; a < x.args.size(); ++a) {
-          o << (a ? ", " : "") << "{\"expression\": " << json_quote(x.args[a].text) << ", \"value\": " << json_num(x.args[a].value)
-            << ", \"parameters\": [";
-          o << json_string_list(x.args[a].parameters);
-          o << "]}";
-        }
-        o << "], \"tied\": [";
-        for (std::size_t q = 0; q < x.tied.size(); ++q) o << (q ? ", " : "") << x.tied[q];
-        o << "], \"ratio\": " << (x.ratio ? json_num(*x.ratio) : "null") << ", \"crossovers\": [";
-        for (std::size_t c = 0; c < x.crossovers.size(); ++c) {
-          const Crossover& cr = x.crossovers[c];
-          o << (c ? ", " : "") << "{\"with\": " << cr.other << ", \"parameter\": " << json_quote(cr.parameter)
-            << ", \"solution\": " << (cr.symbolic.empty() ? "null" : json_quote(cr.symbolic))
-            << ", \"value\": " << (cr.value ? json_num(*cr.value) : "null")
-            << ", \"numeric_only\": " << (cr.numeric_only ? "true" : "false")
-            << ", \"other_dominates_when\": " << json_quote(cr.takes_over)
-            << ", \"depends_on\": [" << json_string_list(cr.depends_on) << "]}";
-        }
-        o << "], \"crossover_depends_on\": [";
-        o << json_string_list(x.crossover_parameters);
-        o << "]}";
+    Json doc = Json::object();
+    for (const ExplainReport& r : reports) {
+      Json extrema = Json::array();
+      for (const ExtremumInfo& x : r.extrema) {
+        Json args = Json::array();
+        for (const ExtremumInfo::Arg& a : x.args)
+          args.push_back({{"expression", a.text}, {"value", json_num(a.value)}, {"parameters", a.parameters}});
+        Json crossovers = Json::array();
+        for (const Crossover& cr : x.crossovers)
+          crossovers.push_back({{"with", cr.other}, {"parameter", cr.parameter}, {"solution", json_text_or_null(cr.symbolic)},
+                                {"value", json_num(cr.value)}, {"numeric_only", cr.numeric_only},
+                                {"other_dominates_when", cr.takes_over}, {"depends_on", cr.depends_on}});
+        extrema.push_back({{"expression", x.text}, {"kind", x.is_max ? "max" : "min"}, {"dominant", x.dominant},
+                           {"args", std::move(args)}, {"tied", x.tied}, {"ratio", json_num(x.ratio)},
+                           {"crossovers", std::move(crossovers)}, {"crossover_depends_on", x.crossover_parameters}});
       }
-      o << "], \"notes\": [";
-      o << json_string_list(r.notes);
-      o << "]}";
+      json_append(doc, r.target, {{"equation", r.equation}, {"value", json_num(r.value)}, {"extrema", std::move(extrema)},
+                                  {"notes", r.notes}});
     }
-    o << "}\n";
-    return o.str();
+    return json_text(doc) + "\n";
   }
   for (const ExplainReport& r : reports) {
     o << r.target << " = " << r.equation << "\n  = " << format_number(r.value) << " at "
@@ -614,24 +597,17 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
 std::string format_sensitivity(const std::vector<SensitivityReport>& reports, bool json) {
   std::ostringstream o;
   if (json) {
-    o << "{";
-    for (std::size_t t = 0; t < reports.size(); ++t) {
-      const SensitivityReport& r = reports[t];
-      o << (t ? ", " : "") << json_quote(r.target) << ": {\"equation\": " << json_quote(r.equation)
-        << ", \"active\": " << json_quote(r.active) << ", \"value\": " << json_num(r.value) << ", \"parameters\": {";
-      for (std::size_t k = 0; k < r.rows.size(); ++k) {
-        const SensitivityRow& row = r.rows[k];
-        o << (k ? ", " : "") << json_quote(row.parameter) << ": {\"at\": " << json_num(row.at)
-          << ", \"derivative\": " << (row.derivative.empty() ? "null" : json_quote(row.derivative))
-          << ", \"value\": " << (row.value ? json_num(*row.value) : "null")
-          << ", \"elasticity\": " << (row.elasticity ? json_num(*row.elasticity) : "null") << "}";
-      }
-      o << "}, \"notes\": [";
-      o << json_string_list(r.notes);
-      o << "]}";
+    Json doc = Json::object();
+    for (const SensitivityReport& r : reports) {
+      Json parameters = Json::object();
+      for (const SensitivityRow& row : r.rows)
+        json_append(parameters, row.parameter,
+                    {{"at", json_num(row.at)}, {"derivative", json_text_or_null(row.derivative)},
+                     {"value", json_num(row.value)}, {"elasticity", json_num(row.elasticity)}});
+      json_append(doc, r.target, {{"equation", r.equation}, {"active", r.active}, {"value", json_num(r.value)},
+                                  {"parameters", std::move(parameters)}, {"notes", r.notes}});
     }
-    o << "}\n";
-    return o.str();
+    return json_text(doc) + "\n";
   }
   for (const SensitivityReport& r : reports) {
     o << r.target << " = " << r.equation << "\n  = " << format_number(r.value) << " at "

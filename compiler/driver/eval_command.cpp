@@ -4,13 +4,26 @@
 
 #include "compiler/driver/driver_util.h"
 #include "compiler/driver/subcommand.h"
-#include "compiler/emit/json_text.h"
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/symbolic/progress.h"
+#include "compiler/support/json.h"
 
 namespace pamc {
 namespace {
+
+// A value as format_value prints it: an exact number, or a vector's elements (0 where unset).
+Json json_value(const sym::Value& v) {
+  if (!v.is_vector) return json_number_text(format_number(v.scalar));
+  Json out = Json::array();
+  long next = 0;
+  for (const auto& [pos, value] : v.elems) {
+    for (; next < pos; ++next) out.push_back(0);
+    out.push_back(json_number_text(format_number(value)));
+    next = pos + 1;
+  }
+  return out;
+}
 
 struct EvalCommand {
   std::string file;
@@ -40,13 +53,9 @@ int run_eval(const EvalCommand& c) {
   }
   std::ostringstream out;
   if (c.json) {
-    out << "{";
-    bool first = true;
-    for (const auto& [name, value] : result.values) {
-      out << (first ? "" : ", ") << json_quote(name) << ": " << format_value(value);
-      first = false;
-    }
-    out << "}\n";
+    Json doc = Json::object();
+    for (const auto& [name, value] : result.values) json_append(doc, name, json_value(value));
+    out << json_text(doc) << "\n";
   } else {
     for (const auto& [name, value] : result.values) out << "numeric " << name << " = " << format_value(value) << "\n";
   }

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "compiler/driver/driver_util.h"
-#include "compiler/emit/json_text.h"
 #include "compiler/analysis/ma_trace.h"
 #include "compiler/passes/pipeline.h"
+#include "compiler/support/json.h"
 
 namespace pamc {
 namespace {
@@ -45,7 +45,7 @@ std::string fmt(double x) {
 }
 
 std::string opt(const std::optional<double>& x) { return x ? fmt(*x) : "-"; }
-std::string json_opt(const std::optional<double>& x) { return x ? fmt(*x) : "null"; }
+Json json_opt(const std::optional<double>& x) { return x ? json_number_text(fmt(*x)) : Json(nullptr); }
 
 // The trace's own value of the annotation differs from the model's prediction.
 bool differs(const CounterCheck& c) {
@@ -80,21 +80,18 @@ void print_text(std::ostream& out, const std::string& trace, const std::vector<R
   }
 }
 
-void print_json(std::ostream& out, const std::string& trace, const std::vector<RegionCheck>& regions, bool first) {
-  out << (first ? "" : ",") << "\n  {\"trace\": " << json_quote(trace) << ", \"regions\": [";
-  for (std::size_t i = 0; i < regions.size(); ++i) {
-    const RegionCheck& r = regions[i];
-    out << (i ? "," : "") << "\n    {\"region\": " << json_quote(r.region) << ", \"in_model\": " << (r.in_model ? "true" : "false")
-        << ", \"in_trace\": " << (r.in_trace ? "true" : "false") << ", \"calls\": " << r.calls << ", \"counters\": {";
-    for (std::size_t k = 0; k < r.counters.size(); ++k) {
-      const CounterCheck& c = r.counters[k];
-      out << (k ? "," : "") << "\n      " << json_quote(c.counter) << ": {\"predicted\": " << json_opt(c.predicted)
-          << ", \"measured\": " << json_opt(c.measured) << ", \"error_percent\": " << json_opt(c.error_percent)
-          << ", \"trace_value\": " << json_opt(c.annotated) << "}";
-    }
-    out << (r.counters.empty() ? "}}" : "\n    }}");
+Json trace_json(const std::string& trace, const std::vector<RegionCheck>& regions) {
+  Json list = Json::array();
+  for (const RegionCheck& r : regions) {
+    Json counters = Json::object();
+    for (const CounterCheck& c : r.counters)
+      json_append(counters, c.counter,
+                  {{"predicted", json_opt(c.predicted)}, {"measured", json_opt(c.measured)},
+                   {"error_percent", json_opt(c.error_percent)}, {"trace_value", json_opt(c.annotated)}});
+    list.push_back({{"region", r.region}, {"in_model", r.in_model}, {"in_trace", r.in_trace}, {"calls", r.calls},
+                    {"counters", std::move(counters)}});
   }
-  out << "\n  ]}";
+  return {{"trace", trace}, {"regions", std::move(list)}};
 }
 
 }  // namespace
@@ -112,13 +109,19 @@ int cmd_validate(const ValidateCommand& c) {
   if (diags.has_errors()) return report(diags);
   std::ostringstream out;
   try {
-    if (c.json) out << "{\"model\": " << json_quote(c.file) << ", \"traces\": [";
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-      std::vector<RegionCheck> regions = validate_trace(comp->model, bindings, traces[i]);
-      if (c.json) print_json(out, traces[i].path, regions, i == 0);
-      else print_text(out, traces[i].path, regions);
+    Json list = Json::array();
+    for (const Trace& trace : traces) {
+      std::vector<RegionCheck> regions = validate_trace(comp->model, bindings, trace);
+      if (c.json) list.push_back(trace_json(trace.path, regions));
+      else print_text(out, trace.path, regions);
     }
-    if (c.json) out << "\n]}\n";
+    // A trace, a region and a counter a line.
+    if (c.json)
+      out << json_text({{"model", c.file}, {"traces", std::move(list)}},
+                       {{"/traces", JsonLines::ItemsEvenEmpty},
+                        {"/traces/*/regions", JsonLines::ItemsEvenEmpty},
+                        {"/traces/*/regions/*/counters", JsonLines::Items}})
+          << "\n";
   } catch (const CompileError& e) {
     return report(e);
   }

@@ -8,8 +8,8 @@
 #include "compiler/emit/emit.h"
 #include "compiler/ast/ast.h"
 #include "compiler/symbolic/class_test.h"
-#include "compiler/emit/json_text.h"
 #include "compiler/evaluate/evaluate_model.h"
+#include "compiler/support/json.h"
 #include "compiler/symbolic/symbolic.h"
 
 using pamc::sym::is_class;
@@ -17,25 +17,23 @@ using pamc::sym::is_class;
 namespace pamc::emit {
 namespace {
 
-std::string quote(const std::string& s) { return json_quote(s); }
+Json tree(const GiNaC::ex& e);
 
-std::string tree(const GiNaC::ex& e);
-
-std::string node(const std::string& op, const GiNaC::ex& e) {
-  std::string out = "{\"op\": " + quote(op) + ", \"args\": [";
-  for (std::size_t i = 0; i < e.nops(); ++i) out += (i ? ", " : "") + tree(e.op(i));
-  return out + "]}";
+Json node(const std::string& op, const GiNaC::ex& e) {
+  Json args = Json::array();
+  for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(tree(e.op(i)));
+  return {{"op", op}, {"args", std::move(args)}};
 }
 
-std::string tree(const GiNaC::ex& e) {
+Json tree(const GiNaC::ex& e) {
   using namespace GiNaC;
   if (is_class<numeric>(e)) {
     const numeric& x = ex_to<numeric>(e);
     std::ostringstream exact;
     exact << x;
-    return "{\"num\": " + quote(exact.str()) + ", \"value\": " + format_number(x) + "}";
+    return {{"num", exact.str()}, {"value", json_number_text(format_number(x))}};
   }
-  if (is_class<symbol>(e)) return "{\"sym\": " + quote(ex_to<symbol>(e).get_name()) + "}";
+  if (is_class<symbol>(e)) return {{"sym", ex_to<symbol>(e).get_name()}};
   if (is_class<add>(e)) return node("+", e);
   if (is_class<mul>(e)) return node("*", e);
   if (is_class<GiNaC::power>(e)) return node("^", e);
@@ -43,8 +41,7 @@ std::string tree(const GiNaC::ex& e) {
   if (sym::is_reduction(e)) {
     const sym::reduction& r = sym::as_reduction(e);
     const char* op = r.kind() == sym::ReduceKind::Sum ? "sum" : r.kind() == sym::ReduceKind::Max ? "max_over" : "min_over";
-    return std::string("{\"op\": \"") + op + "\", \"index\": " + quote(r.index().get_name()) + ", \"lb\": " +
-           tree(r.lb()) + ", \"ub\": " + tree(r.ub()) + ", \"body\": " + tree(r.body()) + "}";
+    return {{"op", op}, {"index", r.index().get_name()}, {"lb", tree(r.lb())}, {"ub", tree(r.ub())}, {"body", tree(r.body())}};
   }
   if (is_class<function>(e)) {
     using sym::Fn;
@@ -64,7 +61,7 @@ std::string tree(const GiNaC::ex& e) {
     }
     return node(ex_to<function>(e).get_name(), e);
   }
-  return "{\"op\": \"unknown\"}";
+  return {{"op", "unknown"}};
 }
 
 const char* role_name(EquationRole r) {
@@ -81,37 +78,38 @@ const char* role_name(EquationRole r) {
 }  // namespace
 
 std::string emit_json(const CostModel& model, bool all) {
-  std::ostringstream out;
-  out << "{\n  \"model\": " << quote(model.name) << ",\n  \"parameters\": [";
-  for (std::size_t i = 0; i < model.parameters.size(); ++i) {
-    const CostParameter& p = model.parameters[i];
-    out << (i ? "," : "") << "\n    {\"name\": " << quote(p.name);
-    if (p.default_value) out << ", \"default\": " << quote(sym::to_pamela(*p.default_value));
-    out << ", \"bounds\": [";
-    for (std::size_t b = 0; b < p.bounds.size(); ++b)
-      out << (b ? ", " : "") << "{\"op\": " << quote(p.bounds[b].op) << ", \"value\": " << quote(sym::to_pamela(p.bounds[b].value)) << "}";
-    out << "]}";
+  Json parameters = Json::array();
+  for (const CostParameter& p : model.parameters) {
+    Json param = {{"name", p.name}};
+    if (p.default_value) param["default"] = sym::to_pamela(*p.default_value);
+    Json bounds = Json::array();
+    for (const auto& b : p.bounds) bounds.push_back({{"op", b.op}, {"value", sym::to_pamela(b.value)}});
+    param["bounds"] = std::move(bounds);
+    parameters.push_back(std::move(param));
   }
-  out << "\n  ],\n  \"assumptions\": [";
-  bool first = true;
-  for (const std::string& a : model.assumptions.items) {
-    out << (first ? "" : ", ") << quote(a);
-    first = false;
-  }
-  out << "],\n  \"equations\": [";
-  first = true;
+  Json equations = Json::array();
   for (const CostEquation& e : model.equations) {
     if (!all && !e.top_level) continue;
-    out << (first ? "" : ",") << "\n    {\"name\": " << quote(e.name) << ", \"role\": \"" << role_name(e.role) << "\"";
-    if (!e.process.empty()) out << ", \"process\": " << quote(e.process);
+    Json eq = {{"name", e.name}, {"role", role_name(e.role)}};
+    if (!e.process.empty()) eq["process"] = e.process;
     auto [region, counter] = ast::split_counter_name(e.name);
-    if (!region.empty()) out << ", \"region\": " << quote(region) << ", \"counter\": " << quote(counter);
-    out << ", \"vector\": " << (sym::is_vector_valued(e.value) ? "true" : "false")
-        << ", \"text\": " << quote(sym::to_pamela(e.value)) << ",\n     \"tree\": " << tree(e.value) << "}";
-    first = false;
+    if (!region.empty()) {
+      eq["region"] = region;
+      eq["counter"] = counter;
+    }
+    eq["vector"] = sym::is_vector_valued(e.value);
+    eq["text"] = sym::to_pamela(e.value);
+    eq["tree"] = tree(e.value);
+    equations.push_back(std::move(eq));
   }
-  out << "\n  ]\n}\n";
-  return out.str();
+  Json doc = {{"model", model.name}, {"parameters", std::move(parameters)},
+              {"assumptions", model.assumptions.items}, {"equations", std::move(equations)}};
+  // One member, parameter and equation a line; an equation's tree on a line of its own.
+  return json_text(doc, {{"", JsonLines::Items},
+                         {"/parameters", JsonLines::ItemsEvenEmpty},
+                         {"/equations", JsonLines::ItemsEvenEmpty},
+                         {"/equations/*/tree", JsonLines::Before}}) +
+         "\n";
 }
 
 }  // namespace pamc::emit

@@ -16,24 +16,25 @@
 #include <iostream>
 #include <sstream>
 
+#include "compiler/support/json.h"
+
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-    else out += c;
-  }
-  return out + "\"";
+using pamc::Json;
+
+// A string for a line of its own: control characters other than newline become spaces.
+Json one_line(std::string s) {
+  for (char& c : s)
+    if (c != '\n' && static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return s;
 }
 
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
+// Every digit a double has (scripts compare them); NaN and infinities are null.
+Json number(double v) {
+  if (!std::isfinite(v)) return nullptr;
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  return pamc::json_number_text(buf);
 }
 
 struct Job {
@@ -42,34 +43,30 @@ struct Job {
 };
 
 void run(const Job& job) {
-  std::ostringstream out;
-  const std::string head = "{\"model\": " + json_string(job.path);
-  out << head;
+  Json doc = {{"model", one_line(job.path)}};
   try {
     pamela::Options opts;
     if (!job.include.empty()) opts.include_dirs.push_back(job.include);
     pamela::Model model = pamela::Model::from_file(job.path, opts);
     std::vector<pamela::CostFunction> fs;
-    out << ", \"equations\": [";
+    Json equations = Json::array(), values = Json::array(), valid = Json::array();
     for (const std::string& n : model.top_level_equations()) {
-      out << (fs.empty() ? "" : ", ") << json_string(n);
+      equations.push_back(one_line(n));
       fs.push_back(model.function(n));
     }
-    out << "], \"values\": [";
-    for (std::size_t p = 0; p < job.points.size(); ++p) {
-      out << (p ? ", " : "") << "[";
-      for (std::size_t k = 0; k < fs.size(); ++k) out << (k ? ", " : "") << json_number(fs[k](job.points[p]));
-      out << "]";
+    for (const std::vector<double>& point : job.points) {
+      Json row = Json::array();
+      for (const pamela::CostFunction& f : fs) row.push_back(number(f(point)));
+      values.push_back(std::move(row));
     }
-    out << "], \"valid\": [";
-    for (std::size_t p = 0; p < job.points.size(); ++p)
-      out << (p ? ", " : "") << (model.violated_assumptions(job.points[p]).empty() ? "true" : "false");
-    out << "]}";
+    for (const std::vector<double>& point : job.points) valid.push_back(model.violated_assumptions(point).empty());
+    doc["equations"] = std::move(equations);
+    doc["values"] = std::move(values);
+    doc["valid"] = std::move(valid);
   } catch (const std::exception& e) {  // pamela::Error included: a line of its own, valid JSON
-    out.str("");
-    out << head << ", \"error\": " << json_string(e.what()) << "}";
+    doc = {{"model", one_line(job.path)}, {"error", one_line(e.what())}};
   }
-  std::cout << out.str() << "\n";
+  std::cout << pamc::json_text(doc) << "\n";
 }
 
 }  // namespace
