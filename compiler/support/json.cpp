@@ -165,7 +165,30 @@ Json json_number(const std::optional<double>& v, int digits) {
   return v ? json_number(*v, digits) : Json(nullptr);
 }
 
+namespace {
+// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(const std::string& t) {
+  std::size_t i = 0, n = t.size();
+  auto digits = [&] {
+    std::size_t from = i;
+    while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < n && t[i] == '-') ++i;
+  if (i < n && t[i] == '0') ++i;
+  else if (!(i < n && t[i] >= '1' && t[i] <= '9') || !digits()) return false;
+  if (i < n && t[i] == '.' && (++i, !digits())) return false;
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+}  // namespace
+
 Json json_number_text(const std::string& text) {
+  if (!is_json_number(text)) return nullptr;  // inf, nan: JSON has no such numbers
   return Json::binary(Json::binary_t::container_type(text.begin(), text.end()), kNumberText);
 }
 

@@ -40,7 +40,7 @@ Json json_number(const std::optional<double>& v, int digits = 17);
 // A number whose text the command has already decided, printed as it is: pamc's exact
 // numbers (format_number: 2^100 in full, 10.1 as the decimal it is), which neither a
 // double nor a 64-bit integer holds, and outputs whose numbers print as their text form
-// prints them (simulate, validate). The caller vouches that `text` is the number it wants.
+// prints them (simulate, validate). Text that is not a JSON number (inf, nan) is null.
 Json json_number_text(const std::string& text);
 
 // Adds key: value at the end of object even when key is already there (json["k"] = v would

@@ -93,3 +93,14 @@ TEST_CASE("JsonLines: items a line, two spaces deeper, a member under the first 
   // no rule: one line, however deep
   CHECK(json_text(v) == R"({"traces": [{"regions": [{"counters": {}}, {"counters": {"c": 1, "d": 2}}]}]})");
 }
+
+TEST_CASE("a number whose text is not a JSON number (inf, nan) is null, so the document stays JSON") {
+  // eval --json of delay(exp(1000 * x)) at x = 1: the exact evaluator's value overflows to inf
+  CHECK(pamc::json_text(pamc::Json{{"T_main", pamc::json_number_text("inf")}}) == R"({"T_main": null})");
+  CHECK(pamc::json_text(pamc::json_number_text("-inf")) == "null");
+  CHECK(pamc::json_text(pamc::json_number_text("nan")) == "null");
+  for (const char* ok : {"0", "-0", "20.2", "1267650600228229401496703205376", "1.5e-300", "2E+10", "-3.25"})
+    CHECK(pamc::json_text(pamc::json_number_text(ok)) == ok);
+  for (const char* bad : {"", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x10", "1 2"})
+    CHECK(pamc::json_text(pamc::json_number_text(bad)) == "null");
+}
