@@ -89,6 +89,9 @@ void count_subterms(const GiNaC::ex& e, std::map<std::string, std::pair<GiNaC::e
 
 struct NamedTerms {
   std::set<std::string> taken;  // parameter and equation names, and names given
+  // (region, subterm text) -> its name: a later equation repeating a named subterm uses the
+  // same name (`a = floor(N / P)` once, not `a` and then `b` for the same floor).
+  std::map<std::pair<std::string, std::string>, std::string> given;
   std::string next() {
     for (char c = 'a'; c <= 'z'; ++c) {
       std::string n(1, c);
@@ -102,7 +105,8 @@ struct NamedTerms {
 };
 
 // e with its repeated subterms named; the definitions, in order, in `defs`.
-GiNaC::ex name_repeated(GiNaC::ex e, NamedTerms& names, std::vector<std::pair<std::string, std::string>>& defs) {
+GiNaC::ex name_repeated(GiNaC::ex e, const std::string& region, NamedTerms& names,
+                        std::vector<std::pair<std::string, std::string>>& defs) {
   for (int round = 0; round < 4; ++round) {
     std::map<std::string, std::pair<GiNaC::ex, int>> counts;
     count_subterms(e, counts, false);
@@ -116,10 +120,13 @@ GiNaC::ex name_repeated(GiNaC::ex e, NamedTerms& names, std::vector<std::pair<st
       }
     }
     if (!best) break;
-    std::string n = names.next();
-    if (n.empty()) break;
+    std::string& n = names.given[{region, best_text}];
+    if (n.empty()) {
+      n = names.next();
+      if (n.empty()) break;
+      defs.push_back({n, best_text});
+    }
     GiNaC::symbol s(n);
-    defs.push_back({n, best_text});
     e = e.subs(GiNaC::exmap{{best->first, s}}, GiNaC::subs_options::no_pattern);
   }
   return e;
@@ -162,7 +169,7 @@ std::string print_cost_model(const CostModel& model, bool all) {
     GiNaC::ex value = e.value;
     if (model.simplified) {
       std::vector<std::pair<std::string, std::string>> defs;
-      value = name_repeated(value, names, defs);
+      value = name_repeated(value, region, names, defs);
       for (const auto& [n, text] : defs) out += indent + "numeric " + n + " = " + text + "\n";
     }
     out += indent + "numeric " + counter + " = " + sym::to_pamela(value) + "\n";

@@ -1656,7 +1656,8 @@ ex antiderivative(const ex& h, const ex& j, const ex& m) {
 // A = floor((n + 1) / Q), G an antiderivative of h and T one of t (G(t Q + Q - 1) - G(t Q - 1))
 // (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the partial
 // block): F(n) - F(n - 1) = h(n) floor(n / Q) holds for every integer n, negative too.
-// Side conditions: Q a positive integer (proved: with a real Q the blocks are uneven);
+// Side conditions: Q a positive integer (proved, or assumed where Q is one parameter the
+// model leaves unbounded: with a real Q the blocks are uneven);
 // e an integer (proved, or proved to differ from lb or ub by an integer); lb, ub integers
 // (proved or assumed); guarded for a possibly empty range.
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a) {
@@ -1684,17 +1685,30 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   if (c.has(i) || x0.has(i)) return std::nullopt;
   ex Q = normal(1 / c);
   int s = 1;
-  if (!f.provably_positive(Q)) {
+  // The sign of i: Q as written when positive, or when it is the parameter to assume
+  // positive; else -Q (floor((N - k) / P): Q = -P).
+  if (!f.provably_positive(Q) && (f.provably_positive(-Q) || !is_class<symbol>(Q))) {
     Q = -Q;
     s = -1;
   }
-  if (!f.provably_positive(Q) || !f.provably_integer(Q)) return std::nullopt;
+  // A divisor that is one parameter the model does not bound (ceil(j / P) with a plain
+  // `numeric parameter P`) is assumed a positive integer, P >= 1 and integer: recorded and
+  // checked by every evaluator (where it fails, the unsimplified model answers).
+  std::vector<Cond> conds{{true, r->lb()}, {true, r->ub()}};
+  if (!f.provably_positive(Q) || !f.provably_integer(Q)) {
+    if (!is_class<symbol>(Q) || f.mentions_index(Q)) return std::nullopt;
+    if (!f.provably_positive(Q)) conds.push_back({false, Q - 1});
+    if (!f.provably_integer(Q)) conds.push_back({true, Q});
+  }
+  Facts fq = f;  // with Q >= 1 as proved or assumed
+  if (!f.provably_positive(Q)) fq.add_lower(ex_to<symbol>(Q), 1, false);
   ex e0 = normal(x0 * Q).expand();
   if (!f.provably_integer(e0) && !f.provably_integer((e0 - r->ub()).expand()) &&
       !f.provably_integer((e0 - r->lb()).expand()))
     return std::nullopt;
-  if (may_fail(fl, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
-  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  if (may_fail(fl, fq) && !f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(fl, fq, a))
+    return std::nullopt;
+  if (!require(conds, f, a)) return std::nullopt;
   symbol j("_j"), t("_t");
   // i = s (j - e0); the j range and h(j).
   ex J0 = s > 0 ? r->lb() + e0 : e0 - r->ub(), J1 = s > 0 ? r->ub() + e0 : e0 - r->lb();

@@ -192,6 +192,14 @@ def main():
     rc, out, err = pamc("eval", shadow, "--target", "f")
     check("eval --target of that global", rc == 0 and out.strip() == "numeric f = 3", out + err)
 
+    # A subterm two equations both name is named once: `a = floor(N / P)`, not `a` then `b`.
+    two = write(tmp, "two_named.pam", "numeric parameter N\nnumeric parameter P\n"
+                "process main = seq (j = 1, N) delay(ceil(j / P))\n"
+                "process rev = seq (k = 0, N - 1) delay(ceil((N - k) / P))\n")
+    rc, out, err = pamc("compile", two)
+    defs = [l for l in out.splitlines() if re.match(r"numeric [a-z] = ", l)]
+    check("a repeated subterm shared by two equations has one name",
+          rc == 0 and defs == ["numeric a = floor(N / P)"] and out.count("(a + 1)") >= 6, out + err)
     return harness.summary("CLI checks")
 
 
