@@ -410,16 +410,3 @@ ast::Module run_antlr_parser(const SourceFileP& file, Diagnostics& diags) {
 }
 
 }  // namespace pamc::parse
-
-namespace pamc {
-
-ast::Module parse_module_antlr(SourceFileP file, Diagnostics& diags) {
-  if (!parse::text_is_parseable(*file, diags)) {
-    ast::Module empty;
-    empty.file = file;
-    return empty;
-  }
-  return parse::run_antlr_parser(file, diags);
-}
-
-}  // namespace pamc

@@ -15,14 +15,24 @@
 
 namespace pamc {
 
+namespace {
+// What a file the guards refuse parses to: no declarations, the file kept.
+ast::Module refused(SourceFileP file) {
+  ast::Module empty;
+  empty.file = std::move(file);
+  return empty;
+}
+}  // namespace
+
 ast::Module parse_module(SourceFileP file, Diagnostics& diags) {
-  if (!parse::text_is_parseable(*file, diags)) {
-    ast::Module empty;
-    empty.file = file;
-    return empty;
-  }
+  if (!parse::text_is_parseable(*file, diags)) return refused(std::move(file));
   ast::Module fast;
   if (parse::run_fast_parser(file, fast)) return fast;
+  return parse::run_antlr_parser(file, diags);
+}
+
+ast::Module parse_module_antlr(SourceFileP file, Diagnostics& diags) {
+  if (!parse::text_is_parseable(*file, diags)) return refused(std::move(file));
   return parse::run_antlr_parser(file, diags);
 }
 

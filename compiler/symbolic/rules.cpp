@@ -2226,6 +2226,16 @@ bool i_only_in_mods(const ex& x, const ex& i, const Facts& f, std::vector<std::p
   return true;
 }
 
+// The residue nodes through which alone a sum's body depends on its index (i_only_in_mods),
+// when they all share one modulus: that modulus k; nullopt otherwise.
+std::optional<ex> one_modulus(const reduction& r, const Facts& f, std::vector<std::pair<ex, numeric>>& mods) {
+  if (!i_only_in_mods(r.body(), r.index_ex(), f, mods) || mods.empty()) return std::nullopt;
+  const ex k = mods[0].first.op(1);
+  for (const auto& [m, s0] : mods)
+    if (!m.op(1).is_equal(k)) return std::nullopt;
+  return k;
+}
+
 }  // namespace
 
 // sum (i = lb, ub) { B } over exactly k consecutive integers (ub - lb + 1 = k), where B
@@ -2241,10 +2251,9 @@ std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&
   if (!r) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<std::pair<ex, numeric>> mods;
-  if (!i_only_in_mods(r->body(), i, f, mods) || mods.empty()) return std::nullopt;
-  const ex& k = mods[0].first.op(1);
-  for (const auto& [m, s0] : mods)
-    if (!m.op(1).is_equal(k)) return std::nullopt;
+  const auto modulus = one_modulus(*r, f, mods);
+  if (!modulus) return std::nullopt;
+  const ex& k = *modulus;
   if (!(r->ub() - r->lb() + 1 - k).expand().is_zero()) return std::nullopt;
   if (!f.provably_integer(k) || !f.provably_nonneg(k - 1) || !f.provably_integer(r->lb())) return std::nullopt;
   // The new index: r = (s0 i + e0) mod k, so i = s0 (r - e0) (mod k).
@@ -2275,10 +2284,9 @@ std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumption
   if (!r) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<std::pair<ex, numeric>> mods;
-  if (!i_only_in_mods(r->body(), i, f, mods) || mods.empty()) return std::nullopt;
-  const ex& k = mods[0].first.op(1);
-  for (const auto& [m, s0] : mods)
-    if (!m.op(1).is_equal(k)) return std::nullopt;
+  const auto modulus = one_modulus(*r, f, mods);
+  if (!modulus) return std::nullopt;
+  const ex& k = *modulus;
   if (!is_class<numeric>(k) || !ex_to<numeric>(k).is_integer() || ex_to<numeric>(k) < 2 ||
       ex_to<numeric>(k) > kMaxResidueSplit)
     return std::nullopt;
