@@ -2226,14 +2226,21 @@ bool i_only_in_mods(const ex& x, const ex& i, const Facts& f, std::vector<std::p
   return true;
 }
 
-// The residue nodes through which alone a sum's body depends on its index (i_only_in_mods),
-// when they all share one modulus: that modulus k; nullopt otherwise.
-std::optional<ex> one_modulus(const reduction& r, const Facts& f, std::vector<std::pair<ex, numeric>>& mods) {
-  if (!i_only_in_mods(r.body(), r.index_ex(), f, mods) || mods.empty()) return std::nullopt;
-  const ex k = mods[0].first.op(1);
-  for (const auto& [m, s0] : mods)
-    if (!m.op(1).is_equal(k)) return std::nullopt;
-  return k;
+// e a sum whose body depends on its index only through residue nodes (i_only_in_mods)
+// that all share one modulus k: the sum, k and the nodes; nullopt otherwise.
+struct ResidueSum {
+  const reduction* r;
+  ex k;
+  std::vector<std::pair<ex, numeric>> mods;  // (node (s i + e) mod k, s)
+};
+std::optional<ResidueSum> residue_sum(const ex& e, const Facts& f) {
+  ResidueSum out{as_red(e, ReduceKind::Sum), 0, {}};
+  if (!out.r || !i_only_in_mods(out.r->body(), out.r->index_ex(), f, out.mods) || out.mods.empty())
+    return std::nullopt;
+  out.k = out.mods[0].first.op(1);
+  for (const auto& [m, s0] : out.mods)
+    if (!m.op(1).is_equal(out.k)) return std::nullopt;
+  return out;
 }
 
 }  // namespace
@@ -2247,13 +2254,11 @@ std::optional<ex> one_modulus(const reduction& r, const Facts& f, std::vector<st
 // from each p to (p + q) mod P sends P - 1 to every link. Side conditions: k an integer >= 1,
 // lb an integer (proved); every offset e an integer (proved). Exact for any B.
 std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&) {
-  const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r) return std::nullopt;
-  const ex& i = r->index_ex();
-  std::vector<std::pair<ex, numeric>> mods;
-  const auto modulus = one_modulus(*r, f, mods);
-  if (!modulus) return std::nullopt;
-  const ex& k = *modulus;
+  auto rs = residue_sum(e, f);
+  if (!rs) return std::nullopt;
+  const reduction* r = rs->r;
+  const ex &i = r->index_ex(), &k = rs->k;
+  const auto& mods = rs->mods;
   if (!(r->ub() - r->lb() + 1 - k).expand().is_zero()) return std::nullopt;
   if (!f.provably_integer(k) || !f.provably_nonneg(k - 1) || !f.provably_integer(r->lb())) return std::nullopt;
   // The new index: r = (s0 i + e0) mod k, so i = s0 (r - e0) (mod k).
@@ -2280,13 +2285,11 @@ std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&
 // assumed); the offsets e integers (proved, as i_only_in_mods requires).
 constexpr long kMaxResidueSplit = 16;
 std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& asm_) {
-  const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r) return std::nullopt;
-  const ex& i = r->index_ex();
-  std::vector<std::pair<ex, numeric>> mods;
-  const auto modulus = one_modulus(*r, f, mods);
-  if (!modulus) return std::nullopt;
-  const ex& k = *modulus;
+  auto rs = residue_sum(e, f);
+  if (!rs) return std::nullopt;
+  const reduction* r = rs->r;
+  const ex &i = r->index_ex(), &k = rs->k;
+  const auto& mods = rs->mods;
   if (!is_class<numeric>(k) || !ex_to<numeric>(k).is_integer() || ex_to<numeric>(k) < 2 ||
       ex_to<numeric>(k) > kMaxResidueSplit)
     return std::nullopt;
