@@ -15,6 +15,12 @@ namespace {
 // A value as format_value prints it: an exact number, or a vector's elements (0 where unset).
 Json json_value(const sym::Value& v) {
   if (!v.is_vector) return json_number_text(format_number(v.scalar));
+  if (!v.elems.empty() && v.elems.rbegin()->first >= kDenseVectorLimit) {
+    // Too long to list its zeros: {"length": n, "elements": {"position": value, ...}}.
+    Json elements = Json::object();
+    for (const auto& [pos, value] : v.elems) elements[std::to_string(pos)] = json_number_text(format_number(value));
+    return Json{{"length", v.elems.rbegin()->first + 1}, {"elements", std::move(elements)}};
+  }
   Json out = Json::array();
   long next = 0;
   for (const auto& [pos, value] : v.elems) {

@@ -350,6 +350,17 @@ std::string format_number(const GiNaC::numeric& x) {
 
 std::string format_value(const sym::Value& v) {
   if (!v.is_vector) return format_number(v.scalar);
+  if (!v.elems.empty() && v.elems.rbegin()->first >= kDenseVectorLimit) {
+    // The elements below the limit as a literal, each one past it as x * unitvec(k).
+    sym::Value head;
+    head.is_vector = true;
+    std::string tail;
+    for (const auto& [pos, value] : v.elems) {
+      if (pos < kDenseVectorLimit) head.elems.emplace(pos, value);
+      else tail += " + " + format_number(value) + " * unitvec(" + std::to_string(pos) + ")";
+    }
+    return head.elems.empty() ? tail.substr(3) : format_value(head) + tail;
+  }
   std::string out = "[";
   long next = 0;
   for (const auto& [pos, value] : v.elems) {

@@ -49,7 +49,10 @@ GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string,
 bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env);
 
 // "100000000", "10.1", "0.3333333333333333", "[4, 8, 12]": exact where the value is a
-// finite decimal, else the shortest double that reads back the same.
+// finite decimal, else the shortest double that reads back the same. A vector longer than
+// kDenseVectorLimit elements prints sparse, as Pamela writes it: `[1, 2, 3] + 10 *
+// unitvec(1000000000000000000)` (its zeros would not fit in any memory).
+constexpr long kDenseVectorLimit = 4096;
 std::string format_value(const sym::Value& v);
 std::string format_number(const GiNaC::numeric& x);
 
