@@ -1,6 +1,7 @@
 #include "compiler/passes/pipeline.h"
 
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/print.h"
 
@@ -31,6 +32,23 @@ Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& input
   return r;
 }
 
+// Whether e holds a comparison (a guard such as (1 <= PX)): what assumptions taken as facts
+// may decide, so a closed model earns a second round only then (it costs a round).
+bool has_guard(const GiNaC::ex& e) {
+  switch (sym::pamela_function(e)) {
+    case sym::Fn::Eq:
+    case sym::Fn::Ne:
+    case sym::Fn::Lt:
+    case sym::Fn::Le:
+      return true;
+    default:
+      break;
+  }
+  for (std::size_t k = 0; k < e.nops(); ++k)
+    if (has_guard(e.op(k))) return true;
+  return false;
+}
+
 }  // namespace
 
 void simplify_model(CostModel& model) {
@@ -44,9 +62,10 @@ void simplify_model(CostModel& model) {
   // A closed form is used only where every recorded assumption holds (the evaluators check
   // them all together), so the rules may take them as facts. When the first round leaves
   // reductions open and assumed something, the model is simplified again from its time
-  // domain with those assumptions as facts; the new round is kept if it closes more. An
-  // assumed integrality (N is an integer) also earns a second round when all is closed: it
-  // turns floor(N) and ceil(N) back into N, and is kept if it prints shorter.
+  // domain with those assumptions as facts; the new round is kept if it closes more, or as
+  // much and prints shorter. A closed model gets that round when it keeps a guard (with
+  // PX >= 1 and PY >= 1 a sweep's guards and max(0, PX - 1) fold away) or assumed an
+  // integrality (N is an integer turns floor(N) back into N).
   auto printed_size = [&](const Round& r) {
     std::size_t n = 0;
     for (std::size_t k = 0; k < r.values.size(); ++k)
@@ -55,7 +74,10 @@ void simplify_model(CostModel& model) {
   };
   for (int round = 0; round < 2 && best.assumptions.items.size() > model.assumptions.items.size(); ++round) {
     bool more_integers = best.assumptions.integer.size() > model.assumptions.integer.size();
-    if (best.top == 0 && !more_integers) break;
+    bool guarded = false;
+    for (std::size_t k = 0; k < best.values.size() && !guarded; ++k)
+      guarded = model.equations[k].top_level && has_guard(best.values[k]);
+    if (best.top == 0 && !more_integers && !guarded) break;
     sym::Facts more = model.facts;
     sym::promote_assumptions(best.assumptions, more);
     Round next = simplify_round(model, time_values, more, best.assumptions);

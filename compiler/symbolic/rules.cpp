@@ -2702,15 +2702,21 @@ std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions&) {
   return vector_max(m->w * rebuild_reduction(r, ReduceKind::Sum, r.lb(), r.ub(), m->c * unitvec(q)));
 }
 
-// Product map (a 2-D process grid): max(w * sum (i = li, ui) { sum (j = lj, uj) { c *
-// unitvec(u + s * q) } }) where one of u, q depends on i only and the other on j only, s is
-// free of both, 0 <= u <= s - 1 (proved) and q >= 0 an integer (proved), c and the j bounds
-// free of i: the position u + s q determines the pair (u, q), so the load at (a, b) is
-// #{i, j : u = a, q = b} c = (#u = a) (#q = b) c, and the max of these products of
-// nonnegative counts is the product of the maxes: w c max(sum (i) { unitvec(u or q) })
-// max(sum (j) { unitvec(q or u) }). Empty ranges give 0 on both sides. Side conditions:
-// w c >= 0 (proved); the bounds on u and q (proved).
-std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
+namespace {
+
+// max(w * sum (i = li, ui) { sum (j = lj, uj) { c * unitvec(u + s * q) } }) read as a 2-D
+// process grid: one of u, q depends on i only and the other on j only, s is free of both,
+// 0 <= u <= s - 1 (proved) and q >= 0 an integer (proved), the j bounds free of i: the
+// position u + s q determines the pair (u, q). c, the product of all the other factors,
+// may depend on i and j; each rule says what it needs of it.
+struct GridMap {
+  ex outer, inner;  // the two sums (held here: the rules read them after grid_map returns)
+  ex c, u, q;
+  bool u_outer;  // u depends on i (else on j)
+  const reduction& ri() const { return ex_to<reduction>(outer); }
+  const reduction& rj() const { return ex_to<reduction>(inner); }
+};
+std::optional<GridMap> grid_map(const ex& e, const Facts& f) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0).expand();
   auto outer = split_factor(v, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
@@ -2719,7 +2725,7 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
   const ex& i = ri.index_ex();
   if (outer->second.has(i)) return std::nullopt;
   auto inner = split_factor(ri.body().expand(), [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
-  if (!inner || inner->second.has(i)) return std::nullopt;
+  if (!inner) return std::nullopt;
   const reduction& rj = ex_to<reduction>(inner->first);
   const ex& j = rj.index_ex();
   if (rj.lb().has(i) || rj.ub().has(i)) return std::nullopt;
@@ -2727,7 +2733,6 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
   if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
   const auto& [pos, c0] = vt->terms[0];
   ex c = outer->second * inner->second * c0;
-  if (c.has(i) || c.has(j) || !f.provably_nonneg(c) || may_fail(c, f)) return std::nullopt;
   // pos = u + s q: the term with a multiplier s and the other.
   exvector terms = operands_of(pos.expand(), true);
   if (terms.size() != 2) return std::nullopt;
@@ -2738,8 +2743,6 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
     const ex& u = terms[k];
     const ex& sq = terms[1 - k];
     if (u.has(i) == u.has(j) || sq.has(i) == sq.has(j) || u.has(i) == sq.has(i)) continue;
-    const ex& qi = u.has(i) ? i : j;  // u's index
-    (void)qi;
     ex s = 1, q = 1;
     for (const ex& x : operands_of(sq, false)) (x.has(i) || x.has(j) ? q : s) *= x;
     if (s.is_equal(1)) continue;
@@ -2749,12 +2752,54 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
     if (!u_fits || !fij.provably_integer(u) ||
         !fij.provably_integer(q) || !fij.provably_nonneg(q) || !f.provably_integer(s))
       continue;
-    bool u_outer = u.has(i);
-    ex mi = vector_max(rebuild_reduction(ri, ReduceKind::Sum, ri.lb(), ri.ub(), unitvec(u_outer ? u : q)));
-    ex mj = vector_max(rebuild_reduction(rj, ReduceKind::Sum, rj.lb(), rj.ub(), unitvec(u_outer ? q : u)));
-    return c * mi * mj;
+    return GridMap{outer->first, inner->first, c, u, q, u.has(i)};
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+// Product map (a 2-D process grid, grid_map) with c free of i and j: the load at (a, b) is
+// #{i, j : u = a, q = b} c = (#u = a) (#q = b) c, and the max of these products of
+// nonnegative counts is the product of the maxes: c max(sum (i) { unitvec(u or q) })
+// max(sum (j) { unitvec(q or u) }). Empty ranges give 0 on both sides. Side conditions:
+// c >= 0 and not failing (proved); grid_map's bounds on u and q (proved).
+std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
+  auto g = grid_map(e, f);
+  if (!g) return std::nullopt;
+  const reduction &ri = g->ri(), &rj = g->rj();
+  const ex &i = ri.index_ex(), &j = rj.index_ex();
+  if (g->c.has(i) || g->c.has(j) || !f.provably_nonneg(g->c) || may_fail(g->c, f)) return std::nullopt;
+  ex mi = vector_max(rebuild_reduction(ri, ReduceKind::Sum, ri.lb(), ri.ub(), unitvec(g->u_outer ? g->u : g->q)));
+  ex mj = vector_max(rebuild_reduction(rj, ReduceKind::Sum, rj.lb(), rj.ub(), unitvec(g->u_outer ? g->q : g->u)));
+  return g->c * mi * mj;
+}
+
+// A 2-D process grid (grid_map) whose u and q are each a nonzero integer times their index
+// plus a term free of it: every (i, j) has its own position, so the vector holds the
+// weights c(i, j) themselves, and with c >= 0 its max is max (i) { max (j) { c } }, 0 on an
+// empty grid (each max 0 on its empty range, as the vector's). The wavefront over a
+// process grid, if (x + y == d) use(cpu(x * PY + y), t), is one. Side conditions: c >= 0
+// over the grid (proved with the indices' ranges); grid_map's; li, lj integers (proved or
+// assumed).
+std::optional<ex> rule_vmax_grid_weights(const ex& e, const Facts& f, Assumptions& a) {
+  auto g = grid_map(e, f);
+  if (!g) return std::nullopt;
+  const reduction &ri = g->ri(), &rj = g->rj();
+  const ex &i = ri.index_ex(), &j = rj.index_ex();
+  if (!g->c.has(i) && !g->c.has(j)) return std::nullopt;  // vmax_product's
+  auto injective = [](const ex& x, const ex& idx) {
+    auto lin = linear_in(x, idx);
+    return lin && lin->first.is_integer() && !lin->first.is_zero();
+  };
+  if (!injective(g->u, g->u_outer ? i : j) || !injective(g->q, g->u_outer ? j : i)) return std::nullopt;
+  Facts fij = f;
+  fij.declare_index(ri.index(), ri.lb(), ri.ub());
+  fij.declare_index(rj.index(), rj.lb(), rj.ub());
+  if (!fij.provably_nonneg(g->c)) return std::nullopt;
+  if (!require({{true, ri.lb()}, {true, rj.lb()}}, f, a)) return std::nullopt;
+  ex inner = make_reduction(ReduceKind::Max, rj.index(), rj.lb(), rj.ub(), g->c, !f.provably_nonneg(rj.ub() - rj.lb()));
+  return make_reduction(ReduceKind::Max, ri.index(), ri.lb(), ri.ub(), inner, !f.provably_nonneg(ri.ub() - ri.lb()));
 }
 
 // (s x) div y = x div (y / s) for a symbol s >= 0 free of loop indices that divides every
@@ -3037,6 +3082,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_block_weighted", rule_vmax_block_weighted},
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
+      {"vmax_grid_weights", rule_vmax_grid_weights},
       {"vmax_cyclic", rule_vmax_cyclic},
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},

@@ -927,6 +927,32 @@ TEST_CASE_FIXTURE(Fixture, "loads on two resource families under one guard becom
   CHECK(!rule_sum_distribute_vector(Sum(p, 0, P, guard * (p + N)), F, a));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a process grid with one position per process keeps its weights: max of the vector is max over the grid (vmax_grid_weights)") {
+  // the wavefront step N over a P x M grid, row-major: if (i + j == N) use(cpu(M * i + j), 3)
+  ex e = vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, compare(Cmp::Eq, i + j, N) * 3 * unitvec(M * i + j))));
+  auto r = rule_vmax_grid_weights(e, F, a);
+  REQUIRE(r);
+  CHECK(!r->has(unitvec(M * i + j)));
+  std::vector<GiNaC::exmap> points;
+  for (int n : {0, 1, 2, 4, 7})
+    for (int pp : {0, 1, 2, 3})
+      for (int m : {0, 1, 3}) points.push_back({{N, n}, {P, pp}, {M, m}});
+  CHECK(agrees(*r, e, points));
+  // the whole pipeline closes it: 3 where the anti-diagonal N meets the grid
+  ex closed = simp(e);
+  CHECK(!closed.has(i));
+  CHECK(a.items == std::set<std::string>{"M >= 1", "P >= 1"});
+  std::vector<GiNaC::exmap> inside;  // where the assumptions hold (evaluators check them)
+  for (const auto& pt : points)
+    if (pt.at(P) != 0 && pt.at(M) != 0) inside.push_back(pt);
+  CHECK(agrees(closed, e, inside));
+  // j mod M: two columns share a cpu (vmax_product counts those); a weight that may be
+  // negative; an index-free weight (vmax_product's): left alone
+  CHECK(!rule_vmax_grid_weights(vector_max(Sum(i, 0, P - 1, Sum(j, 0, N, compare(Cmp::Eq, i, j) * unitvec(M * i + mod_of(j, M))))), F, a));
+  CHECK(!rule_vmax_grid_weights(vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, (i - N) * unitvec(M * i + j)))), F, a));
+  CHECK(!rule_vmax_grid_weights(vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, 3 * unitvec(M * i + j)))), F, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a vector max below another argument is dropped (max_vector_bound)") {
   Facts g = F;
   g.add_lower(P, 1, false);
