@@ -200,6 +200,14 @@ def main():
     defs = [l for l in out.splitlines() if re.match(r"numeric [a-z] = ", l)]
     check("a repeated subterm shared by two equations has one name",
           rc == 0 and defs == ["numeric a = floor(N / P)"] and out.count("(a + 1)") >= 6, out + err)
+    # A vector whose last element sits at 10^18 prints sparse, at once, as text and JSON.
+    far = write(tmp, "far.pam", "numeric w = [1, 2] + 10 * unitvec(1e18)\n")
+    rc, out, err = pamc("eval", far, timeout=10)
+    check("a vector ending at position 10^18 prints sparse", rc == 0 and
+          out == "numeric w = [1, 2] + 10 * unitvec(1000000000000000000)\n", out + err)
+    rc, out, err = pamc("eval", far, "--json", timeout=10)
+    ok = rc == 0 and json.loads(out) == {"w": {"length": 10**18 + 1, "elements": {"0": 1, "1": 2, "1000000000000000000": 10}}}
+    check("... and as JSON: its length and its nonzero elements", ok, out + err)
     return harness.summary("CLI checks")
 
 
