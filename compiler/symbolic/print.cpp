@@ -291,6 +291,27 @@ Text call(const std::string& name, const ex& e) {
   return {s + ")", kAtom};
 }
 
+// floor and ceil of a quotient over a whole-number denominator print as one fraction,
+// floor((P - 1) / 2), not floor(0.5 * P - 0.5): the block arithmetic a reader writes (and
+// one rounding in the emitted code, emit/code_printer.cpp). Kept only where it is not longer.
+Text rounding(const std::string& name, const ex& e) {
+  Text plain = call(name, e);
+  const ex arg = e.op(0);
+  if (!is_class<add>(arg) && !is_class<mul>(arg)) return plain;
+  ex nd = arg.normal().numer_denom();
+  ex num = nd.op(0).expand(), den = nd.op(1);
+  if (!is_class<numeric>(den) || !ex_to<numeric>(den).is_integer() || den.is_equal(1) || den.is_equal(-1))
+    return plain;
+  if (ex_to<numeric>(den).is_negative()) {
+    num = (-num).expand();
+    den = -den;
+  }
+  Text frac{wrap(P(num), kMul) + " / " + P(den).s, kMul};
+  std::string s = name + "(" + frac.s + ")";
+  if (s.size() > plain.s.size()) return plain;
+  return {s, kAtom};
+}
+
 Text infix(const ex& a, const char* op, const ex& b, int prec) {
   return {wrap(P(a), prec) + " " + op + " " + wrap(P(b), prec + 1), prec};
 }
@@ -367,8 +388,8 @@ Text P(const ex& e) {
   switch (pamela_function(e)) {
     case Fn::Unitvec: return call("unitvec", e);
     case Fn::VectorMax: return call("max", e);
-    case Fn::Floor: return call("floor", e);
-    case Fn::Ceil: return call("ceil", e);
+    case Fn::Floor: return rounding("floor", e);
+    case Fn::Ceil: return rounding("ceil", e);
     case Fn::Log2: return call("log2", e);
     case Fn::Mod: return infix(e.op(0), "mod", e.op(1), kMul);
     case Fn::Div: return infix(e.op(0), "div", e.op(1), kMul);

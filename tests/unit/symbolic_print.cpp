@@ -156,3 +156,14 @@ TEST_CASE("a sum factor prints with its sign moved out, whichever way GiNaC hold
   CHECK(to_pamela(x / GiNaC::pow(a - b, 3)) == to_pamela(-x / GiNaC::pow(b - a, 3)));
   CHECK(to_pamela(x * GiNaC::pow(a - b - c, 3)) == "-(b - a + c) ^ 3 * x");
 }
+
+TEST_CASE("floor and ceil of a quotient over a whole number print as one fraction, as a reader writes blocks") {
+  symbol P("P"), N("N");
+  CHECK(to_pamela(floor_of(P / 2 - numeric(1, 2))) == "floor((P - 1) / 2)");
+  CHECK(to_pamela(floor_of(P / 2)) == "floor(P / 2)");
+  CHECK(to_pamela(ceil_of(N / 3 - numeric(2, 3))) == "ceil((N - 2) / 3)");
+  CHECK(to_pamela(floor_of(N / P)) == "floor(N / P)");  // a symbolic denominator: as written
+  CHECK(to_pamela(floor_of(N + P)) == "floor(N + P)");
+  // never longer than the plain form
+  CHECK(to_pamela(floor_of(N / 7 + P / 5)) == "floor(0.2 * P + N / 7)");  // not (5 * N + 7 * P) / 35
+}
