@@ -1483,24 +1483,6 @@ std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
   return nonempty_guard(n, f) * busiest * *wc;
 }
 
-// Injective map with an index-free weight: max(w * sum (i = lb, ub) { c * unitvec(a i + d) })
-// with a a nonzero integer and w c free of i and >= 0: n distinct positions holding w c
-// each, so the max is w c when lb <= ub and 0 (the zero vector) otherwise:
-// (ub - lb >= 0) w c, the guard dropped when provable. Side conditions: lb, ub integers
-// (proved or assumed); w c >= 0 and not failing on a possibly empty range.
-std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  auto lin = linear_in(m->pos, r.index_ex());
-  if (!lin || !lin->first.is_integer()) return std::nullopt;
-  auto wc = map_weight(*m, f);
-  if (!wc) return std::nullopt;
-  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
-  return nonempty_guard(r.ub() - r.lb(), f) * *wc;
-}
-
 // max(v_1 + ... + v_m) = max(max(v_1), ..., max(v_m)) when the parts occupy disjoint sets of
 // positions and v is elementwise >= 0 (each max(v_j) then also sees only zeros elsewhere).
 // A part is all the terms on one sum reduction, or all terms outside reductions; its
@@ -2775,31 +2757,56 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
   return g->c * mi * mj;
 }
 
-// A 2-D process grid (grid_map) whose u and q are each a nonzero integer times their index
-// plus a term free of it: every (i, j) has its own position, so the vector holds the
-// weights c(i, j) themselves, and with c >= 0 its max is max (i) { max (j) { c } }, 0 on an
-// empty grid (each max 0 on its empty range, as the vector's). The wavefront over a
-// process grid, if (x + y == d) use(cpu(x * PY + y), t), is one. Side conditions: c >= 0
-// over the grid (proved with the indices' ranges); grid_map's; li, lj integers (proved or
-// assumed).
-std::optional<ex> rule_vmax_grid_weights(const ex& e, const Facts& f, Assumptions& a) {
+// Distinct positions: where every point of the index domain has a position of its own, the
+// vector holds the weights themselves, and with weights >= 0 its max is their max over the
+// domain, 0 on an empty one. The domain is read two ways:
+//  - one sum, max(w * sum (i = lb, ub) { c * unitvec(a i + d) }), a a nonzero integer and d
+//    free of i: an index-free weight w c gives (ub - lb >= 0) w c (the guard dropped when
+//    provable; w c must not fail on a possibly empty range, map_weight), an index-dependent
+//    one max (i = lb, ub) { w c };
+//  - a 2-D process grid (grid_map) whose u and q are each a nonzero integer times their
+//    index plus a term free of it, with a weight c(i, j) (an index-free one is
+//    vmax_product's): max (i) { max (j) { c } }. The wavefront over a process grid,
+//    if (x + y == d) use(cpu(x * PY + y), t), is one.
+// Each max is 0 on its empty range, as the vector's. Side conditions: the weights >= 0 over
+// the domain (proved with the indices' ranges); the lower bounds integers, and for an
+// index-free weight the upper bound too (proved or assumed).
+std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto distinct = [](const ex& x, const ex& idx) {
+    auto lin = linear_in(x, idx);  // a nonzero coefficient
+    return lin && lin->first.is_integer();
+  };
+  // max (r) { body }, 0 on an empty range
+  auto max_over = [&](const reduction& r, const ex& body) {
+    return make_reduction(ReduceKind::Max, r.index(), r.lb(), r.ub(), body, !f.provably_nonneg(r.ub() - r.lb()));
+  };
+  if (auto m = single_map(e.op(0))) {
+    const reduction& r = ex_to<reduction>(m->red);
+    if (!distinct(m->pos, r.index_ex())) return std::nullopt;
+    if (auto wc = map_weight(*m, f)) {
+      if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+      return nonempty_guard(r.ub() - r.lb(), f) * *wc;
+    }
+    Facts fi = f;
+    fi.declare_index(r.index(), r.lb(), r.ub());
+    const ex wc = m->w * m->c;
+    if (!m->c.has(r.index_ex()) || !fi.provably_nonneg(wc)) return std::nullopt;
+    if (!require({{true, r.lb()}}, f, a)) return std::nullopt;
+    return max_over(r, wc);
+  }
   auto g = grid_map(e, f);
   if (!g) return std::nullopt;
   const reduction &ri = g->ri(), &rj = g->rj();
   const ex &i = ri.index_ex(), &j = rj.index_ex();
   if (!g->c.has(i) && !g->c.has(j)) return std::nullopt;  // vmax_product's
-  auto injective = [](const ex& x, const ex& idx) {
-    auto lin = linear_in(x, idx);
-    return lin && lin->first.is_integer() && !lin->first.is_zero();
-  };
-  if (!injective(g->u, g->u_outer ? i : j) || !injective(g->q, g->u_outer ? j : i)) return std::nullopt;
+  if (!distinct(g->u, g->u_outer ? i : j) || !distinct(g->q, g->u_outer ? j : i)) return std::nullopt;
   Facts fij = f;
   fij.declare_index(ri.index(), ri.lb(), ri.ub());
   fij.declare_index(rj.index(), rj.lb(), rj.ub());
   if (!fij.provably_nonneg(g->c)) return std::nullopt;
   if (!require({{true, ri.lb()}, {true, rj.lb()}}, f, a)) return std::nullopt;
-  ex inner = make_reduction(ReduceKind::Max, rj.index(), rj.lb(), rj.ub(), g->c, !f.provably_nonneg(rj.ub() - rj.lb()));
-  return make_reduction(ReduceKind::Max, ri.index(), ri.lb(), ri.ub(), inner, !f.provably_nonneg(ri.ub() - ri.lb()));
+  return max_over(ri, max_over(rj, g->c));
 }
 
 // (s x) div y = x div (y / s) for a symbol s >= 0 free of loop indices that divides every
@@ -3072,7 +3079,7 @@ const std::vector<NamedRule>& all_rules() {
       {"floor_window", rule_floor_window},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
-      {"vmax_injective", rule_vmax_injective},  // before identity: its guard reads better
+      {"vmax_distinct", rule_vmax_distinct},  // before identity: its guard reads better
       {"vmax_identity", rule_vmax_identity},
       {"vmax_split", rule_vmax_split},
       {"vmax_groups", rule_vmax_groups},
@@ -3082,7 +3089,6 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_block_weighted", rule_vmax_block_weighted},
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
-      {"vmax_grid_weights", rule_vmax_grid_weights},
       {"vmax_cyclic", rule_vmax_cyclic},
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},

@@ -48,7 +48,6 @@ std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumption
 std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_distribute_vector(const ex& e, const Facts& f, Assumptions& a);
-std::optional<ex> rule_vmax_grid_weights(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
@@ -78,7 +77,7 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);
-std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);

@@ -492,10 +492,10 @@ TEST_CASE_FIXTURE(Fixture, "injective map and disjoint parts of a workload vecto
   symbol t("t");
   F.declare(t, "t");
   ex v = vector_max(Sum(p, 1, P, t * unitvec(p + 1)));
-  auto r = rule_vmax_injective(v, F, a);
+  auto r = rule_vmax_distinct(v, F, a);
   REQUIRE(r);
   CHECK(agrees(*r, v, grid(P, t, {0, 1, 4}, {0, 2})));
-  CHECK(!rule_vmax_injective(vector_max(Sum(p, 1, P, x * unitvec(p))), F, a));  // sign of x unknown
+  CHECK(!rule_vmax_distinct(vector_max(Sum(p, 1, P, x * unitvec(p))), F, a));  // sign of x unknown
   // [t, 2t] on positions 0, 1 and a cyclic part on positions >= 2: max of the parts
   Facts g = F;
   g.add_lower(P, 1, false);
@@ -927,10 +927,10 @@ TEST_CASE_FIXTURE(Fixture, "loads on two resource families under one guard becom
   CHECK(!rule_sum_distribute_vector(Sum(p, 0, P, guard * (p + N)), F, a));
 }
 
-TEST_CASE_FIXTURE(Fixture, "a process grid with one position per process keeps its weights: max of the vector is max over the grid (vmax_grid_weights)") {
+TEST_CASE_FIXTURE(Fixture, "a process grid with one position per process keeps its weights: max of the vector is max over the grid (vmax_distinct)") {
   // the wavefront step N over a P x M grid, row-major: if (i + j == N) use(cpu(M * i + j), 3)
   ex e = vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, compare(Cmp::Eq, i + j, N) * 3 * unitvec(M * i + j))));
-  auto r = rule_vmax_grid_weights(e, F, a);
+  auto r = rule_vmax_distinct(e, F, a);
   REQUIRE(r);
   CHECK(!r->has(unitvec(M * i + j)));
   std::vector<GiNaC::exmap> points;
@@ -948,9 +948,9 @@ TEST_CASE_FIXTURE(Fixture, "a process grid with one position per process keeps i
   CHECK(agrees(closed, e, inside));
   // j mod M: two columns share a cpu (vmax_product counts those); a weight that may be
   // negative; an index-free weight (vmax_product's): left alone
-  CHECK(!rule_vmax_grid_weights(vector_max(Sum(i, 0, P - 1, Sum(j, 0, N, compare(Cmp::Eq, i, j) * unitvec(M * i + mod_of(j, M))))), F, a));
-  CHECK(!rule_vmax_grid_weights(vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, (i - N) * unitvec(M * i + j)))), F, a));
-  CHECK(!rule_vmax_grid_weights(vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, 3 * unitvec(M * i + j)))), F, a));
+  CHECK(!rule_vmax_distinct(vector_max(Sum(i, 0, P - 1, Sum(j, 0, N, compare(Cmp::Eq, i, j) * unitvec(M * i + mod_of(j, M))))), F, a));
+  CHECK(!rule_vmax_distinct(vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, (i - N) * unitvec(M * i + j)))), F, a));
+  CHECK(!rule_vmax_distinct(vector_max(Sum(i, 0, P - 1, Sum(j, 0, M - 1, 3 * unitvec(M * i + j)))), F, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "a vector max below another argument is dropped (max_vector_bound)") {
