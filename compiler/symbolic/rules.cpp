@@ -431,33 +431,29 @@ std::optional<ex> rule_sum_zero(const ex& e, const Facts&, Assumptions&) {
   return ex(0);
 }
 
-// sum { a + b } = sum { a } + sum { b }. Always (both sides are 0 on an empty range).
+// Linearity: sum { a + b } = sum { a } + sum { b }, and sum { c * (v_1 + ... + v_m) } =
+// sum { c * v_1 } + ... when the sum in the product is a vector (loads on several resource
+// families under one guard, `if (p mod 2 == 0) { use(link(p), t) ; use(cpu(p), w) }`), so
+// each family's loads form a sum of their own, with one index map, that the vector-max
+// rules can read. A scalar product is left to the rules that read it whole. Always (finite
+// sums are linear, both sides are 0 on an empty range, and a product with a zero factor is
+// zero either way).
 std::optional<ex> rule_sum_split(const ex& e, const Facts&, Assumptions&) {
   const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r || !is_class<add>(r->body())) return std::nullopt;
-  ex out = 0;
-  for (size_t i = 0; i < r->body().nops(); ++i) out += rebuild(*r, ReduceKind::Sum, r->body().op(i));
-  return out;
-}
-
-// sum { c * (v_1 + ... + v_m) } = sum { c * v_1 } + ... + sum { c * v_m } when the sum in
-// the product is a vector (loads on several resource families at once, under one guard:
-// `if (p mod 2 == 0) { use(link(p), t) ; use(cpu(p), w) }`), so each family's loads form a
-// sum of their own, with one index map, that the vector-max rules can read. Always (finite
-// sums are linear; a product with a zero factor is zero either way).
-std::optional<ex> rule_sum_distribute_vector(const ex& e, const Facts&, Assumptions&) {
-  const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  if (!r) return std::nullopt;
   const ex& body = r->body();
-  for (size_t k = 0; k < body.nops(); ++k) {
-    const ex& x = body.op(k);
-    if (!is_class<add>(x) || !is_vector_valued(x)) continue;
-    const ex c = body / x;
-    ex out = 0;
-    for (size_t j = 0; j < x.nops(); ++j) out += rebuild(*r, ReduceKind::Sum, c * x.op(j));
-    return out;
+  ex c = 1, parts = body;
+  if (is_class<mul>(body)) {
+    parts = 0;
+    for (size_t k = 0; k < body.nops() && parts.is_zero(); ++k)
+      if (is_class<add>(body.op(k)) && is_vector_valued(body.op(k))) parts = body.op(k);
+    if (parts.is_zero()) return std::nullopt;
+    c = body / parts;
   }
-  return std::nullopt;
+  if (!is_class<add>(parts)) return std::nullopt;
+  ex out = 0;
+  for (size_t k = 0; k < parts.nops(); ++k) out += rebuild(*r, ReduceKind::Sum, c * parts.op(k));
+  return out;
 }
 
 // sum { c * b } = c * sum { b } for factors c free of the index (numbers, parameters,
@@ -3046,7 +3042,6 @@ const std::vector<NamedRule>& all_rules() {
   static const std::vector<NamedRule> rules = {
       {"sum_zero", rule_sum_zero},
       {"sum_split", rule_sum_split},
-      {"sum_distribute_vector", rule_sum_distribute_vector},
       {"sum_factor", rule_sum_factor},
       {"sum_const", rule_sum_const},
       {"sum_poly", rule_sum_poly},

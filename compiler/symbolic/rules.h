@@ -47,7 +47,6 @@ std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& a);
-std::optional<ex> rule_sum_distribute_vector(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);

@@ -909,11 +909,11 @@ TEST_CASE_FIXTURE(Fixture, "a sum whose body sees the index only through i mod k
   CHECK(!rule_sum_residue_split(Sum(i, 1, N, mod_of(i, 17)), F, a));
 }
 
-TEST_CASE_FIXTURE(Fixture, "loads on two resource families under one guard become one sum per family (sum_distribute_vector)") {
+TEST_CASE_FIXTURE(Fixture, "loads on two resource families under one guard become one sum per family (sum_split, linearity)") {
   // par (p = 0, P - 2) if (p mod 2 == 0) { use(link(p), 10) ; use(cpu(P + p), N) }
   ex guard = compare(Cmp::Eq, mod_of(p, 2), 0);
   ex e = Sum(p, 0, P - 2, guard * (10 * unitvec(p) + N * unitvec(P + p)));
-  auto r = rule_sum_distribute_vector(e, F, a);
+  auto r = rule_sum_split(e, F, a);
   REQUIRE(r);
   CHECK(r->is_equal(Sum(p, 0, P - 2, guard * 10 * unitvec(p)) + Sum(p, 0, P - 2, guard * N * unitvec(P + p))));
   CHECK(agrees(*r, e, grid(N, P, {0, 3}, {1, 2, 5})));
@@ -924,7 +924,7 @@ TEST_CASE_FIXTURE(Fixture, "loads on two resource families under one guard becom
   CHECK(a.items == std::set<std::string>{"P >= 2"});
   CHECK(agrees(closed, vector_max(e), grid(N, P, {0, 3, 20}, {2, 3, 6, 7})));
   // a scalar sum is left to the other rules
-  CHECK(!rule_sum_distribute_vector(Sum(p, 0, P, guard * (p + N)), F, a));
+  CHECK(!rule_sum_split(Sum(p, 0, P, guard * (p + N)), F, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "a process grid with one position per process keeps its weights: max of the vector is max over the grid (vmax_distinct)") {
