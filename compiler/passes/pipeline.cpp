@@ -32,23 +32,6 @@ Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& input
   return r;
 }
 
-// Whether e holds a comparison (a guard such as (1 <= PX)): what assumptions taken as facts
-// may decide, so a closed model earns a second round only then (it costs a round).
-bool has_guard(const GiNaC::ex& e) {
-  switch (sym::pamela_function(e)) {
-    case sym::Fn::Eq:
-    case sym::Fn::Ne:
-    case sym::Fn::Lt:
-    case sym::Fn::Le:
-      return true;
-    default:
-      break;
-  }
-  for (std::size_t k = 0; k < e.nops(); ++k)
-    if (has_guard(e.op(k))) return true;
-  return false;
-}
-
 }  // namespace
 
 void simplify_model(CostModel& model) {
@@ -74,9 +57,9 @@ void simplify_model(CostModel& model) {
   };
   for (int round = 0; round < 2 && best.assumptions.items.size() > model.assumptions.items.size(); ++round) {
     bool more_integers = best.assumptions.integer.size() > model.assumptions.integer.size();
-    bool guarded = false;
+    bool guarded = false;  // a guard such as (1 <= PX), which the assumptions may decide
     for (std::size_t k = 0; k < best.values.size() && !guarded; ++k)
-      guarded = model.equations[k].top_level && has_guard(best.values[k]);
+      guarded = model.equations[k].top_level && sym::has_comparison(best.values[k]);
     if (best.top == 0 && !more_integers && !guarded) break;
     sym::Facts more = model.facts;
     sym::promote_assumptions(best.assumptions, more);

@@ -201,6 +201,18 @@ Fn pamela_function(const ex& e) {
   return Fn::None;
 }
 
+bool is_comparison(const ex& e) {
+  Fn fn = pamela_function(e);
+  return fn == Fn::Eq || fn == Fn::Ne || fn == Fn::Lt || fn == Fn::Le;
+}
+
+bool has_comparison(const ex& e) {
+  if (is_comparison(e)) return true;
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (has_comparison(e.op(k))) return true;
+  return false;
+}
+
 bool is_vector_valued(const ex& e) {
   Fn f = pamela_function(e);
   if (f == Fn::Unitvec) return true;

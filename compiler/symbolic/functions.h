@@ -34,6 +34,8 @@ ex log2_of(const ex& x);
 // Recognizers (for rules, printer, evaluator).
 enum class Fn { None, Unitvec, VectorMax, Floor, Ceil, Mod, Div, Eq, Ne, Lt, Le, Log2 };
 Fn pamela_function(const ex& e);  // which of ours e is (Fn::None if not one of them)
+bool is_comparison(const ex& e);   // ==, !=, < or <= (> and >= are stored swapped): 1 or 0
+bool has_comparison(const ex& e);  // e holds one anywhere
 
 // Exact floor/ceil of a real rational number.
 GiNaC::numeric floor_num(const GiNaC::numeric& x);

@@ -37,8 +37,7 @@ std::optional<ex> position_in(const ex& e, const ex& i) {
 }
 
 bool has_predicate(const ex& e, const ex& i) {
-  Fn fn = pamela_function(e);
-  if ((fn == Fn::Eq || fn == Fn::Ne || fn == Fn::Lt || fn == Fn::Le) && e.has(i)) return true;
+  if (is_comparison(e) && e.has(i)) return true;
   for (size_t k = 0; k < e.nops(); ++k)
     if (has_predicate(e.op(k), i)) return true;
   return false;

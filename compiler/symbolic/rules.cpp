@@ -1221,7 +1221,7 @@ struct MatchCount {
 };
 std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r, const Facts& f) {
   Fn fn = pamela_function(pred);
-  if (fn != Fn::Lt && fn != Fn::Le && fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  if (!is_comparison(pred)) return std::nullopt;
   const ex& i = r.index_ex();
   auto lin = linear_in(pred.op(1) - pred.op(0), i);
   if (!lin) return std::nullopt;
@@ -1263,8 +1263,7 @@ std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r) return std::nullopt;
   const ex& body = r->body();
-  Fn fn = pamela_function(body);
-  if (fn != Fn::Lt && fn != Fn::Le && fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  if (!is_comparison(body)) return std::nullopt;
   if (may_fail(body.op(1) - body.op(0), f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
   auto m = linear_match_count(body, *r, f);
   if (!m || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
@@ -1286,8 +1285,7 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   ex pred, g = 1;
   for (size_t t = 0; t < r->body().nops(); ++t) {
     const ex& x = r->body().op(t);
-    Fn fn = pamela_function(x);
-    if (pred.is_zero() && (fn == Fn::Lt || fn == Fn::Le || fn == Fn::Eq || fn == Fn::Ne) && x.has(i)) pred = x;
+    if (pred.is_zero() && is_comparison(x) && x.has(i)) pred = x;
     else g *= x;
   }
   if (pred.is_zero() || !g.has(i)) return std::nullopt;
@@ -2123,7 +2121,7 @@ bool has_function_or_reduction(const ex& e) {
 // The truth value of a comparison when the facts decide it, else nullopt.
 std::optional<bool> decide_comparison(const ex& e, const Facts& f) {
   Fn fn = pamela_function(e);
-  if (fn != Fn::Eq && fn != Fn::Ne && fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (!is_comparison(e)) return std::nullopt;
   ex d = (e.op(1) - e.op(0)).expand();  // b - a
   std::optional<bool> lt, le;           // a < b, a <= b
   if (f.provably_positive(d)) lt = le = true;
@@ -2171,8 +2169,7 @@ ex decide_all(const ex& e, const Facts& f) {
 std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions&) {
   // Only differences built from symbols and numbers: an owner test such as
   // (i - 1) div B != i div B is the sum rules' business, and proving it costs.
-  Fn fn = pamela_function(e);
-  if (fn != Fn::Eq && fn != Fn::Ne && fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (!is_comparison(e)) return std::nullopt;
   if (has_function_or_reduction(e.op(0)) || has_function_or_reduction(e.op(1))) return std::nullopt;
   if (auto t = decide_comparison(e, f)) return ex(*t ? 1 : 0);
   return std::nullopt;
