@@ -38,6 +38,9 @@ struct Subcommand {
   // Declares its options beyond the common ones (-h, -I, --machine).
   void (*options)(po::options_description& d);
   // Checks the options (a usage_error() for a bad one) and runs; returns the exit status.
+  // A CompileError from a file the command loaded is reported inside the command
+  // (report(e)): its location points into that file's text, which is gone once the error
+  // has left the command; main's catch is for errors that name no such file.
   int (*run)(const CommandLine& line);
 };
 
