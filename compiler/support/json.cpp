@@ -166,24 +166,9 @@ Json json_number(const std::optional<double>& v, int digits) {
 }
 
 namespace {
-// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// JSON's number grammar, as nlohmann's strict reader checks it (no "inf", "01", "+1", "1.").
 bool is_json_number(const std::string& t) {
-  std::size_t i = 0, n = t.size();
-  auto digits = [&] {
-    std::size_t from = i;
-    while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
-    return i > from;
-  };
-  if (i < n && t[i] == '-') ++i;
-  if (i < n && t[i] == '0') ++i;
-  else if (!(i < n && t[i] >= '1' && t[i] <= '9') || !digits()) return false;
-  if (i < n && t[i] == '.' && (++i, !digits())) return false;
-  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
-    if (!digits()) return false;
-  }
-  return i == n;
+  return Json::parse(t, nullptr, /*allow_exceptions=*/false).is_number();
 }
 }  // namespace
 
