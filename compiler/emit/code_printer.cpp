@@ -200,9 +200,9 @@ std::string CodePrinter::print_function(const ex& e) {
       // cross an integer for integer operands below 2^53; N * 0.333.. - 0.666.. can (0.99..
       // at N = 5). As the compiled program does (evaluate/compile.cpp).
       const char* name = sym::pamela_function(e) == Fn::Floor ? "floor" : "ceil";
-      ex nd = e.op(0).normal().numer_denom();
-      if (nd.op(1).is_equal(1) || sym::is_vector_valued(e.op(0))) return call(name, {arg(0)});
-      return call(name, {"(" + print(nd.op(0)) + div_op() + "(" + print(nd.op(1)) + "))"});
+      auto q = sym::as_quotient(e.op(0));
+      if (!q) return call(name, {arg(0)});
+      return call(name, {"(" + print(q->first) + div_op() + "(" + print(q->second) + "))"});
     }
     case Fn::Log2: return call("log2", {arg(0)});
     case Fn::Mod: return mod(arg(0), arg(1));

@@ -169,12 +169,11 @@ class Compiler {
       case Fn::Ceil: {
         // floor(n / d) as an integer division (exact in int64 where the operands are
         // integers, and no rounding of n / d first); ceil(n / d) = -floor(-n / d).
-        ex nd = e.op(0).normal().numer_denom();
-        if (nd.op(1).is_equal(1) || sym::is_vector_valued(e.op(0)))
-          return one(sym::pamela_function(e) == Fn::Floor ? Op::Floor : Op::Ceil);
+        auto q = sym::as_quotient(e.op(0));
+        if (!q) return one(sym::pamela_function(e) == Fn::Floor ? Op::Floor : Op::Ceil);
         bool is_floor = sym::pamela_function(e) == Fn::Floor;
-        expr(is_floor ? nd.op(0) : -nd.op(0));
-        expr(nd.op(1));
+        expr(is_floor ? q->first : -q->first);
+        expr(q->second);
         binary(Op::IDiv);
         if (!is_floor) unary(Op::Neg);
         return;

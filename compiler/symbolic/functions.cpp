@@ -206,6 +206,13 @@ bool is_comparison(const ex& e) {
   return fn == Fn::Eq || fn == Fn::Ne || fn == Fn::Lt || fn == Fn::Le;
 }
 
+std::optional<std::pair<ex, ex>> as_quotient(const ex& x) {
+  if (is_vector_valued(x)) return std::nullopt;
+  ex nd = x.normal().numer_denom();
+  if (nd.op(1).is_equal(1)) return std::nullopt;
+  return std::make_pair(nd.op(0), nd.op(1));
+}
+
 bool has_comparison(const ex& e) {
   if (is_comparison(e)) return true;
   for (size_t k = 0; k < e.nops(); ++k)

@@ -36,6 +36,10 @@ enum class Fn { None, Unitvec, VectorMax, Floor, Ceil, Mod, Div, Eq, Ne, Lt, Le,
 Fn pamela_function(const ex& e);  // which of ours e is (Fn::None if not one of them)
 bool is_comparison(const ex& e);   // ==, !=, < or <= (> and >= are stored swapped): 1 or 0
 bool has_comparison(const ex& e);  // e holds one anywhere
+// The argument x of a floor or ceil as one quotient (numerator, denominator), where that is
+// not x itself: (P - 1, 2) for P / 2 - 1/2. nullopt for a denominator of 1 or a vector x.
+// floor(num / den) divides once, where x's own terms round one by one.
+std::optional<std::pair<ex, ex>> as_quotient(const ex& x);
 
 // Exact floor/ceil of a real rational number.
 GiNaC::numeric floor_num(const GiNaC::numeric& x);

@@ -298,10 +298,10 @@ Text rounding(const std::string& name, const ex& e) {
   Text plain = call(name, e);
   const ex arg = e.op(0);
   if (!is_class<add>(arg) && !is_class<mul>(arg)) return plain;
-  ex nd = arg.normal().numer_denom();
-  ex num = nd.op(0).expand(), den = nd.op(1);
-  if (!is_class<numeric>(den) || !ex_to<numeric>(den).is_integer() || den.is_equal(1) || den.is_equal(-1))
-    return plain;
+  auto q = as_quotient(arg);
+  if (!q) return plain;
+  ex num = q->first.expand(), den = q->second;
+  if (!is_class<numeric>(den) || !ex_to<numeric>(den).is_integer() || den.is_equal(-1)) return plain;
   if (ex_to<numeric>(den).is_negative()) {
     num = (-num).expand();
     den = -den;
