@@ -10,7 +10,7 @@
 // rewriting a symbol with a symbolic bound (s >= L) as L + t with a fresh t >= 0.
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <map>
 #include <set>

@@ -16,7 +16,7 @@
 
 #include "compiler/symbolic/facts.h"
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <vector>
 
