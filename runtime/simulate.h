@@ -38,6 +38,10 @@ struct SimOptions {
   // Per run; a run that would process more events throws SimError (WorkLimit).
   // 0 means no limit.
   std::uint64_t max_events = 1000000000ULL;
+  // Per run: the processes held at once (pending events, queued requests and composite
+  // processes in progress), checked on the compiled body before the run (what it starts at
+  // time 0) and while running (before any of them is allocated past it). 0: no limit.
+  std::uint64_t max_processes = 10000000ULL;
   // Called every 2^20 events with the events so far in this run (a progress line, Ctrl-C:
   // it may throw to stop the run).
   std::function<void(std::uint64_t)> on_tick;
