@@ -753,6 +753,7 @@ SimResult simulate_body(const ast::NodeP& body, const std::map<std::string, doub
     s.utilization = r.util_sum / opts.runs;
     s.mean_wait = r.wait_total / static_cast<double>(r.requests_total);
     s.requests = static_cast<double>(r.requests_total) / opts.runs;
+    s.def = r.def;
     res.resources.push_back(s);
   }
   std::sort(res.resources.begin(), res.resources.end(),

@@ -66,10 +66,9 @@ int run_simulate(const SimulateCommand& c) {
       };
       results.push_back({p, simulate(comp->normal, p, params, opts)});
     }
-    // The model's names for its servers, where the text fixes them (`bus`, `cpu(3)`).
-    FixedResources fixed = fixed_resources(*comp->program);
-    for (NamedSimResult& r : results)
-      for (SimResourceStats& s : r.result.resources) s.name = fixed.name_of(static_cast<double>(s.index));
+    // The model's names for its servers (`bus`, `cpu(3)`, `link(2)`).
+    const std::map<std::string, double> values = sim_parameter_values(comp->normal, params);
+    for (NamedSimResult& r : results) name_resources(*comp->program, values, r.result);
   } catch (const CompileError& e) {
     return report(e);
   }
