@@ -71,6 +71,7 @@ struct FitParameter {
   double value = 0;
   std::optional<double> std_error;  // sqrt(sigma^2 (J^T J)^-1_jj), when rows > unknowns
   double start = 0;                 // LM starting value (nonlinear fits)
+  bool at_bound = false;            // held at a bound (0 for a time): no standard error
 };
 
 struct FitRow {
@@ -95,9 +96,15 @@ struct FitResult {
   double rms = 0;               // sqrt(rss / rows)
   std::optional<double> rms_relative_error, max_relative_error;
   std::optional<std::uint32_t> max_relative_error_line;
-  std::optional<double> r2;     // 1 - rss / sum (measured - mean)^2; none if all equal
-  std::vector<std::string> notes;  // ignored columns, rows outside the closed form's assumptions
+  // 1 - sum (w r)^2 / sum (w (measured - mean_w))^2 with the fit's weights w (1, or
+  // 1 / |measured| with --relative) and their weighted mean; none if all equal.
+  std::optional<double> r2;
+  std::vector<std::string> notes;  // ignored columns, rows outside the closed form's assumptions, held bounds
+  std::vector<std::string> warnings;  // a large relative error, negative predictions
 };
+
+// Above this RMS relative error the fit warns (the measurements are missed by more than 10%).
+constexpr double kLargeRelativeError = 0.1;
 
 // Throws CompileError: UnknownTarget (no such target, --fit or -D name, no measurement
 // column), UnboundParameter (naming every parameter with no value), EvaluationError (too
