@@ -330,17 +330,24 @@ Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, c
     // point beyond it where the model has a value (never at a negative time, nor on the far
     // side of a bound, nor in a stretch where the two only tie).
     Domain dom = domain_of(model, p, others);
+    // The other argument's side is the far one; at a tie (the point is on the crossover)
+    // whichever side it takes over on.
     bool now_above = x_now > *c.value;
     bool witnessed = false;
-    if (dom.contains_closure(*c.value)) {
+    std::vector<bool> sides{!now_above};
+    if (x_now == *c.value) sides.push_back(now_above);
+    for (bool above : sides) {
+      if (witnessed || !dom.contains_closure(*c.value)) break;
       int tries = 8;  // whole-model evaluations (a point may break a fact such as P divides N)
-      for (const numeric& w : points_beyond(dom, *c.value, !now_above, x_now - *c.value)) {
+      numeric scale = x_now == *c.value ? x_now : x_now - *c.value;
+      for (const numeric& w : points_beyond(dom, *c.value, above, scale)) {
         GiNaC::exmap at = others;
         at[p.symbol] = w;
         auto va = value_at(a, at), vb = value_at(b, at);
         if (!va || !vb || !(is_max ? *vb > *va : *vb < *va)) continue;
         if ((witnessed = model_has_value(env, p, w)) || --tries == 0) break;
       }
+      if (witnessed) now_above = !above;
     }
     if (!witnessed) {
       c.value.reset();

@@ -198,6 +198,17 @@ def main():
     by = {c["parameter"]: c["value"] for c in cs or []}
     check("explain keeps the crossovers in the domain: P = 101, t_l = 0.3, t_s = 10/3 (and none in N)",
           by.get("P") == 101 and by.get("t_l") == 0.3 and abs(by.get("t_s", 0) - 10 / 3) < 1e-5 and "N" not in by, out)
+    # Two arguments that meet at the point only are a tie, with the crossover in each
+    # parameter on the side where the other takes over.
+    tie = write(tmp, "tie.pam", "numeric parameter P\nnumeric parameter N\nnumeric T = max(N, 0.5 * P)\n")
+    rc, out, err = pamc("explain", tie, "-D", "N=2", "-D", "P=4", "--json")
+    try:
+        m = json.loads(out)["T"]["extrema"][0]
+        when = sorted(c["other_dominates_when"] for c in m["crossovers"])
+        ok = len(m["tied"]) == 1 and m["same"] == [] and when == ["N < 2", "P > 4"]
+    except Exception as e:  # noqa: BLE001
+        ok, out = False, f"{out} {e}"
+    check("explain: a tie at the point stays a tie, crossovers N < 2 and P > 4", ok, out + err)
     # sweep --plot marks a crossover only where the dominant branch changes: the Jacobi's
     # branches that meet for P >= 2 (their doubles differ by 1e-21) are not one.
     svg = os.path.join(tmp, "jacobi.svg")
