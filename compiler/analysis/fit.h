@@ -6,14 +6,19 @@
 // equation; fit_model finds the unknowns that minimise the sum of squared residuals
 // (predicted - measured), or of relative residuals ((predicted - measured) / measured).
 //
+//   - The unknowns stay where the facts allow: >= 0 unless declared otherwise, and within
+//     their declared bounds (the closed form holds there only).
 //   - When the target is linear in the unknowns (checked symbolically: every second
 //     derivative with respect to the unknowns is zero, and they enter only through +, *
 //     and powers), the least-squares problem is solved directly by Householder QR on
-//     doubles, columns scaled to unit norm (solve_least_squares).
-//   - Otherwise Levenberg-Marquardt (levenberg_marquardt) starts from the unknowns'
-//     declared defaults (or 1), with derivatives from GiNaC's diff. Where an unknown sits
-//     inside max/min/floor/ceil/div/mod, the derivative is that of the branch active at the
-//     current point (as `pamc sensitivity` does).
+//     doubles, columns scaled to unit norm (solve_least_squares), or where that breaks a
+//     bound by bounded least squares (solve_bounded_least_squares).
+//   - Otherwise the target is mostly linear on each piece of its max/min: the bounded
+//     least-squares optimum of the pieces the rows lie on, from the unknowns' declared
+//     defaults (or 1); then Levenberg-Marquardt (levenberg_marquardt) over the unknowns
+//     not on a bound, with derivatives from GiNaC's diff of each row's branch (every
+//     max/min holding an unknown at the argument attaining it); then the pieces again,
+//     so a piecewise-linear target ends at the exact optimum of its piece.
 //
 // This file holds the model logic; the numerics are least_squares.h (on GSL), the command
 // (options, printing) compiler/driver/fit_command.cpp.

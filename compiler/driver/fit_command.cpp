@@ -143,7 +143,7 @@ std::string format_text(const FitResult& r, const std::string& data_path) {
   if (r.max_relative_error)
     o << "  max relative error       " << percent(*r.max_relative_error) << " (line " << *r.max_relative_error_line
       << ")\n";
-  o << "  R^2 (" << (r.relative ? "relative" : "absolute") << " residuals)   "
+  o << "  R^2 (" << (r.relative ? "relative" : "absolute") << " residuals) "
     << (r.r2 ? short_num(*r.r2, 8) : std::string("- (the measurements are all equal)")) << "\n\n";
   std::vector<std::vector<std::string>> rows{{"line"}};
   if (!r.rows.empty())
