@@ -8,6 +8,7 @@
 
 #include "compiler/diag/diag.h"
 #include "compiler/evaluate/evaluate_model.h"
+#include "compiler/analysis/domain.h"
 #include "compiler/analysis/sweep.h"
 #include "compiler/support/json.h"
 
@@ -156,40 +157,6 @@ struct Env {
   }
 };
 
-// Where a parameter may lie with the others at their values: what the facts allow (>= 0
-// unless declared otherwise, the declared bounds, an integer where it is a loop bound),
-// symbolic bounds (N >= P) taken at the point.
-struct Domain {
-  std::optional<numeric> lo, hi;
-  bool lo_open = false, hi_open = false, integer = false;
-  bool contains(const numeric& x) const {
-    if (lo && (lo_open ? x <= *lo : x < *lo)) return false;
-    if (hi && (hi_open ? x >= *hi : x > *hi)) return false;
-    return true;
-  }
-  // Above (below) lo (hi) or on it: the crossover may lie on an end of the domain.
-  bool contains_closure(const numeric& x) const { return !(lo && x < *lo) && !(hi && x > *hi); }
-};
-
-Domain domain_of(const CostModel& model, const CostParameter& p, const GiNaC::exmap& others) {
-  Domain d;
-  sym::Interval iv = model.facts.range(p.symbol);
-  if (iv.lo.inf == 0) d.lo = iv.lo.v, d.lo_open = iv.lo.open;
-  if (iv.hi.inf == 0) d.hi = iv.hi.v, d.hi_open = iv.hi.open;
-  d.integer = model.facts.is_integer_symbol(p.symbol);
-  for (const CostParameter::Bound& b : p.bounds) {
-    auto v = value_at(b.value, others);
-    if (!v || !v->is_real()) continue;
-    bool strict = b.op == ">" || b.op == "<";
-    if (b.op[0] == '>') {
-      if (!d.lo || *v > *d.lo || (*v == *d.lo && strict)) d.lo = *v, d.lo_open = strict;
-    } else if (!d.hi || *v < *d.hi || (*v == *d.hi && strict)) {
-      d.hi = *v, d.hi_open = strict;
-    }
-  }
-  return d;
-}
-
 // Does the model have a value with p = x (the others as given)? Every check eval makes: the
 // declared bounds, negative times, non-integer loop bounds.
 bool model_has_value(const Env& env, const CostParameter& p, const numeric& x) {
@@ -203,27 +170,6 @@ bool model_has_value(const Env& env, const CostParameter& p, const numeric& x) {
   } catch (const CompileError&) {
     return false;
   }
-}
-
-// Points of the domain beyond x (above it when `above`), nearest first: the integers next
-// to it for an integer parameter, else points at growing distances, and the domain's end.
-std::vector<numeric> points_beyond(const Domain& dom, const numeric& x, bool above, const numeric& scale) {
-  std::vector<numeric> out;
-  auto add = [&](const numeric& v) {
-    if (dom.contains(v) && (above ? v > x : v < x)) out.push_back(v);
-  };
-  if (dom.integer) {
-    numeric k0 = above ? sym::floor_num(x) + 1 : -sym::floor_num(-x) - 1;
-    for (int k = 0; k < 4; ++k) add(k0 + numeric(above ? k : -k));
-    for (int j = 2; j < 48; ++j) add(k0 + (above ? 1 : -1) * GiNaC::ex_to<numeric>(GiNaC::pow(numeric(2), j)));
-  } else {
-    numeric s = scale.is_zero() ? numeric(1) : abs(scale);
-    for (int j = -30; j <= 40; j += 3) add(x + (above ? 1 : -1) * s * GiNaC::ex_to<numeric>(GiNaC::pow(numeric(2), j)));
-  }
-  if (above && dom.hi && !dom.hi_open) add(*dom.hi);
-  if (!above && dom.lo && !dom.lo_open) add(*dom.lo);
-  std::sort(out.begin(), out.end(), [&](const numeric& a, const numeric& b) { return abs(a - x) < abs(b - x); });
-  return out;
 }
 
 // Root of f(x) = a - b near x0, where x0 is the parameter's value: steps outwards by

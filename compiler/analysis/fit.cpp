@@ -1,6 +1,7 @@
 #include "compiler/analysis/fit.h"
 #include "compiler/analysis/table.h"
 
+#include "compiler/analysis/domain.h"
 #include "compiler/analysis/explain.h"
 
 #include <algorithm>
@@ -292,10 +293,10 @@ class Fitter {
       unknown_names_.push_back(name);
       // Where the unknown may lie: what the facts allow (>= 0 unless declared otherwise,
       // the declared bounds), the domain the closed form was derived for.
-      sym::Interval iv = model_.facts.range(p->symbol);
+      Domain dom = domain_of(model_, *p, {});
       const double inf = std::numeric_limits<double>::infinity();
-      lo_.push_back(iv.lo.inf == 0 ? iv.lo.v.to_double() : iv.lo.inf < 0 ? -inf : inf);
-      hi_.push_back(iv.hi.inf == 0 ? iv.hi.v.to_double() : iv.hi.inf > 0 ? inf : -inf);
+      lo_.push_back(dom.lo ? dom.lo->to_double() : -inf);
+      hi_.push_back(dom.hi ? dom.hi->to_double() : inf);
     }
     for (const auto& [name, v] : req_.bindings)
       if (!model_.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");

@@ -205,10 +205,12 @@ def main():
     try:
         m = json.loads(out)["T"]["extrema"][0]
         when = sorted(c["other_dominates_when"] for c in m["crossovers"])
-        ok = len(m["tied"]) == 1 and m["same"] == [] and when == ["N < 2", "P > 4"]
+        # which of the two is listed as dominant follows the printed order
+        want = ["N < 2", "P > 4"] if m["args"][m["dominant"]]["expression"] == "N" else ["N > 2", "P < 4"]
+        ok = len(m["tied"]) == 1 and m["same"] == [] and when == want
     except Exception as e:  # noqa: BLE001
         ok, out = False, f"{out} {e}"
-    check("explain: a tie at the point stays a tie, crossovers N < 2 and P > 4", ok, out + err)
+    check("explain: a tie at the point stays a tie, with a crossover in N and in P on the side the other takes over", ok, out + err)
     # sweep --plot marks a crossover only where the dominant branch changes: the Jacobi's
     # branches that meet for P >= 2 (their doubles differ by 1e-21) are not one.
     svg = os.path.join(tmp, "jacobi.svg")
