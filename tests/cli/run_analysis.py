@@ -198,6 +198,11 @@ def main():
     by = {c["parameter"]: c["value"] for c in cs or []}
     check("explain keeps the crossovers in the domain: P = 101, t_l = 0.3, t_s = 10/3 (and none in N)",
           by.get("P") == 101 and by.get("t_l") == 0.3 and abs(by.get("t_s", 0) - 10 / 3) < 1e-5 and "N" not in by, out)
+    # A declared bound is part of the domain: with P <= 50 the server never saturates.
+    capped = write(tmp, "mrm_capped.pam", open(mrm_ts).read().replace("numeric parameter P\n", "numeric parameter P <= 50\n"))
+    cs, out = crossovers(capped, "P=4", "N=10")
+    check("explain: no crossover beyond a declared bound (P = 101 with P <= 50)",
+          cs is not None and all(c["parameter"] != "P" for c in cs) and any(c["parameter"] == "t_s" for c in cs), out)
     # Two arguments that meet at the point only are a tie, with the crossover in each
     # parameter on the side where the other takes over.
     tie = write(tmp, "tie.pam", "numeric parameter P\nnumeric parameter N\nnumeric T = max(N, 0.5 * P)\n")
