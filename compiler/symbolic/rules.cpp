@@ -4,6 +4,7 @@
 
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 
@@ -3155,6 +3156,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},
+      {"vmax_collapse", rule_vmax_collapse},
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},

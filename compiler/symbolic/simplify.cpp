@@ -25,6 +25,8 @@
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
@@ -143,6 +145,13 @@ bool trace_rules() {
   return on;
 }
 
+size_t rule_index(const char* name) {
+  const auto& rules = all_rules();
+  for (size_t k = 0; k < rules.size(); ++k)
+    if (std::string(rules[k].name) == name) return k;
+  throw std::logic_error(std::string("no rule ") + name);
+}
+
 struct Driver {
   SimplifyCache::Impl& c;
   Assumptions& assumed;
@@ -175,6 +184,22 @@ struct Driver {
 
   ex compute(const ex& e, size_t cx) {
     const Facts& f = *c.ctx[cx]->facts;
+    // Top-down at a vector max: its loads are read as families before any child is
+    // simplified (load_families.h), so no scalar rule has split a family's sum first.
+    // A family with one loop and distinct positions is read as the max of its weights
+    // (vmax_distinct) there too, before a guard in its weight (p != q) is rewritten as a
+    // difference of two vectors.
+    if (pamela_function(e) == Fn::VectorMax && firings_left > 0) {
+      static const size_t top_down[] = {rule_index("vmax_collapse"), rule_index("vmax_distinct")};
+      for (size_t k : top_down) {
+        if (auto y = try_rule(all_rules()[k], e, f)) {
+          if (trace_rules()) std::cerr << "rule " << all_rules()[k].name << " (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
+          c.log.push_back(static_cast<unsigned char>(k));
+          --firings_left;
+          return run(*y, cx);
+        }
+      }
+    }
     ex x;
     if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);

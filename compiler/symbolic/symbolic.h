@@ -9,5 +9,6 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+#include "compiler/symbolic/load_families.h"
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/simplify.h"

@@ -1274,3 +1274,34 @@ TEST_CASE_FIXTURE(Fixture, "a floor the prover pins to one integer (floor_window
   CHECK(!rule_floor_window(floor_of(p / 2), g, a));  // takes several values
   CHECK(!rule_floor_window(floor_of(-(N + 1) / P), F, a));  // no index: not tried
 }
+
+TEST_CASE_FIXTURE(Fixture, "load families: a transpose's messages, summed over the senders, close per receiving link") {
+  // 2-D FFT transpose: every p sends w to every other q, on link(P + q), beside the cpus.
+  symbol q("q"), w("w");
+  F.declare(w, "w");
+  F.add_lower(P, 1, false);  // as the model's par (p = 0, P - 1) has it assumed
+  ex links = Sum(p, 0, P - 1, Sum(q, 0, P - 1, compare(Cmp::Ne, p, q) * w * unitvec(P + q)));
+  ex cpus = Sum(p, 0, P - 1, 3 * unitvec(p));
+  for (ex v : {vector_max(links), vector_max(links + cpus)}) {
+    auto c = rule_vmax_collapse(v, F, a);
+    REQUIRE(c);  // the receiver q outermost, the senders summed into its weight
+    Assumptions as;
+    ex s = simplify(v, F, as, st);
+    CHECK(count_reductions(s) == 0);
+    // compared where the closed form's assumptions hold (elsewhere the model answers)
+    std::vector<GiNaC::exmap> pts;
+    for (numeric pp : {1, 2, 3, 5, 8})
+      for (numeric ww : {0, 1, 4}) {
+        bool holds = true;
+        for (const ex& n : as.nonneg) holds = holds && ev(n, {{P, pp}, {w, ww}}) >= 0;
+        if (holds) pts.push_back({{P, pp}, {w, ww}});
+      }
+    CHECK(pts.size() >= 9);
+    CHECK(agrees(s, v, pts));
+    CHECK(agrees(*c, v, pts));
+  }
+  // a position that depends on both loops is not a family the rule collapses
+  CHECK(!rule_vmax_collapse(vector_max(Sum(p, 0, P - 1, Sum(q, 0, N - 1, unitvec(p + q)))), F, a));
+  // nor one whose position loop's range depends on another of its loops (a triangle)
+  CHECK(!rule_vmax_collapse(vector_max(Sum(p, 0, P - 1, Sum(q, 0, p, unitvec(q)))), F, a));
+}

@@ -1,0 +1,28 @@
+// Load vectors read as families, top-down (the load algebra's first step).
+//
+// The argument of max(v) is a sum of families: nested sum loops over a scalar weight times
+// unitvec(position). A family whose position depends on one of its loops only, q, has the
+// same loads when q is made its outermost loop and the other loops are summed into the
+// weight: load(q) = sum over the other loops of the weight, a scalar sum the general sum
+// rules close. The family then reads as sum (q) { load(q) * unitvec(pos(q)) }, the 1-D shape
+// every busiest-position rule reads (an injective, cyclic, block or block-cyclic map).
+//
+// The simplifier tries this at a max(v) node before it simplifies the node's children, so
+// no scalar rule has split a vector sum (a guard `p != q` rewritten as "all minus the
+// diagonal") before the families are seen whole.
+#pragma once
+
+#include "compiler/symbolic/facts.h"
+
+#include <optional>
+
+namespace pamc::sym {
+
+// max(v) with every family whose position depends on one loop q only, and that has other
+// loops, rewritten with q outermost and the other loops summed into its weight. Exact:
+// the finite sums are exchanged over a rectangular domain (q's bounds mention none of the
+// family's other loops), so every (index point, position, weight) is counted once either
+// way, and a weight is evaluated at the same index points. nullopt when no family changes.
+std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a);
+
+}  // namespace pamc::sym
