@@ -73,10 +73,10 @@ int run_eval(const EvalCommand& c) {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
+      ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
       ("json", "print a JSON object {\"T_main\": value, ...}")
       ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)")
-      ("max-terms", po::value<double>(), "stop with an error when a point needs more reduction terms than this (a loop left open): default 1e9, about 10 s compiled; 3e7 with --brute-force, about 10 s unrolled exactly");
+      ("max-terms", po::value<double>()->value_name("N"), "stop with an error when a point needs more reduction terms than this (a loop left open): default 1e9, about 10 s compiled; 3e7 with --brute-force, about 10 s unrolled exactly");
 }
 
 int run(const CommandLine& line) {
@@ -93,6 +93,6 @@ int run(const CommandLine& line) {
 
 extern const Subcommand eval_command{
     "eval", "evaluate the cost model for parameter values",
-    "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force] [--max-terms N]", options, run};
+    "FILE", options, run};
 
 }  // namespace pamc

@@ -11,6 +11,7 @@
 #include "compiler/symbolic/open_reason.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+#include "compiler/diag/suggest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -223,7 +224,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     }
   }
   for (const auto& [name, value] : request.bindings)
-    if (!model.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");
+    if (!model.parameter(name)) fail(DiagKind::UnknownParameter, unknown_parameter_message("-D", name, model.parameter_names()));
 
   GiNaC::exmap env = bind_parameters(model, request.bindings);
   // One error naming every parameter the targets need and nobody bound.
