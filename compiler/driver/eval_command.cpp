@@ -1,4 +1,5 @@
 // pamc eval: evaluate the cost model for parameter values (docs/cli.md, "eval").
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -11,6 +12,14 @@
 
 namespace pamc {
 namespace {
+
+// A double-precision value with only the significant digits that are right
+// (EvalResult::digits): 666667166.459, not 666667166.4588418.
+std::string format_digits(const GiNaC::numeric& x, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, x.to_double());
+  return text;
+}
 
 // A value as format_value prints it: an exact number, or a vector's elements (0 where unset).
 Json json_value(const sym::Value& v) {
@@ -63,7 +72,13 @@ int run_eval(const EvalCommand& c) {
     for (const auto& [name, value] : result.values) json_append(doc, name, json_value(value));
     out << json_text(doc) << "\n";
   } else {
-    for (const auto& [name, value] : result.values) out << "numeric " << name << " = " << format_value(value) << "\n";
+    for (const auto& [name, value] : result.values) {
+      auto digits = result.digits.find(name);
+      out << "numeric " << name << " = "
+          << (digits != result.digits.end() && !value.is_vector ? format_digits(value.scalar, digits->second)
+                                                                 : format_value(value))
+          << "\n";
+    }
   }
   std::cout << out.str();
   for (const std::string& note : result.notes) report_note({}, note);
