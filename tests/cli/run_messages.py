@@ -5,7 +5,7 @@ names what a new user hit, and fails on a pamc that still answers the old way.
   python3 tests/cli/run_messages.py --pamc build/pamc"""
 import harness
 from harness import check, pamc, write
-import argparse, os, re, shutil, sys, tempfile
+import argparse, os, re, shutil, subprocess, sys, tempfile
 
 COMMANDS = ["check", "compile", "eval", "simulate", "sweep", "explain", "sensitivity", "validate", "fit",
             "project", "hybrid"]
@@ -48,6 +48,17 @@ def run(tmp):
                          and not (o == "--output" and "-o " in usage))
         check(f"{cmd} --help: every option in the usage line", rc == 0 and listed and not missing,
               f"missing {missing} in {usage!r}")
+    # Bash completion offers every option of each command's table.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for cmd in COMMANDS:
+        rc, out, err = pamc(cmd, "--help")
+        listed = set(re.findall(r"^\s+(?:-\w \[ )?(--[\w-]+)", out, re.M))
+        script = ("source scripts/pamc-completion.bash; COMP_WORDS=(pamc %s --); COMP_CWORD=2; _pamc; "
+                  "echo \"${COMPREPLY[*]}\"" % cmd)
+        comp = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=root)
+        offered = set(comp.stdout.split())
+        check(f"bash completion of `pamc {cmd} --` offers every option of --help",
+              listed and listed <= offered, f"missing {sorted(listed - offered)}")
     rc, out, err = pamc("simulate", "--help")
     check("simulate's usage line names --max-events and --target",
           "[--max-events N]" in out.splitlines()[0] and "[--target NAME]..." in out.splitlines()[0], out)
