@@ -5,6 +5,7 @@
 #include "compiler/passes/normalize.h"
 #include "runtime/sim_expr.h"
 #include "runtime/simulate.h"
+#include "compiler/diag/suggest.h"
 
 namespace pamc {
 
@@ -23,8 +24,8 @@ std::map<std::string, double> sim_parameter_values(const NormalModel& model,
   }
   for (const auto& kv : params) {
     if (!declared.count(kv.first))
-      sim::fail(Loc{}, DiagKind::UnboundParameter,
-                "-D " + kv.first + ": the model has no numeric parameter '" + kv.first + "'");
+      sim::fail(Loc{}, DiagKind::UnknownParameter,
+                unknown_parameter_message("-D", kv.first, std::vector<std::string>(declared.begin(), declared.end())));
   }
   return values;
 }

@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Configures and builds pamc into build/ (after installing what is missing).
+# Builds pamc into build/ after installing what is missing for PURPOSE (build or test;
+# scripts/install-deps.sh). Configures only a build folder that has never been configured
+# (cmake --build configures again by itself when a CMakeLists.txt changes), and builds
+# TARGETS (default: everything, the tests too).
+#
+#   ./scripts/build.sh [PURPOSE [TARGET...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
+purpose=${1:-test}
+shift || true
+./scripts/install-deps.sh "$purpose"
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$jobs"
+if [ ! -f build/CMakeCache.txt ]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build build -j"$jobs" "${targets[@]}"

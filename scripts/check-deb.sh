@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks a pamc .deb (scripts/build-deb.sh builds one): its contents and dependencies
 # (dpkg-deb), Debian policy (lintian: no error), then installs it with dpkg into a
-# throwaway root and runs the installed pamc from / (--machine x1e on samples/sp_tzetar.pam,
-# an import of the stdlib), the installed Python module, and removes it again.
+# throwaway root and runs the installed pamc from / by its full path and through PATH from
+# another folder (--machine x1e, an import of the stdlib), the installed Python module, and
+# removes it again.
 #
 #   ./scripts/check-deb.sh build-deb/pamc_0.1.0-1_amd64.deb
 #
@@ -66,6 +67,18 @@ process main = delay(P)
 PAM
 [ "$(cd / && env -u PAMC_PATH "$pamc" eval "$root/imports.pam" -D P=3)" = "numeric T_main = 3" ] ||
   fail "the installed pamc does not find import \"comm.pam\""
+# As a user runs it: /usr/bin on PATH (here the root's usr/bin), typed as `pamc`, from a
+# folder of the user's own; the program then has no folder in its name and finds its files
+# through /proc/self/exe.
+work=$(mktemp -d /tmp/pamc-deb-work.XXXXXX)
+trap 'rm -rf "$root" "$work"' EXIT
+printf 'numeric parameter N\nprocess main = delay(N / vector_unit_clock)\n' > "$work/m.pam"
+cp "$root/imports.pam" "$work/imports.pam"
+[ "$(cd "$work" && env -u PAMC_PATH PATH="$root/usr/bin:$PATH" pamc eval m.pam --machine x1e -D N=2.26e9)" = \
+  "numeric T_main = 2" ] || fail "pamc through PATH from $work: eval m.pam --machine x1e"
+[ "$(cd "$work" && env -u PAMC_PATH PATH="$root/usr/bin:$PATH" pamc eval imports.pam -D P=3)" = \
+  "numeric T_main = 3" ] || fail "pamc through PATH from $work: import \"comm.pam\""
+echo "check-deb: installed pamc through PATH from another folder (--machine x1e, import \"comm.pam\"): ok"
 if command -v man >/dev/null; then
   warnings=$(MANWIDTH=80 MANPAGER=cat man --warnings -l "$root/usr/share/man/man1/pamc.1.gz" 2>&1 >/dev/null)
   [ -z "$warnings" ] || fail "man -l of the installed page warns: $warnings"
@@ -76,7 +89,7 @@ fi
 libdir=$(dirname "$(find "$root/usr/lib" -name 'libpamela.so.0' | head -1)")
 python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$(dirname "$deb")/CMakeCache.txt" 2>/dev/null || true)
 python=${python:-python3}
-py=$(cd / && env -u PAMC_PATH PYTHONPATH="$root/usr/lib/python3/dist-packages" LD_LIBRARY_PATH="$libdir" "$python" -c "
+py=$(cd "$work" && env -u PAMC_PATH PYTHONPATH="$root/usr/lib/python3/dist-packages" LD_LIBRARY_PATH="$libdir" "$python" -c "
 import pamela, numpy
 m = pamela.Model('$src/samples/sp_tzetar.pam', machines=['x1e'])
 print(pamela.__file__.startswith('$root'), m(problem_size=numpy.array([36, 64])).shape)") ||

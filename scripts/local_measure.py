@@ -7,7 +7,7 @@ counts (the HELD-OUT rows), each point REPEATS times inside one process, and kee
 median. `pamc fit` then finds the machine constants of samples/local/matmul.pam and
 stencil.pam from the fit rows alone; `pamc eval` predicts every row from the fitted
 constants and `pamc simulate` runs the same models; the held-out rows' mean absolute
-error is the figure of merit (seed 002's standard: 15 %).
+error is the figure of merit (van Gemund's standard: 15 %).
 
   python3 scripts/local_measure.py --pamc build/pamc            measure, fit, write docs
   python3 scripts/local_measure.py --pamc build/pamc --from-csv samples/local/measurements.csv
@@ -67,7 +67,7 @@ REPEATS = {"full": 9, "quick": 9}
 # machine busy with the rest of the suite) keeps the minimum instead: a 1 ms run that
 # loses its core for a time slice is only ever slower, so the fastest is the one that ran.
 STATISTIC = {"full": statistics.median, "quick": min}
-TARGET_MAE = 15.0  # percent: seed 002's "average prediction error is less than 15 %"
+TARGET_MAE = 15.0  # percent: van Gemund's "average prediction error is less than 15 %"
 
 
 class Failure(Exception):
@@ -289,7 +289,7 @@ def page(table, fits, consts, info, measured_at):
         "memory traffic, and never less than all threads' traffic through the one memory).",
         "Their machine constants are not guessed: `pamc fit` finds them from the FIT rows below",
         "(small sizes; the thread start `t_thread` from `spawn` runs of threads that do",
-        "nothing, modeled by `samples/local/spawn.pam`, as seed 002 built its machine model from",
+        "nothing, modeled by `samples/local/spawn.pam`, as van Gemund (2002) built its machine model from",
         "microbenchmarks), and `pamc eval` then predicts the HELD-OUT rows: larger sizes, and",
         "for the matrix multiply two and four threads (fitted on one; four threads share two",
         "cores). `pamc simulate` runs the same models with the fitted constants (last column).",
@@ -364,7 +364,7 @@ def page(table, fits, consts, info, measured_at):
         "",
         f"**Mean absolute error on the held-out rows: {held:.1f} %** (matmul "
         f"{mae(table, 'held-out', 'matmul'):.1f} %, stencil {mae(table, 'held-out', 'stencil'):.1f} %); "
-        f"on the fit rows {fitted:.1f} %. That is {verdict} the 15 % the seeds hold their models to.",
+        f"on the fit rows {fitted:.1f} %. That is {verdict} the 15 % the papers (docs/references.md) hold their models to.",
         "",
         f"`cores obtained` is the kernel's CPU time (all threads) over its wall time in the timed",
         f"run: the cores it actually ran on. {len(got)} of the {len(got) + len(short)} held-out rows obtained the cores the model",

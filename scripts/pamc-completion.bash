@@ -27,16 +27,16 @@ _pamc() {
   local defines="-D --define"
   local opts=""
   case $cmd in
-    check) opts="$common" ;;
+    check) opts="$common --no-lower" ;;
     compile) opts="--stage --emit -o --output --all --stats $common" ;;
     eval) opts="$defines --target --json --brute-force --max-terms $common" ;;
     simulate) opts="$defines --dist --seed --runs --max-events --target --json $common" ;;
-    sweep) opts="$defines --sweep --target --csv --plot --speedup --timing $common" ;;
+    sweep) opts="$defines --sweep --target --csv --plot --speedup --timing --heatmap $common" ;;
     explain|sensitivity) opts="$defines --target --json $common" ;;
     validate) opts="$defines --trace --json $common" ;;
     fit) opts="$defines --data --fit --target --measured --relative --start --max-iterations --json -o --output $common" ;;
-    project) opts="--targets --coefficients --base-mode --method --application --seed --population --generations --stall --tournament --mutation --crossover --reproduction --limit --max-surrogates --json --csv --help" ;;
-    hybrid) opts="--alpha --min-size --json --help" ;;
+    project) opts="--targets --coefficients --base-mode --method --application --seed --population --generations --stall --tournament --mutation --crossover --reproduction --limit --max-surrogates --json --csv $common" ;;
+    hybrid) opts="--alpha --min-size --json $common" ;;
   esac
   case $prev in
     --stage) COMPREPLY=($(compgen -W "parsed normalized time simplified" -- "$cur")); return ;;

@@ -2,7 +2,7 @@
 # Install, build, and run every test with CTest (benchmarks are separate: tests/bench/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh
+./scripts/build.sh test
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure -j"$jobs" "$@"
 # Then the Debian package, built in build-deb/ and checked (scripts/build-deb.sh: a few

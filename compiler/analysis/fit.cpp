@@ -12,6 +12,7 @@
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/class_test.h"
+#include "compiler/diag/suggest.h"
 
 namespace pamc {
 
@@ -286,7 +287,7 @@ class Fitter {
     if (req_.unknowns.empty()) fail(DiagKind::UnknownTarget, "nothing to fit: give --fit NAME[,NAME]...");
     for (const std::string& name : req_.unknowns) {
       const CostParameter* p = model_.parameter(name);
-      if (!p) fail(DiagKind::UnknownTarget, "--fit " + name + ": the model has no parameter '" + name + "'");
+      if (!p) fail(DiagKind::UnknownParameter, unknown_parameter_message("--fit", name, model_.parameter_names()));
       if (!eq_->value.has(p->symbol) && !eq_->time_value.has(p->symbol))
         fail(DiagKind::UnknownTarget, "--fit " + name + ": " + eq_->name + " does not depend on " + name);
       unknowns_.push_back(p->symbol);
@@ -299,7 +300,7 @@ class Fitter {
       hi_.push_back(dom.hi ? dom.hi->to_double() : inf);
     }
     for (const auto& [name, v] : req_.bindings)
-      if (!model_.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");
+      if (!model_.parameter(name)) fail(DiagKind::UnknownParameter, unknown_parameter_message("-D", name, model_.parameter_names()));
     for (const auto& [name, v] : req_.start)
       if (std::find(unknown_names_.begin(), unknown_names_.end(), name) == unknown_names_.end())
         fail(DiagKind::UnknownTarget, "--start " + name + ": " + name + " is not fitted (--fit)");

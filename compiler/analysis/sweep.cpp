@@ -8,6 +8,7 @@
 #include "compiler/diag/diag.h"
 #include "compiler/evaluate/compile.h"
 #include "compiler/evaluate/evaluate_model.h"
+#include "compiler/diag/suggest.h"
 
 using pamc::sym::is_class;
 
@@ -168,7 +169,7 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
   std::vector<GiNaC::symbol> vars;
   for (const SweepRange& r : ranges_) {
     const CostParameter* p = model.parameter(r.name);
-    if (!p) fail(DiagKind::UnknownTarget, "--sweep " + r.name + ": the model has no parameter '" + r.name + "'");
+    if (!p) fail(DiagKind::UnknownParameter, unknown_parameter_message("--sweep", r.name, model.parameter_names()));
     swept.push_back(r.name);
     vars.push_back(p->symbol);
     points_ *= r.size();

@@ -19,6 +19,7 @@
 #include <unordered_set>
 
 #include "compiler/check/check.h"
+#include "compiler/diag/suggest.h"
 
 namespace pamc {
 
@@ -70,21 +71,6 @@ using ast::Type;
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 std::string args_text(int n) { return std::to_string(n) + (n == 1 ? " argument" : " arguments"); }
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 bool is_fcfs_decl(const ast::Decl& d) { return d.name == "fcfs" && d.type == Type::Resource && d.is_parameter; }
 

@@ -5,6 +5,7 @@
 // NAME.pam (or NAME as given, when it names a .pam file) from the same search path, as if
 // the main file imported it first.
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -22,12 +23,30 @@ namespace fs = std::filesystem;
 
 // Where stdlib/ and machines/ are, found at run time, never from a path compiled in:
 // first each folder of PAMC_PATH (colon-separated; its stdlib/ and machines/ subfolders, or
-// the folder itself), then next to the code that is running (the pamc executable or the
-// libpamela that embeds it; dladdr names its file): ../share/pamc (an installed prefix,
+// the folder itself), then next to the code that is running (the pamc executable, named by
+// /proc/self/exe, or the libpamela that embeds it, named by dladdr): ../share/pamc (an installed prefix,
 // wherever it was moved; ../../share/pamc from lib/<multiarch>), else the source tree above a build folder (.. or ../..).
 struct DataDirs {
   std::vector<fs::path> stdlib, machines;
 };
+
+const DataDirs& data_dirs();
+
+// The file this code was loaded from. In a library (libpamela, the Python module) the
+// dynamic linker's map names it; in the executable the map's name is empty and dladdr would
+// answer argv[0] as typed ("pamc" when run through PATH), which names no file from another
+// folder: the kernel's /proc/self/exe names the executable wherever it was started from.
+fs::path running_code_file() {
+  std::error_code ec;
+  Dl_info info;
+  link_map* map = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(&data_dirs), &info, reinterpret_cast<void**>(&map),
+              RTLD_DL_LINKMAP) != 0 &&
+      map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0')
+    return fs::weakly_canonical(fs::absolute(map->l_name, ec), ec);
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
 
 const DataDirs& data_dirs() {
   static const DataDirs dirs = [] {
@@ -54,9 +73,8 @@ const DataDirs& data_dirs() {
         start = end + 1;
       }
     }
-    Dl_info info;
-    if (dladdr(reinterpret_cast<void*>(&data_dirs), &info) != 0 && info.dli_fname) {
-      fs::path here = fs::weakly_canonical(fs::absolute(info.dli_fname, ec), ec).parent_path();
+    if (fs::path code = running_code_file(); !code.empty()) {
+      fs::path here = code.parent_path();
       // ../../share/pamc: a library in a multiarch folder (/usr/lib/x86_64-linux-gnu).
       for (const char* rel : {"../share/pamc", "../../share/pamc", "..", "../.."}) {
         fs::path root = fs::weakly_canonical(here / rel, ec);

@@ -116,9 +116,9 @@ void options(po::options_description& d) {
   static const std::string stage_help = names_of(kStages, " | ");
   static const std::string emit_help = names_of(kEmits, " | ");
   d.add_options()
-      ("stage", po::value<std::string>()->default_value("simplified"), stage_help.c_str())
-      ("emit", po::value<std::string>()->default_value("pamela"), emit_help.c_str())
-      ("output,o", po::value<std::string>(), "write to PATH (a folder for --emit octave) instead of stdout")
+      ("stage", po::value<std::string>()->value_name("STAGE")->default_value("simplified"), stage_help.c_str())
+      ("emit", po::value<std::string>()->value_name("FORMAT")->default_value("pamela"), emit_help.c_str())
+      ("output,o", po::value<std::string>()->value_name("PATH"), "write to PATH (a folder for --emit octave) instead of stdout")
       ("all", "also print phi_, delta_, omega_ and non-top-level equations")
       ("stats", "print how many reductions remain and how often each rule fired (stderr)");
 }
@@ -140,6 +140,6 @@ int run(const CommandLine& line) {
 
 extern const Subcommand compile_command{
     "compile", "print or write the model at a stage (parsed, normalized, time, simplified)",
-    "FILE [--stage S] [--emit E] [-o PATH] [--all] [--stats]", options, run};
+    "FILE", options, run};
 
 }  // namespace pamc

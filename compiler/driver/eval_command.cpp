@@ -1,4 +1,5 @@
 // pamc eval: evaluate the cost model for parameter values (docs/cli.md, "eval").
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -11,6 +12,14 @@
 
 namespace pamc {
 namespace {
+
+// A double-precision value with only the significant digits that are right
+// (EvalResult::digits): 666667166.459, not 666667166.4588418.
+std::string format_digits(const GiNaC::numeric& x, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, x.to_double());
+  return text;
+}
 
 // A value as format_value prints it: an exact number, or a vector's elements (0 where unset).
 Json json_value(const sym::Value& v) {
@@ -63,7 +72,13 @@ int run_eval(const EvalCommand& c) {
     for (const auto& [name, value] : result.values) json_append(doc, name, json_value(value));
     out << json_text(doc) << "\n";
   } else {
-    for (const auto& [name, value] : result.values) out << "numeric " << name << " = " << format_value(value) << "\n";
+    for (const auto& [name, value] : result.values) {
+      auto digits = result.digits.find(name);
+      out << "numeric " << name << " = "
+          << (digits != result.digits.end() && !value.is_vector ? format_digits(value.scalar, digits->second)
+                                                                 : format_value(value))
+          << "\n";
+    }
   }
   std::cout << out.str();
   for (const std::string& note : result.notes) report_note({}, note);
@@ -73,10 +88,10 @@ int run_eval(const EvalCommand& c) {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
+      ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
       ("json", "print a JSON object {\"T_main\": value, ...}")
       ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)")
-      ("max-terms", po::value<double>(), "stop with an error when a point needs more reduction terms than this (a loop left open): default 1e9, about 10 s compiled; 3e7 with --brute-force, about 10 s unrolled exactly");
+      ("max-terms", po::value<double>()->value_name("N"), "stop with an error when a point needs more reduction terms than this (a loop left open): default 1e9, about 10 s compiled; 3e7 with --brute-force, about 10 s unrolled exactly");
 }
 
 int run(const CommandLine& line) {
@@ -93,6 +108,6 @@ int run(const CommandLine& line) {
 
 extern const Subcommand eval_command{
     "eval", "evaluate the cost model for parameter values",
-    "FILE [-D NAME=VALUE]... [--target NAME]... [--json] [--brute-force] [--max-terms N]", options, run};
+    "FILE", options, run};
 
 }  // namespace pamc

@@ -37,7 +37,7 @@ int point_command(const PointCommand& c, Analyse analyse, Format format) {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("target", po::value<std::vector<std::string>>()->composing(), "analyse NAME (T_main, or a process L meaning T_L); repeatable")
+      ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "analyse NAME (T_main, or a process L meaning T_L); repeatable")
       ("json", "print JSON");
 }
 
@@ -56,9 +56,9 @@ int run_sensitivity(const CommandLine& line) { return point_command(read(line), 
 // Two subcommands, one file: both analyse the cost model at one point and share their options.
 extern const Subcommand explain_command{
     "explain", "which argument of each max/min dominates at a point, and where they cross",
-    "FILE [-D NAME=VALUE]... [--target NAME]... [--json]", options, run_explain};
+    "FILE", options, run_explain};
 extern const Subcommand sensitivity_command{
     "sensitivity", "partial derivatives and elasticities of the cost equations at a point",
-    "FILE [-D NAME=VALUE]... [--target NAME]... [--json]", options, run_sensitivity};
+    "FILE", options, run_sensitivity};
 
 }  // namespace pamc

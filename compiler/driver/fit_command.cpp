@@ -221,15 +221,15 @@ namespace {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("data", po::value<std::string>(), "CSV of measurements: a header of column names, one row per measurement")
-      ("fit", po::value<std::vector<std::string>>()->composing(), "NAME[,NAME]...: the parameters to fit (repeatable)")
-      ("target", po::value<std::vector<std::string>>()->composing(), "the equation measured: T_main (default), or a process L meaning T_L")
-      ("measured", po::value<std::string>(), "the CSV column of measured values (default: the column named after the target, 'measured' or 'time')")
+      ("data", po::value<std::string>()->value_name("CSV"), "CSV of measurements: a header of column names, one row per measurement")
+      ("fit", po::value<std::vector<std::string>>()->value_name("NAME[,NAME]")->composing(), "NAME[,NAME]...: the parameters to fit (repeatable)")
+      ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "the equation measured: T_main (default), or a process L meaning T_L")
+      ("measured", po::value<std::string>()->value_name("COLUMN"), "the CSV column of measured values (default: the column named after the target, 'measured' or 'time')")
       ("relative", "minimise relative residuals (predicted - measured) / measured instead of absolute ones")
-      ("start", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE: where Levenberg-Marquardt starts for a fitted NAME (default: its declared default, else 1)")
-      ("max-iterations", po::value<int>()->default_value(200), "Levenberg-Marquardt iteration limit")
+      ("start", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(), "NAME=VALUE: where Levenberg-Marquardt starts for a fitted NAME (default: its declared default, else 1)")
+      ("max-iterations", po::value<int>()->value_name("N")->default_value(200), "Levenberg-Marquardt iteration limit")
       ("json", "print JSON")
-      ("output,o", po::value<std::string>(), "write the cost model with the fitted values as parameter defaults to PATH");
+      ("output,o", po::value<std::string>()->value_name("PATH"), "write the cost model with the fitted values as parameter defaults to PATH");
 }
 
 // Every check of --fit is here, once: names split at commas, none empty, none twice, none
@@ -271,8 +271,7 @@ int run(const CommandLine& line) {
 
 extern const Subcommand fit_command{
     "fit", "least-squares calibration of unknown constants",
-    "FILE --data CSV --fit NAME[,NAME]... [-D NAME=VALUE]... [--target NAME] [--measured COLUMN] "
-    "[--relative] [--start NAME=VALUE]... [--json] [-o PATH]",
+    "FILE --data CSV --fit NAME[,NAME]...",
     options, run};
 
 }  // namespace pamc

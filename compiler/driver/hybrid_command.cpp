@@ -1,4 +1,4 @@
-// pamc hybrid (docs/cli.md): level 1 (ANOVA tables and seed 001's four hypotheses) and
+// pamc hybrid (docs/cli.md): level 1 (ANOVA tables and Sun and Cameron's (2000) four hypotheses) and
 // level 2 (m0 per problem size, the predictability verdict).
 #include <cmath>
 #include <string>
@@ -42,7 +42,7 @@ struct Hypothesis {
   std::optional<double> p;
 };
 
-// Seed 001, section 2.1: each hypothesis, its dependent variable and the ANOVA row tested.
+// Sun and Cameron (2000), section 2.1: each hypothesis, its dependent variable and the ANOVA row tested.
 std::vector<Hypothesis> hypotheses(const std::vector<Anova>& tables, double /*alpha*/) {
   auto find = [&](const std::string& response, const std::string& source) -> std::optional<double> {
     for (const Anova& a : tables)
@@ -169,7 +169,7 @@ int cmd_hybrid(const HybridCommand& c) {
         o << "\nresponse " << a.response << " (" << a.a_levels.size() << " codes x " << a.b_levels.size() << " machines, "
           << (a.balanced ? "balanced" : "unbalanced: type II sums of squares") << ")\n"
           << anova_text(a);
-      if (factorial) o << "\nhypotheses (seed 001, section 2.1):\n";
+      if (factorial) o << "\nhypotheses (Sun and Cameron 2000, section 2.1):\n";
       for (const Hypothesis& h : hyp) {
         if (!h.p) continue;
         o << "  " << h.name << " (" << h.response << ", " << h.source << " F): "
@@ -226,8 +226,8 @@ namespace {
 
 void options(po::options_description& d) {
   d.add_options()
-      ("alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of every test")
-      ("min-size", po::value<double>(), "level 2 leaves out problem sizes below this (the paper's steady state)")
+      ("alpha", po::value<double>()->value_name("A")->default_value(0.05, "0.05"), "significance level of every test")
+      ("min-size", po::value<double>()->value_name("N"), "level 2 leaves out problem sizes below this (the paper's steady state)")
       ("json", "print JSON");
 }
 
@@ -244,7 +244,7 @@ int run(const CommandLine& line) {
 }  // namespace
 
 extern const Subcommand hybrid_command{
-    "hybrid", "seed 001's study: codes x machines ANOVA, m0 per problem size, predictability",
-    "DATA.csv [--alpha A] [--min-size N] [--json]", options, run};
+    "hybrid", "the statistical-empirical hybrid study (Sun and Cameron 2000): codes x machines ANOVA, m0 per problem size, predictability",
+    "DATA.csv", options, run};
 
 }  // namespace pamc

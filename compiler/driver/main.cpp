@@ -1,6 +1,6 @@
 // The pamc command: finds the subcommand in the table (subcommands.def), reads its
 // options and runs it. Each subcommand is one file with its options and its run function
-// (subcommand.h). Exit status: 0 success, 1 model error, 2 usage error (SPEC section 4).
+// (subcommand.h). Exit status: 0 success, 1 model error, 2 usage error (docs/cli.md).
 #include <pthread.h>
 
 #include <cstdio>
@@ -47,9 +47,65 @@ po::options_description common_options() {
   po::options_description d("common options");
   d.add_options()
       ("help,h", "show this help")
-      ("include,I", po::value<std::vector<std::string>>()->composing(), "add DIR to the import path")
-      ("machine", po::value<std::vector<std::string>>()->composing(), "import machines/NAME.pam");
+      ("include,I", po::value<std::vector<std::string>>()->composing()->value_name("DIR"), "add DIR to the import path")
+      ("machine", po::value<std::vector<std::string>>()->composing()->value_name("NAME"), "import machines/NAME.pam");
   return d;
+}
+
+// The usage line of `pamc NAME --help`: the subcommand's own words for what it needs
+// (sub.usage: FILE and any option it cannot run without), then every other option of its
+// table in brackets, so no option is left out when one is added: `[--runs K]` with the
+// option's value name, `...` when it may be repeated; -I and --machine last.
+std::string usage_line(const Subcommand& sub, const po::options_description& options) {
+  std::string line = "usage: pamc " + std::string(sub.name) + " " + sub.usage, common;
+  const po::options_description common_table = common_options();
+  for (const auto& opt : options.options()) {
+    if (opt->long_name() == "help") continue;
+    // The short form where there is one (-D, -o, -I), else --long.
+    std::string flag = opt->canonical_display_name(po::command_line_style::allow_dash_for_short);
+    if (flag.rfind("-", 0) != 0) flag = "--" + opt->long_name();
+    std::string head = " " + std::string(sub.usage) + " ";
+    if (head.find(" --" + opt->long_name() + " ") != std::string::npos ||
+        head.find(" " + flag + " ") != std::string::npos)
+      continue;  // the subcommand's own words already name it
+    const po::value_semantic& value = *opt->semantic();
+    std::string item = flag;
+    if (value.max_tokens() > 0) item += " " + value.name().substr(0, value.name().find(" (="));  // no default
+    item = " [" + item + "]" + (value.is_composing() ? "..." : "");
+    (common_table.find_nothrow(opt->long_name(), false) ? common : line) += item;
+  }
+  return line + common;  // the options every command shares last
+}
+
+// `-D N = 1000` (or `-D N= 1000`, `-D N =1000`): a NAME=VALUE option written with spaces
+// around '=', which Boost would report as "too many positional options".
+void refuse_spaced_assignment(const std::string& command, const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string option = args[i], value;
+    std::size_t next = i + 1;
+    if (option == "-D" || option == "--define" || option == "--start" || option == "--sweep") {
+      if (next >= args.size()) return;
+      value = args[next++];
+    } else if (option.rfind("-D", 0) == 0 && option.size() > 2 && option[2] != '-') {
+      value = option.substr(2);
+      option = "-D";
+    } else {
+      continue;
+    }
+    bool ends_open = !value.empty() && value.back() == '=';
+    bool next_opens = next < args.size() && !args[next].empty() && args[next][0] == '=';
+    if (value.find('=') != std::string::npos && !ends_open) continue;
+    if (!ends_open && !next_opens) continue;
+    std::string typed = value, joined = value;
+    for (std::size_t k = next; k < args.size() && k < next + 2; ++k) {
+      if (args[k].rfind("-", 0) == 0 && args[k] != "-") break;
+      typed += " " + args[k];
+      joined += args[k];
+      if (joined.back() != '=') break;  // the value is complete
+    }
+    throw usage_error(command + ": " + option + " " + typed + ": write NAME=VALUE as one word, with no spaces around '=' (" +
+                      option + " " + joined + ")");
+  }
 }
 
 // The subcommand's options, its --help, and its one positional FILE.
@@ -60,11 +116,12 @@ CommandLine parse_command(const Subcommand& sub, const std::vector<std::string>&
   sub.options(options);
   po::options_description all;
   all.add(options);
-  all.add_options()("file", po::value<std::string>(), "model file");
+  all.add_options()("file", po::value<std::vector<std::string>>(), "model file");
   po::positional_options_description pos;
-  pos.add("file", 1);
+  pos.add("file", -1);  // more than one is refused below, naming them
   CommandLine line;
   line.command = command;
+  refuse_spaced_assignment(command, args);
   try {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), line.vm);
     po::notify(line.vm);
@@ -72,11 +129,18 @@ CommandLine parse_command(const Subcommand& sub, const std::vector<std::string>&
     throw usage_error(command + ": " + e.what());
   }
   if (line.vm.count("help")) {
-    std::cout << "usage: pamc " << command << " " << sub.usage << "\n\n" << options << "\n";
+    std::cout << usage_line(sub, options) << "\n\n" << options << "\n";
     std::exit(0);
   }
   if (!line.vm.count("file")) throw usage_error(command + ": no model FILE given (see 'pamc " + command + " --help')");
-  line.file = line.vm["file"].as<std::string>();
+  const auto& files = line.vm["file"].as<std::vector<std::string>>();
+  if (files.size() > 1) {
+    std::string list;
+    for (std::size_t i = 1; i < files.size(); ++i) list += (i > 1 ? "', '" : "") + files[i];
+    throw usage_error(command + ": one FILE is read ('" + files[0] + "'); '" + list +
+                      "' is not an option or an option's value (see 'pamc " + command + " --help')");
+  }
+  line.file = files[0];
   return line;
 }
 

@@ -299,23 +299,23 @@ namespace {
 
 void options(po::options_description& d) {
   d.add_options()
-      ("targets", po::value<std::string>(), "CSV of relative runtimes (target / base): a 'program' column, one column per target")
-      ("coefficients", po::value<std::string>(), "CSV 'name,value': c_ij of eq. 1 by metric, a_i of eq. 2 by group G1..G6 (default 1)")
-      ("base-mode", po::value<std::string>(), "the mode that ranks groups and gives cpi (default: the first in the file)")
-      ("method", po::value<std::string>()->default_value("both"), "ga | exact | both")
-      ("application", po::value<std::string>(), "project only this application")
-      ("seed", po::value<unsigned long long>()->default_value(1), "GA random seed")
-      ("population", po::value<int>()->default_value(10000), "GA population size (Table 2)")
-      ("generations", po::value<int>()->default_value(2000), "GA max generations (Table 2)")
-      ("stall", po::value<int>()->default_value(15), "GA generations without progress before a cataclysm (Table 2)")
-      ("tournament", po::value<int>()->default_value(7), "GA tournament size (Table 2)")
-      ("mutation", po::value<double>()->default_value(0.03, "0.03"), "GA mutation rate (Table 2)")
-      ("crossover", po::value<double>()->default_value(0.77, "0.77"), "GA crossover rate (Table 2)")
-      ("reproduction", po::value<double>(), "GA reproduction rate (default 0.10 - 1/population, Table 2)")
-      ("limit", po::value<double>()->default_value(0.10, "0.10"), "eq. 9's per-group error limit (the paper's 10%)")
-      ("max-surrogates", po::value<int>()->default_value(4), "at most this many surrogates (both searches)")
+      ("targets", po::value<std::string>()->value_name("CSV"), "CSV of relative runtimes (target / base): a 'program' column, one column per target")
+      ("coefficients", po::value<std::string>()->value_name("CSV"), "CSV 'name,value': c_ij of eq. 1 by metric, a_i of eq. 2 by group G1..G6 (default 1)")
+      ("base-mode", po::value<std::string>()->value_name("MODE"), "the mode that ranks groups and gives cpi (default: the first in the file)")
+      ("method", po::value<std::string>()->value_name("ga|exact|both")->default_value("both"), "ga | exact | both")
+      ("application", po::value<std::string>()->value_name("NAME"), "project only this application")
+      ("seed", po::value<unsigned long long>()->value_name("S")->default_value(1), "GA random seed")
+      ("population", po::value<int>()->value_name("N")->default_value(10000), "GA population size (Table 2)")
+      ("generations", po::value<int>()->value_name("N")->default_value(2000), "GA max generations (Table 2)")
+      ("stall", po::value<int>()->value_name("N")->default_value(15), "GA generations without progress before a cataclysm (Table 2)")
+      ("tournament", po::value<int>()->value_name("N")->default_value(7), "GA tournament size (Table 2)")
+      ("mutation", po::value<double>()->value_name("RATE")->default_value(0.03, "0.03"), "GA mutation rate (Table 2)")
+      ("crossover", po::value<double>()->value_name("RATE")->default_value(0.77, "0.77"), "GA crossover rate (Table 2)")
+      ("reproduction", po::value<double>()->value_name("RATE"), "GA reproduction rate (default 0.10 - 1/population, Table 2)")
+      ("limit", po::value<double>()->value_name("E")->default_value(0.10, "0.10"), "eq. 9's per-group error limit (the paper's 10%)")
+      ("max-surrogates", po::value<int>()->value_name("N")->default_value(4), "at most this many surrogates (both searches)")
       ("json", "print JSON")
-      ("csv", po::value<std::string>(), "also write the projections as CSV to PATH");
+      ("csv", po::value<std::string>()->value_name("PATH"), "also write the projections as CSV to PATH");
 }
 
 int run(const CommandLine& line) {
@@ -357,8 +357,8 @@ int run(const CommandLine& line) {
 }  // namespace
 
 extern const Subcommand project_command{
-    "project", "seed 003's surrogate projection from hardware-counter CSVs",
-    "METRICS.csv --targets TARGETS.csv [--coefficients C.csv] [--method ga|exact|both] [--seed S] [--json] [--csv PATH]",
+    "project", "surrogate projection from hardware-counter CSVs (Sharkawi et al. 2009)",
+    "METRICS.csv --targets CSV",
     options, run};
 
 }  // namespace pamc

@@ -80,12 +80,12 @@ int run_simulate(const SimulateCommand& c) {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("dist", po::value<std::string>()->default_value("det"), "det | exp: durations as given, or exponential with that mean")
-      ("seed", po::value<unsigned long long>()->default_value(1), "random seed")
-      ("runs", po::value<int>()->default_value(1), "number of runs")
-      ("max-events", po::value<unsigned long long>()->default_value(1000000000ULL), "stop with an error after this many events per run (0: no limit); a model that needs more is refused before it runs")
-      ("max-processes", po::value<unsigned long long>()->default_value(10000000ULL), "refuse a run that holds more processes at once (pending events, queued requests, composite processes in progress; 0: no limit), checked before they are allocated")
-      ("target", po::value<std::vector<std::string>>()->composing(), "simulate process NAME (default: top-level processes)")
+      ("dist", po::value<std::string>()->value_name("det|exp")->default_value("det"), "det | exp: durations as given, or exponential with that mean")
+      ("seed", po::value<unsigned long long>()->value_name("S")->default_value(1), "random seed")
+      ("runs", po::value<int>()->value_name("K")->default_value(1), "number of runs")
+      ("max-events", po::value<unsigned long long>()->value_name("N")->default_value(1000000000ULL), "stop with an error after this many events per run (0: no limit); a model that needs more is refused before it runs")
+      ("max-processes", po::value<unsigned long long>()->value_name("N")->default_value(10000000ULL), "refuse a run that holds more processes at once (pending events, queued requests, composite processes in progress; 0: no limit), checked before they are allocated")
+      ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "simulate process NAME (default: top-level processes)")
       ("json", "print JSON");
 }
 
@@ -108,6 +108,6 @@ int run(const CommandLine& line) {
 
 extern const Subcommand simulate_command{
     "simulate", "discrete-event simulation of the model",
-    "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--max-events N] [--max-processes N] [--target NAME]... [--json]", options, run};
+    "FILE", options, run};
 
 }  // namespace pamc

@@ -27,7 +27,7 @@ std::map<std::string, std::string> CommandLine::bindings() const {
 }
 
 void add_binding_option(po::options_description& d) {
-  d.add_options()("define,D", po::value<std::vector<std::string>>()->composing(),
+  d.add_options()("define,D", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
                   "bind a parameter: -D NAME=VALUE (repeatable)");
 }
 

@@ -34,7 +34,9 @@ struct CommandLine {
 struct Subcommand {
   const char* name;
   const char* summary;  // its line in `pamc --help`
-  const char* usage;    // what follows `pamc NAME` in `pamc NAME --help`
+  // What follows `pamc NAME` in `pamc NAME --help`: the positional FILE and the options the
+  // command cannot run without; main.cpp adds every other option of the table in brackets.
+  const char* usage;
   // Declares its options beyond the common ones (-h, -I, --machine).
   void (*options)(po::options_description& d);
   // Checks the options (a usage_error() for a bad one) and runs; returns the exit status.

@@ -30,7 +30,7 @@ struct SweepCommand {
   std::string plot;  // empty: no plot
   bool speedup = false;
   bool timing = false;  // points/s on stderr
-  bool heatmap = false;  // --plot as heat maps over two swept parameters (seed 004, Figure 4)
+  bool heatmap = false;  // --plot as heat maps over two swept parameters (Armstrong and Eigenmann 1997, Figure 4)
 };
 
 // Swept values: the shortest text that reads back as the same double (the values are
@@ -322,12 +322,12 @@ namespace {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("sweep", po::value<std::vector<std::string>>()->composing(),
+      ("sweep", po::value<std::vector<std::string>>()->value_name("NAME=FIRST:LAST[:STEP|:xFACTOR]")->composing(),
        "NAME=FIRST:LAST[:STEP|:xFACTOR]: a linear (step 1 by default) or geometric range; repeat for a grid "
        "(cartesian product, the first --sweep varying slowest)")
-      ("target", po::value<std::vector<std::string>>()->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
-      ("csv", po::value<std::string>(), "write the CSV to PATH instead of stdout")
-      ("plot", po::value<std::string>(), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
+      ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "evaluate NAME (T_main, or a process L meaning T_L); repeatable")
+      ("csv", po::value<std::string>()->value_name("PATH"), "write the CSV to PATH instead of stdout")
+      ("plot", po::value<std::string>()->value_name("PATH.png|PATH.svg"), "draw time against the first swept parameter into PATH (.png or .svg; needs gnuplot)")
       ("speedup", "add speedup columns T(first)/T(x) to the CSV, and a speedup panel to the plot")
       ("timing", "print evaluation and output throughput (points/s) on stderr")
       ("heatmap", "with --plot and two --sweep: one heat map per target, shaded by order of magnitude");
@@ -350,8 +350,7 @@ int run(const CommandLine& line) {
 
 extern const Subcommand sweep_command{
     "sweep", "evaluate over parameter ranges (CSV, plot)",
-    "FILE [-D NAME=VALUE]... --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]... [--target NAME]... "
-    "[--csv PATH] [--plot PATH.png|PATH.svg] [--speedup] [--heatmap]",
+    "FILE --sweep NAME=FIRST:LAST[:STEP|:xFACTOR]...",
     options, run};
 
 }  // namespace pamc

@@ -135,7 +135,7 @@ namespace {
 void options(po::options_description& d) {
   add_binding_option(d);
   d.add_options()
-      ("trace", po::value<std::vector<std::string>>()->composing(), "an MA trace file (one per MPI task); repeatable")
+      ("trace", po::value<std::vector<std::string>>()->value_name("PATH")->composing(), "an MA trace file (one per MPI task); repeatable")
       ("json", "print JSON");
 }
 
@@ -151,6 +151,6 @@ int run(const CommandLine& line) {
 }  // namespace
 
 extern const Subcommand validate_command{"validate", "predicted vs measured counters (MA traces)",
-                                          "FILE --trace PATH... [-D NAME=VALUE]... [--json]", options, run};
+                                          "FILE --trace PATH...", options, run};
 
 }  // namespace pamc

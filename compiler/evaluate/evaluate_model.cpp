@@ -11,6 +11,7 @@
 #include "compiler/symbolic/open_reason.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+#include "compiler/diag/suggest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -172,13 +173,18 @@ GiNaC::exmap bind_parameters(const CostModel& model, const std::map<std::string,
   return env;
 }
 
+int significant_digits(double terms) {
+  double lost = std::log10(std::sqrt(std::max(terms, 1.0)) * std::ldexp(1.0, -53));  // relative error
+  return std::clamp(static_cast<int>(std::floor(-lost)), 1, 17);
+}
+
 // A large open loop through the compiled program: the value when it has one (exact when
 // every value on the way was an integer below 2^53, else a double and a note), nullopt
 // when the program cannot express x or gives no number (the exact evaluator then reports
 // the error the model has).
 static std::optional<sym::Value> evaluate_compiled(const GiNaC::ex& x, const GiNaC::exmap& env, const std::string& name,
                                                    double terms, const std::function<void(long long)>& tick,
-                                                   std::vector<std::string>& notes) {
+                                                   std::vector<std::string>& notes, std::map<std::string, int>& digits) {
   std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> params;
   std::vector<double> args;
   for (const auto& [s, v] : env) {
@@ -202,8 +208,10 @@ static std::optional<sym::Value> evaluate_compiled(const GiNaC::ex& x, const GiN
     v.scalar = GiNaC::numeric(r);
     char count[32];
     std::snprintf(count, sizeof count, "%.2g", terms);
+    digits[name] = significant_digits(terms);
     notes.push_back(name + " was evaluated in double precision (an open loop of about " + std::string(count) +
-                    " terms; pamc eval is exact below 1e5 terms, or where every value is an integer)");
+                    " terms; pamc eval is exact below 1e5 terms, or where every value is an integer); its rounding errors leave " +
+                    std::to_string(digits[name]) + " significant digits right");
   }
   return v;
 }
@@ -223,7 +231,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     }
   }
   for (const auto& [name, value] : request.bindings)
-    if (!model.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");
+    if (!model.parameter(name)) fail(DiagKind::UnknownParameter, unknown_parameter_message("-D", name, model.parameter_names()));
 
   GiNaC::exmap env = bind_parameters(model, request.bindings);
   // One error naming every parameter the targets need and nobody bound.
@@ -305,7 +313,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
     };
     try {
       if (request.compiled && terms > kCompiledEvalFrom) {
-        if (auto v = evaluate_compiled(x, env, e->name, terms, budget.on_tick, result.notes)) {
+        if (auto v = evaluate_compiled(x, env, e->name, terms, budget.on_tick, result.notes, result.digits)) {
           result.values.emplace_back(e->name, *v);
           continue;
         }

@@ -22,6 +22,12 @@ const CostParameter* CostModel::parameter(const std::string& n) const {
   return nullptr;
 }
 
+std::vector<std::string> CostModel::parameter_names() const {
+  std::vector<std::string> names;
+  for (const CostParameter& p : parameters) names.push_back(p.name);
+  return names;
+}
+
 const CostEquation* CostModel::equation(const std::string& n) const {
   for (const CostEquation& e : equations)
     if (e.name == n) return &e;

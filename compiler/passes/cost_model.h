@@ -68,6 +68,7 @@ struct CostModel {
   std::vector<std::string> open_notes() const;
 
   const CostParameter* parameter(const std::string& name) const;
+  std::vector<std::string> parameter_names() const;  // for "did you mean" (diag/suggest.h)
   const CostEquation* equation(const std::string& name) const;
 };
 

@@ -14,6 +14,7 @@
 #include "compiler/symbolic/symbolic.h"
 #include "compiler/evaluate/compile.h"
 #include "compiler/evaluate/program.h"
+#include "compiler/diag/suggest.h"
 
 namespace pamela {
 namespace detail {
@@ -349,7 +350,7 @@ double CostFunction::operator()(const std::map<std::string, double>& args) const
   const auto& names = model_->parameter_names;
   for (const auto& [k, v] : args)
     if (std::find(names.begin(), names.end(), k) == names.end())
-      throw std::invalid_argument("the model " + model_->name + " has no parameter '" + k + "'");
+      throw std::invalid_argument("the model " + model_->name + " has no parameter '" + k + "'" + pamc::did_you_mean(k, names));
   std::vector<double> full;
   for (std::size_t i = 0; i < names.size(); ++i) {
     auto it = args.find(names[i]);

@@ -2,7 +2,7 @@
 """A point that would unroll more reduction terms than --max-terms stops before evaluating,
 with a diagnostic at the loop that costs most and why that loop is open (exit 1, never a
 hang); below the limit the open form evaluates to brute force's value."""
-import argparse, os, shutil, signal, subprocess, sys, tempfile, time
+import argparse, json, os, re, shutil, signal, subprocess, sys, tempfile, time
 
 import harness
 from harness import check, pamc
@@ -39,11 +39,19 @@ def main():
           rc == 0 and rb == 0 and out == outb == "numeric T_main = 70000\n" and "note" not in err, out + err + outb + errb)
     rc, out, err = pamc("eval", SQRT, "-D", "N=2000", "-D", "P=3", timeout=60)
     rb, outb, errb = pamc("eval", SQRT, "-D", "N=2000", "-D", "P=3", "--brute-force", "--max-terms", "1e8", timeout=120)
-    a = float(out.split("=")[1]) if rc == 0 else None
+    rj, outj, errj = pamc("eval", SQRT, "-D", "N=2000", "-D", "P=3", "--json", timeout=60)
+    a = json.loads(outj)["T_main"] if rj == 0 else None
     b = float(outb.split("=")[1]) if rb == 0 else None
-    check("compiled open loop with sqrt: within 1e-12 of brute force, and a note says double precision",
+    check("compiled open loop with sqrt: within 1e-12 of brute force (--json: the full double), and a note says double precision",
           a is not None and b is not None and abs(a - b) <= 1e-12 * abs(b) and "double precision" in err,
-          out + err + outb + errb)
+          outj + errj + outb + errb)
+    # The text prints the digits the note says are right, and they are right.
+    m = re.search(r"leave (\d+) significant digits right", err)
+    shown = out.split("= ")[1].strip() if rc == 0 else ""
+    digits = len(re.sub(r"[^0-9]", "", shown.split("e")[0]).lstrip("0"))
+    check("compiled open loop with sqrt: eval prints the significant digits the note names, all right",
+          m is not None and b is not None and 0 < digits <= int(m.group(1)) and
+          shown == "%.*g" % (int(m.group(1)), b), out + err + outb)
     rc, out, err = pamc("eval", SQRT, "-D", "N=60", "-D", "P=7", "--brute-force", "--max-terms", "1e3")
     check("--brute-force keeps its own limit", rc == 1 and "limit of 1e+03" in err, err)
 

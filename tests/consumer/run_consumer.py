@@ -81,6 +81,26 @@ def main():
             failures += 1
         else:
             print("ok: a moved install finds --machine x1e and import \"comm.pam\" from /")
+        # As a user runs it: the prefix's bin on PATH, the command typed as `pamc`, from a
+        # folder of their own (the program is then named "pamc", no folder: it must find
+        # itself through /proc/self/exe, not through the name it was started by).
+        work = os.path.join(tmp, "work")
+        os.mkdir(work)
+        with open(os.path.join(work, "m.pam"), "w") as f:  # x1e's clock: 1.13 GHz
+            f.write("numeric parameter N\nprocess main = delay(N / vector_unit_clock)\n")
+        shutil.copy(imp, os.path.join(work, "imports.pam"))
+        env = dict(os.environ, PATH=os.path.join(moved, "bin") + os.pathsep + os.environ.get("PATH", ""))
+        env.pop("PAMC_PATH", None)
+        runs = [(["pamc", "eval", "m.pam", "--machine", "x1e", "-D", "N=2.26e9"], "numeric T_main = 2"),
+                (["pamc", "eval", "imports.pam", "-D", "P=3"], "numeric T_main = 3")]
+        for cmd, want in runs:
+            p = subprocess.run(cmd, capture_output=True, text=True, cwd=work, env=env)
+            if p.returncode != 0 or p.stdout.strip() != want:
+                print("FAIL: through PATH from %s: %s: exit %d, want %r\n%s%s" %
+                      (work, " ".join(cmd), p.returncode, want, p.stdout, p.stderr))
+                failures += 1
+            else:
+                print("ok: through PATH from another folder: " + " ".join(cmd) + " -> " + want)
         # The Python module (when built) from the moved prefix: it finds libpamela through
         # its relative run path, and the library finds machines/ and stdlib/ beside itself.
         pydir = os.path.join(build, "python")
@@ -93,7 +113,7 @@ def main():
                     % os.path.join(ROOT, "samples", "mrm.pam"))
             env = dict(os.environ, PYTHONPATH=site)
             env.pop("PAMC_PATH", None)
-            p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", env=env)
+            p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=env)
             lines = p.stdout.splitlines()
             if p.returncode != 0 or len(lines) != 2 or not lines[0].startswith(site) or \
                     lines[1] != "1130000000.0 [101.0, 200.0]":
