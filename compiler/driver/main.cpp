@@ -75,8 +75,8 @@ CommandLine parse_command(const Subcommand& sub, const std::vector<std::string>&
     std::cout << "usage: pamc " << command << " " << sub.usage << "\n\n" << options << "\n";
     std::exit(0);
   }
-  if (!line.vm.count("file")) throw usage_error(command + ": no model FILE given (see 'pamc " + command + " --help')");
-  line.file = line.vm["file"].as<std::string>();
+  if (line.vm.count("file")) line.file = line.vm["file"].as<std::string>();
+  else if (sub.needs_file) throw usage_error(command + ": no model FILE given (see 'pamc " + command + " --help')");
   return line;
 }
 

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""`pamc lsp` as an editor meets it (docs/editors.md): a client speaking the Language Server
+Protocol over the server's stdin and stdout. initialize; didOpen of a model with an error
+and a warning, whose diagnostics must carry their kinds and places; hover on the MRM's
+process (its closed form N * max(0.1 * P, 10.1)) and on an open loop (its reason);
+definition into a machine file and a stdlib-style import; references; completion;
+documentSymbol; inlay hints with values at the defaults; didChange and the new
+diagnostics; a model that takes longer than the time budget answered with a message;
+shutdown and exit."""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "cli"))
+sys.path.insert(0, os.path.join(HERE, "..", "bench"))
+import harness  # noqa: E402
+from harness import check  # noqa: E402
+from lsp_client import Client, initialize, uri  # noqa: E402
+
+WARNED = """numeric parameter N = 4
+resource a = fcfs(0, 1)
+resource b = fcfs(0, 1)
+process main = seq (i = 1, N) { use(a, 1) ; use(b, sqrt(i)) }
+process late = delay(1 - 2)
+"""
+
+X1E_USER = """import "x1e.pam"
+numeric parameter n = 1000
+numeric t = n / vector_unit_clock
+"""
+
+
+def pos(line, character):
+    return {"line": line, "character": character}
+
+
+def doc(u):
+    return {"textDocument": {"uri": u}}
+
+
+def open_doc(c, u, text, version=1):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "pamela", "version": version, "text": text}})
+
+
+def hover_text(answer):
+    r = answer.get("result")
+    return r["contents"]["value"] if r else ""
+
+
+def harness_pamc(*args):
+    harness.PAMC = PAMC
+    return harness.pamc(*args)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pamc", default="build/pamc")
+    global PAMC
+    pamc = PAMC = os.path.abspath(ap.parse_args().pamc)
+    tmp = tempfile.mkdtemp(prefix="pamc-lsp-")
+    warned = harness.write(tmp, "warned.pam", WARNED)
+    x1e_user = harness.write(tmp, "uses_x1e.pam", X1E_USER)
+    mrm = os.path.join(harness.ROOT, "samples", "mrm.pam")
+    matmul = os.path.join(harness.ROOT, "samples", "matmul.pam")
+
+    c = Client([pamc, "lsp"], cwd=tmp)
+    init = initialize(c, tmp)
+    caps = init["result"]["capabilities"]
+    check("initialize: capabilities", all(caps.get(k) for k in
+          ["hoverProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider", "inlayHintProvider"])
+          and "completionProvider" in caps, caps)
+    c.notify("initialized", {})
+
+    # --- diagnostics: a warning from the checker, then an error from lowering, with their
+    # places and kinds ---
+    u = uri(warned)
+    open_doc(c, u, WARNED)
+    diags = c.diagnostics(u, predicate=lambda ds: len(ds) >= 2)
+    by_code = {d["code"]: d for d in diags}
+    err, warn = by_code.get("NegativeTime"), by_code.get("AliasedResource")
+    check("diagnostics: the error", err and err["severity"] == 1 and "a negative time in delay" in err["message"]
+          and err["range"]["start"] == pos(4, 23), diags)
+    check("diagnostics: the warning", warn and warn["severity"] == 2 and "one server under two names" in warn["message"]
+          and warn["range"]["start"] == pos(2, 9) and warn["range"]["end"] == pos(2, 10), diags)
+    check("diagnostics: source", all(d.get("source") == "pamc" for d in diags), diags)
+
+    # --- didChange: an undefined name; then fixed, the warning stays ---
+    c.clear()
+    broken = WARNED.replace("delay(1 - 2)", "delay(M)")
+    c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"text": broken}]})
+    diags = c.diagnostics(u)
+    check("didChange: the new error", [(d["code"], d["range"]["start"]) for d in diags] == [("UndefinedName", pos(4, 21))], diags)
+    c.clear()
+    fixed = WARNED.replace("delay(1 - 2)", "delay(2)")
+    c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": 3}, "contentChanges": [{"text": fixed}]})
+    diags = c.diagnostics(u)
+    check("didChange: error gone, warning kept", [d["code"] for d in diags] == ["AliasedResource"], diags)
+    h = hover_text(c.request("textDocument/hover", {**doc(u), "position": pos(3, 10)}))
+    check("hover: a process with an open loop gives the reason",
+          "T_main = N + sum (i = 1, N) { sqrt(i) }" in h and "sqrt(i), which has no closed sum" in h, h)
+    h = hover_text(c.request("textDocument/hover", {**doc(u), "position": pos(3, 16)}))
+    check("hover: the loop keyword says why it stays open",
+          h.startswith("This loop stays open") and "sqrt(i), which has no closed sum" in h, h)
+    hints = c.request("textDocument/inlayHint", {**doc(u), "range": {"start": pos(0, 0), "end": pos(9, 0)}})["result"]
+    fixed_path = harness.write(tmp, "fixed.pam", fixed)
+    evaluated = {l.split(" = ")[0].split()[-1]: l.split(" = ")[1] for l in harness_pamc("eval", fixed_path)[1].splitlines()}
+    labels = sorted(x["label"].strip() for x in hints)
+    check("inlay hints: each top-level equation at the defaults, as pamc eval says",
+          labels == sorted(f"{k} = {v}" for k, v in evaluated.items()) and len(labels) == 2, (labels, evaluated))
+
+    # --- the MRM: hover, definition, references, completion, symbols ---
+    m = uri(mrm)
+    text = open(mrm).read()
+    open_doc(c, m, text)
+    lines = text.split("\n")
+    main_line = next(k for k, l in enumerate(lines) if l.startswith("process main"))
+    h = hover_text(c.request("textDocument/hover", {**doc(m), "position": pos(main_line, 9)}))
+    check("hover: the MRM's closed form", "T_main = N * max(0.1 * P, 10.1)" in h, h)
+    check("hover: facts and assumptions", "% from the model:" in h and "% assumes P >= 1" in h, h)
+    use_line = next(k for k, l in enumerate(lines) if l.startswith("use(s"))
+    d = c.request("textDocument/definition", {**doc(m), "position": pos(use_line, 4)})["result"]
+    s_line = next(k for k, l in enumerate(lines) if l.startswith("resource s"))
+    check("definition: a resource in the same file", d and d["uri"] == m and d["range"]["start"] == pos(s_line, 9), d)
+    refs = c.request("textDocument/references", {**doc(m), "position": pos(s_line, 9), "context": {"includeDeclaration": True}})["result"]
+    check("references: declaration and use", sorted(r["range"]["start"]["line"] for r in refs) == [s_line, use_line], refs)
+    h = hover_text(c.request("textDocument/hover", {**doc(m), "position": pos(use_line, 7)}))
+    check("hover: a numeric", "t_s = 0.1" in h, h)
+    comp = c.request("textDocument/completion", {**doc(m), "position": pos(use_line, 0)})["result"]
+    labels = {i["label"]: i for i in comp["items"]}
+    check("completion: names, builtins, keywords, indices in scope",
+          all(k in labels for k in ["P", "N", "t_l", "t_s", "s", "main", "sqrt", "seq", "delay", "i", "p"]), sorted(labels))
+    comp = c.request("textDocument/completion", {**doc(m), "position": pos(1, 0)})["result"]
+    check("completion: no loop index out of its scope", not any(i["label"] == "i" for i in comp["items"]),
+          [i["label"] for i in comp["items"]])
+    syms = c.request("textDocument/documentSymbol", doc(m))["result"]
+    names = [x["name"] for x in syms]
+    main_sym = next((x for x in syms if x["name"] == "main"), None)
+    check("documentSymbol: the outline", names[:4] == ["P", "N", "t_l", "t_s"] and main_sym
+          and main_sym["range"]["start"]["line"] == main_line and main_sym["range"]["end"]["line"] > use_line, syms)
+
+    # --- definition into a machine file and an import from the samples' folder ---
+    x = uri(x1e_user)
+    open_doc(c, x, X1E_USER)
+    d = c.request("textDocument/definition", {**doc(x), "position": pos(2, 18)})["result"]
+    machine = os.path.realpath(os.path.join(harness.ROOT, "machines", "x1e.pam"))
+    check("definition: into machines/x1e.pam", d and d["uri"] == uri(machine)
+          and open(machine).read().split("\n")[d["range"]["start"]["line"]].startswith("numeric vector_unit_clock"), d)
+    mm = uri(matmul)
+    mtext = open(matmul).read()
+    open_doc(c, mm, mtext)
+    syms = c.request("textDocument/documentSymbol", doc(mm))["result"]
+    check("matmul: outline", len(syms) > 3, syms)
+    das = os.path.join(harness.ROOT, "machines", "das.pam")
+    k = next(k for k, l in enumerate(mtext.split("\n")) if l.strip().startswith("mult(owner"))
+    d = c.request("textDocument/definition", {**doc(mm), "position": pos(k, mtext.split("\n")[k].index("mult") + 2)})["result"]
+    refs_done = d is not None and d["uri"] == uri(os.path.realpath(das)) and \
+        open(das).read().split("\n")[d["range"]["start"]["line"]].startswith("process mult(p)")
+    check("definition: into the imported machines/das.pam", refs_done, d)
+
+    # --- a model that takes longer than the budget: a message, not a hang ---
+    c.close()
+    big = os.path.join(tmp, "big.pam")
+    sys.path.insert(0, os.path.join(harness.ROOT, "tests", "bench"))
+    import compile_bench
+    with open(big, "w") as f:
+        f.write(compile_bench.model(10000))
+    c = Client([pamc, "lsp", "--limit", "600"], cwd=tmp)
+    initialize(c, tmp, {"timeBudgetMs": 100})
+    b = uri(big)
+    open_doc(c, b, open(big).read())
+    c.diagnostics(b, timeout=60)  # the front end's part: names are known, simplifying goes on
+    t0 = time.time()
+    h = c.request("textDocument/hover", {**doc(b), "position": pos(10, 9)}, timeout=20)
+    took = time.time() - t0
+    check("time budget: a message instead of a hang", "pamc is still" in hover_text(h) and took < 5,
+          (took, hover_text(h)))
+    comp = c.request("textDocument/completion", {**doc(b), "position": pos(10, 0)}, timeout=20)["result"]
+    check("time budget: completion meanwhile", any(i["label"] == "m9999" for i in comp["items"]), len(comp["items"]))
+    rc = c.close()
+    check("shutdown and exit: status 0", rc == 0, rc)
+
+    # --- limit: an analysis that runs too long is stopped, with a diagnostic ---
+    c = Client([pamc, "lsp", "--limit", "1"], cwd=tmp)
+    initialize(c, tmp)
+    open_doc(c, b, open(big).read())
+    diags = c.diagnostics(b, timeout=30, predicate=lambda ds: any("stopped" in d["message"] for d in ds))
+    check("limit: stopped with a message", any("pamc stopped analysing this model after 1 s" in d["message"] for d in diags), diags)
+    c.close()
+    # exit without shutdown: status 1, as the protocol says
+    c = Client([pamc, "lsp"], cwd=tmp)
+    initialize(c, tmp)
+    c.notify("exit", None)
+    check("exit without shutdown: status 1", c.proc.wait(timeout=10) == 1)
+    return harness.summary("lsp checks")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
