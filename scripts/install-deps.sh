@@ -18,9 +18,11 @@ packages=(
   gnuplot-nox
   python3
   pybind11-dev python3-dev python3-numpy python3-pytest
+  python3-sympy
   lintian file
 )
-# The editor-support tests (docs/editors.md) need npm and vim: installed only when the
+# The editor-support tests (docs/editors.md) and the KaTeX check of --emit latex need npm
+# (node comes with it) and vim: installed only when the
 # command is missing (Node.js from elsewhere brings its own npm, which Debian's conflicts with).
 command -v npm >/dev/null || packages+=(npm)
 command -v vim >/dev/null || packages+=(vim)
