@@ -7,6 +7,7 @@
 // largest element once every position is a number), a comparison (Piecewise 1 or 0).
 // evaluate(name, **values) gives the model's value as `pamc eval` does: the closed form
 // where its assumptions hold, else the time-domain form.
+#include <algorithm>
 #include <sstream>
 
 #include "compiler/emit/code_printer.h"
@@ -231,16 +232,17 @@ std::string emit_sympy(const CostModel& model, bool all) {
   out << "\nequations = {";
   for (std::size_t k = 0; k < equations.size(); ++k) out << (k ? ", " : "") << quoted(equations[k]->name) << ": " << eq_names[k];
   out << "}\n\n# The closed forms equal the model where these hold; elsewhere the time-domain forms do.\nassumptions = [";
-  first = true;
-  for (const GiNaC::ex& c : model.assumptions.nonneg) {
-    out << (first ? "" : ", ") << "sp.Ge(" << printer.print(c) << ", 0)";
-    first = false;
-  }
+  // Each kind in the order of its text: the assumptions' own order follows GiNaC's.
+  std::vector<std::string> nonneg, integer;
+  for (const GiNaC::ex& c : model.assumptions.nonneg) nonneg.push_back("sp.Ge(" + printer.print(c) + ", 0)");
   for (const GiNaC::ex& c : model.assumptions.integer) {
     std::string x = printer.print(c);
-    out << (first ? "" : ", ") << "sp.Eq(" << x << ", sp.floor(" << x << "))";
-    first = false;
+    integer.push_back("sp.Eq(" + x + ", sp.floor(" + x + "))");
   }
+  std::sort(nonneg.begin(), nonneg.end());
+  std::sort(integer.begin(), integer.end());
+  nonneg.insert(nonneg.end(), integer.begin(), integer.end());
+  for (std::size_t i = 0; i < nonneg.size(); ++i) out << (i ? ", " : "") << nonneg[i];
   out << "]\ntime_domain = {";
   for (std::size_t k = 0; k < equations.size(); ++k)
     out << (k ? ",\n               " : "") << quoted(equations[k]->name) << ": " << printer.print(equations[k]->time_value);
