@@ -8,7 +8,10 @@ documentSymbol; inlay hints with values at the defaults; didChange and the new
 diagnostics; a model that takes longer than the time budget answered with a message;
 shutdown and exit."""
 import argparse
+import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -194,6 +197,29 @@ def main():
     initialize(c, tmp)
     c.notify("exit", None)
     check("exit without shutdown: status 1", c.proc.wait(timeout=10) == 1)
+
+    # --- the VS Code extension starts the server its settings name, and it answers ---
+    node = shutil.which("node")
+    if node:
+        ext = os.path.join(harness.ROOT, "editors", "vscode", "extension.js")
+        settings = {"pamela.server.path": pamc, "pamela.machines": ["x1e"], "pamela.timeBudgetMs": 500}
+        p = subprocess.run([node, os.path.join(HERE, "vscode_extension.js"), ext, json.dumps(settings)],
+                           capture_output=True, text=True, timeout=60)
+        started = json.loads(p.stdout) if p.returncode == 0 else None
+        check("vscode: the extension runs `pamc lsp` with its settings", started and started["command"] == pamc
+              and started["args"][:3] == ["lsp", "--machine", "x1e"] and "500" in started["args"]
+              and started["selector"] == [{"scheme": "file", "language": "pamela"}], (p.stdout, p.stderr))
+        if started:
+            c = Client([started["command"], *started["args"]], cwd=tmp)
+            initialize(c, tmp)
+            plain = harness.write(tmp, "plain.pam", "numeric t = 1 / vector_unit_clock\n")  # x1e comes from --machine
+            open_doc(c, uri(plain), open(plain).read())
+            d = c.request("textDocument/definition", {**doc(uri(plain)), "position": pos(0, 20)})["result"]
+            check("vscode: the server it starts imports the machine from the settings",
+                  d is not None and d["uri"].endswith("/machines/x1e.pam"), d)
+            c.close()
+    else:
+        print("note: node not found; the VS Code extension was not checked")
     return harness.summary("lsp checks")
 
 
