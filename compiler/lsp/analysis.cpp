@@ -461,7 +461,7 @@ void analyze(const AnalysisInput& input, const std::function<void(const Json&)>&
       std::uint32_t line = full_ends[d->second];
       std::string_view text = d->second->loc.file->line_text(line);
       hints.push_back({{"position", position(line - 1, utf16_column(text, text.size()))},
-                       {"label", " " + e.name + " = " + v->second},
+                       {"label", e.name + " = " + v->second},
                        {"paddingLeft", true}});
     }
   }

@@ -73,7 +73,7 @@ class Server {
         ssize_t got = ::read(in_, buffer, sizeof buffer);
         if (got <= 0) break;  // the client closed our stdin
         reader_.feed(buffer, static_cast<std::size_t>(got));
-        while (auto message = reader_.next()) handle(*message);
+        while (auto message = reader_.next()) handle_safely(*message);
       }
       for (std::size_t k = 1; k < fds.size(); ++k)
         if (fds[k].revents && docs_.count(owners[k])) read_child(owners[k], docs_[owners[k]]);
@@ -92,6 +92,17 @@ class Server {
   }
   void notify(const std::string& method, Json params) {
     send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  }
+
+  // A message with the wrong shape (a field missing or of another type) is answered with
+  // an error, or dropped when it is a notification; it never ends the server.
+  void handle_safely(const Json& m) {
+    try {
+      handle(m);
+    } catch (const std::exception& e) {
+      if (m.is_object() && m.contains("id") && m.contains("method"))
+        reply_error(m["id"], -32602, std::string("invalid params: ") + e.what());
+    }
   }
 
   void handle(const Json& m) {
@@ -342,6 +353,14 @@ class Server {
   }
 
   void answer(const Waiting& w, bool late) {
+    try {
+      answer_unsafe(w, late);
+    } catch (const std::exception& e) {
+      reply_error(w.id, -32602, std::string("invalid params: ") + e.what());
+    }
+  }
+
+  void answer_unsafe(const Waiting& w, bool late) {
     const Document& doc = docs_[w.uri];
     // Late: what the last analysis said (positions may have moved), and for a hover, why
     // there is nothing newer.

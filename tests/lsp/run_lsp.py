@@ -163,6 +163,23 @@ def main():
         open(das).read().split("\n")[d["range"]["start"]["line"]].startswith("process mult(p)")
     check("definition: into the imported machines/das.pam", refs_done, d)
 
+    # --- messages of the wrong shape are answered with errors; the server stays up ---
+    c.proc.stdin.write(b"Content-Length: 9\r\n\r\n{not json")
+    c.proc.stdin.flush()
+    c.notify("textDocument/didOpen", {"textDocument": 7})
+    r = c.request("textDocument/hover", {**doc(m), "position": "here"})
+    check("hostile: a bad position is an error answer", r.get("error", {}).get("code") == -32602, r)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": "file:///nowhere.pam"}, "position": pos(0, 0)})
+    check("hostile: a document never opened is an error answer", "error" in r, r)
+    r = c.request("workspace/symbol", {"query": ""})
+    check("hostile: an unknown method is MethodNotFound", r.get("error", {}).get("code") == -32601, r)
+    bad = uri(harness.write(tmp, "nul.pam", "x"))
+    open_doc(c, bad, "process main = delay(1)\u0000\n")
+    diags = c.diagnostics(bad)
+    check("hostile: a NUL byte is pamc's InvalidEncoding", [d["code"] for d in diags] == ["InvalidEncoding"], diags)
+    h = hover_text(c.request("textDocument/hover", {**doc(m), "position": pos(main_line, 9)}))
+    check("hostile: the server still answers", "N * max(0.1 * P, 10.1)" in h, h)
+
     # --- a model that takes longer than the budget: a message, not a hang ---
     c.close()
     big = os.path.join(tmp, "big.pam")
