@@ -151,6 +151,17 @@ def main():
     machine = os.path.realpath(os.path.join(harness.ROOT, "machines", "x1e.pam"))
     check("definition: into machines/x1e.pam", d and d["uri"] == uri(machine)
           and open(machine).read().split("\n")[d["range"]["start"]["line"]].startswith("numeric vector_unit_clock"), d)
+    comm_user = harness.write(tmp, "uses_comm.pam", 'import "comm.pam"\nnumeric t = comm_p2p(1, 2, 3)\n')
+    cu = uri(comm_user)
+    open_doc(c, cu, open(comm_user).read())
+    d = c.request("textDocument/definition", {**doc(cu), "position": pos(1, 14)})["result"]
+    comm = os.path.realpath(os.path.join(harness.ROOT, "stdlib", "comm.pam"))
+    check("definition: into stdlib/comm.pam", d and d["uri"] == uri(comm)
+          and open(comm).read().split("\n")[d["range"]["start"]["line"]].startswith("numeric comm_p2p("), d)
+    refs = c.request("textDocument/references", {**doc(cu), "position": pos(1, 14), "context": {"includeDeclaration": True}})["result"]
+    check("references: across the import", {r["uri"] for r in refs} == {cu, uri(comm)}, refs)
+    h = hover_text(c.request("textDocument/hover", {**doc(cu), "position": pos(1, 9)}))
+    check("hover: a numeric through a stdlib function, closed", "t = 7" in h, h)
     mm = uri(matmul)
     mtext = open(matmul).read()
     open_doc(c, mm, mtext)
