@@ -39,11 +39,13 @@ class Locations {
  public:
   Locations(const AnalysisInput& input, const SourceFile* main) : input_(input), main_(main) {}
 
+  // The main file is the document as the client names it (in the checked program and in
+  // the second compilation alike: they read the same path); an imported file by its
+  // absolute path, symbolic links kept, as the user wrote them.
   std::string uri(const SourceFile* file) const {
-    if (!file || file == main_) return input_.uri;
+    if (!file || file == main_ || file->path == input_.path) return input_.uri;
     std::error_code ec;
-    fs::path p = fs::weakly_canonical(fs::absolute(file->path, ec), ec);
-    return path_to_uri(p.string());
+    return path_to_uri(fs::absolute(file->path, ec).lexically_normal().string());
   }
   // The range of `length` bytes at loc (1-based line and byte column).
   Json range_at(const Loc& loc, std::size_t length) const {

@@ -90,6 +90,15 @@ def main():
           and warn["range"]["start"] == pos(2, 9) and warn["range"]["end"] == pos(2, 10), diags)
     check("diagnostics: source", all(d.get("source") == "pamc" for d in diags), diags)
 
+    # a document opened through a symbolic link keeps its name in every diagnostic
+    os.makedirs(os.path.join(tmp, "real"))
+    os.symlink(os.path.join(tmp, "real"), os.path.join(tmp, "link"))
+    linked = uri(harness.write(os.path.join(tmp, "link"), "linked.pam", WARNED))
+    open_doc(c, linked, WARNED)
+    diags = c.diagnostics(linked, predicate=lambda ds: len(ds) >= 2)
+    check("diagnostics: under the document's own URI (a symbolic link in its path)",
+          sorted(d["code"] for d in diags) == ["AliasedResource", "NegativeTime"], diags)
+
     # --- didChange: an undefined name; then fixed, the warning stays ---
     c.clear()
     broken = WARNED.replace("delay(1 - 2)", "delay(M)")
