@@ -54,7 +54,18 @@ struct Waiting {
 
 class Server {
  public:
-  Server(const ServerOptions& options, int in_fd, int out_fd) : opt_(options), in_(in_fd), out_(out_fd) {}
+  Server(const ServerOptions& options, int in_fd, int out_fd) : opt_(options), in_(in_fd), out_(out_fd) {
+    absolute_paths(opt_.load);
+  }
+
+  // An analysis runs in the document's folder (its imports resolve there), so -I folders and
+  // machine files named by a path are made absolute against the server's own folder first.
+  static void absolute_paths(LoadOptions& load) {
+    std::error_code ec;
+    for (std::string& d : load.include_dirs) d = std::filesystem::absolute(d, ec).string();
+    for (std::string& m : load.machines)
+      if (std::filesystem::is_regular_file(m, ec)) m = std::filesystem::absolute(m, ec).string();
+  }
 
   int run() {
     signal(SIGPIPE, SIG_IGN);  // a client that went away is seen as EOF, not a signal
@@ -137,6 +148,7 @@ class Server {
       for (const Json& d : o["includeDirs"]) opt_.load.include_dirs.push_back(d.get<std::string>());
     if (o.contains("machines"))
       for (const Json& d : o["machines"]) opt_.load.machines.push_back(d.get<std::string>());
+    absolute_paths(opt_.load);
     opt_.budget_ms = o.value("timeBudgetMs", opt_.budget_ms);
     opt_.debounce_ms = o.value("debounceMs", opt_.debounce_ms);
     Json caps{{"positionEncoding", "utf-16"},

@@ -77,6 +77,19 @@ class Client:
                         return n["params"]["diagnostics"]
             self._get(deadline, "diagnostics of " + uri)
 
+    def drain(self, seconds):
+        """Keeps the notifications that arrive within `seconds`."""
+        deadline = time.time() + seconds
+        while True:
+            try:
+                m = self.inbox.get(timeout=max(0.001, deadline - time.time()))
+            except queue.Empty:
+                return
+            if m is None:
+                return
+            if "method" in m and "id" not in m:
+                self.notifications.append(m)
+
     def clear(self):
         self.notifications = []
 

@@ -30,6 +30,8 @@ process main = seq (i = 1, N) { use(a, 1) ; use(b, sqrt(i)) }
 process late = delay(1 - 2)
 """
 
+DEBOUNCE_MS = 1000  # the edits below are 50 ms apart: far inside it, even on a loaded machine
+
 X1E_USER = """import "x1e.pam"
 numeric parameter n = 1000
 numeric t = n / vector_unit_clock
@@ -221,6 +223,24 @@ def main():
     check("time budget: completion meanwhile", any(i["label"] == "m9999" for i in comp["items"]), len(comp["items"]))
     rc = c.close()
     check("shutdown and exit: status 0", rc == 0, rc)
+
+    # --- edits 50 ms apart, within the debounce: analysed once, as the last left the text ---
+    c = Client([pamc, "lsp", "--debounce", str(DEBOUNCE_MS)], cwd=tmp)
+    initialize(c, tmp)
+    open_doc(c, u, WARNED)
+    c.diagnostics(u, predicate=lambda ds: len(ds) >= 2)
+    c.clear()
+    for k in range(1, 6):
+        c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": 1 + k},
+                                            "contentChanges": [{"text": WARNED.replace("delay(1 - 2)", f"delay(A{k})")}]})
+        time.sleep(0.05)
+    c.diagnostics(u)
+    c.drain(0.5)  # anything published later
+    published = [n["params"]["diagnostics"] for n in c.notifications
+                 if n["method"] == "textDocument/publishDiagnostics" and n["params"]["uri"] == u]
+    check("debounce: five edits 50 ms apart, diagnostics of the last only",
+          published and all(len(p) == 1 and p[0]["message"] == "undefined name 'A5'" for p in published), published)
+    c.close()
 
     # --- limit: an analysis that runs too long is stopped, with a diagnostic ---
     c = Client([pamc, "lsp", "--limit", "1"], cwd=tmp)
