@@ -242,6 +242,19 @@ def main():
           published and all(len(p) == 1 and p[0]["message"] == "undefined name 'A5'" for p in published), published)
     c.close()
 
+    # --- -I relative to the server's folder, for a document in another folder ---
+    os.makedirs(os.path.join(tmp, "incs"))
+    os.makedirs(os.path.join(tmp, "docs"))
+    harness.write(os.path.join(tmp, "incs"), "extra.pam", "numeric extra_cost = 3\n")
+    e = uri(harness.write(os.path.join(tmp, "docs"), "uses_extra.pam", 'import "extra.pam"\nnumeric t = 2 * extra_cost\n'))
+    c = Client([pamc, "lsp", "-I", "incs"], cwd=tmp)
+    initialize(c, tmp)
+    open_doc(c, e, 'import "extra.pam"\nnumeric t = 2 * extra_cost\n')
+    diags = c.diagnostics(e)
+    h = hover_text(c.request("textDocument/hover", {**doc(e), "position": pos(1, 9)}))
+    check("-I: a relative folder is the server's, wherever the document is", diags == [] and "t = 6" in h, (diags, h))
+    c.close()
+
     # --- limit: an analysis that runs too long is stopped, with a diagnostic ---
     c = Client([pamc, "lsp", "--limit", "1"], cwd=tmp)
     initialize(c, tmp)
