@@ -8,6 +8,7 @@
 #include "compiler/emit/code_printer.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/emit/emit.h"
+#include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/symbolic.h"
 
 using pamc::sym::is_class;
@@ -151,7 +152,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
       out << (i ? ", " : " ") << comment(model.assumptions.from_model[i]);
     out << "\n";
   }
-  for (const std::string& a : model.assumptions.items) out << "// assumes " << comment(a) << "\n";
+  for (const std::string& a : sym::assumption_lines(model.assumptions)) out << "// assumes " << comment(a) << "\n";
   out << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n#include <initializer_list>\n#include <vector>\n\nnamespace " << ns << " {\n\n"
       << "namespace detail {\n"
       << "// Pamela's mod: floor semantics, also for negative operands.\n"

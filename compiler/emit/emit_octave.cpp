@@ -7,6 +7,7 @@
 
 #include "compiler/emit/code_printer.h"
 #include "compiler/emit/emit.h"
+#include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/symbolic.h"
 
 namespace pamc::emit {
@@ -146,7 +147,7 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
         out << (i ? ", " : " ") << model.assumptions.from_model[i];
       out << "\n";
     }
-    for (const std::string& a : model.assumptions.items) out << "  % assumes " << a << "\n";
+    for (const std::string& a : sym::assumption_lines(model.assumptions)) out << "  % assumes " << a << "\n";
     if (conditional) {
       // One point at a time: the closed form where its conditions hold, else the model.
       std::string call = "pamc_point(" + params + ")";

@@ -2,6 +2,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/symbolic/class_test.h"
+#include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/open_reason.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
@@ -142,7 +143,7 @@ std::string print_cost_model(const CostModel& model, bool all) {
       out += (k ? ", " : " ") + model.assumptions.from_model[k];
     out += "\n";
   }
-  for (const std::string& a : model.assumptions.items) out += "% assumes " + a + "\n";
+  for (const std::string& a : sym::assumption_lines(model.assumptions)) out += "% assumes " + a + "\n";
   if (model.simplified)
     for (const std::string& n : model.open_notes()) out += "% open: " + n + "\n";
   for (const CostParameter& p : model.parameters) {

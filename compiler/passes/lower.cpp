@@ -500,7 +500,7 @@ CostModel lower(const NormalModel& model) {
   for (const NormalParameter& p : model.parameters) {
     CostParameter param{p.name, GiNaC::symbol(p.name), std::nullopt, {}};
     scope[p.name] = param.symbol;
-    cost.facts.declare(param.symbol, p.name);
+    cost.facts.declare_parameter(param.symbol, p.name);
     cost.parameters.push_back(param);
   }
   // Defaults and bounds may mention any parameter, so they are lowered once all exist.

@@ -149,6 +149,22 @@ void Facts::declare(const symbol& s, const std::string& name) {
   i.iv = nonneg_iv();
 }
 
+void Facts::declare_parameter(const symbol& s, const std::string& name) {
+  declare(s, name);
+  Info& i = info_[s];
+  i.default_lower = true;
+  i.iv_declared = Interval::all();
+}
+
+std::vector<symbol>& DefaultBoundLog::used() {
+  static thread_local std::vector<symbol> log;
+  return log;
+}
+bool& DefaultBoundLog::recording() {
+  static thread_local bool on = false;
+  return on;
+}
+
 void Facts::declare_unbounded(const symbol& s, const std::string& name) {
   Info& i = info_[s];
   i.name = name;
@@ -214,40 +230,61 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
 void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
-  if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real())
-    i.iv = intersect(i.iv, Interval{End{0, ex_to<numeric>(bound), strict}, End{1, 0, true}});
-  else
+  if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real()) {
+    Interval b{End{0, ex_to<numeric>(bound), strict}, End{1, 0, true}};
+    i.iv = intersect(i.iv, b);
+    i.iv_declared = intersect(i.iv_declared, b);
+    if (!ex_to<numeric>(bound).is_negative()) i.default_lower = false;  // a fact covers it
+  } else {
     i.lower.emplace_back(bound, strict);
+  }
 }
 
 void Facts::add_upper(const symbol& s, const ex& bound, bool strict) {
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
-  if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real())
-    i.iv = intersect(i.iv, Interval{End{-1, 0, true}, End{0, ex_to<numeric>(bound), strict}});
-  else
+  if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real()) {
+    Interval b{End{-1, 0, true}, End{0, ex_to<numeric>(bound), strict}};
+    i.iv = intersect(i.iv, b);
+    i.iv_declared = intersect(i.iv_declared, b);
+  } else
     i.upper.emplace_back(bound, strict);
 }
+
+namespace {
+bool same_end(const End& a, const End& b) {
+  return a.inf == b.inf && (a.inf != 0 || (a.v == b.v && a.open == b.open));
+}
+}  // namespace
 
 Interval Facts::symbol_range(const symbol& s, int depth) const {
   auto it = info_.find(s);
   if (it == info_.end()) return Interval::all();
-  Interval r = it->second.iv;
-  if (depth < 8) {
-    for (const auto& [b, strict] : it->second.lower) {
-      End lo = range_rec(b, depth + 1).lo;
-      lo.open = lo.open || strict;
-      r = intersect(r, Interval{lo, End{1, 0, true}});
+  const Info& info = it->second;
+  auto narrow = [&](Interval r) {
+    if (depth < 8) {
+      for (const auto& [b, strict] : info.lower) {
+        End lo = range_rec(b, depth + 1).lo;
+        lo.open = lo.open || strict;
+        r = intersect(r, Interval{lo, End{1, 0, true}});
+      }
+      for (const auto& [b, strict] : info.upper) {
+        End hi = range_rec(b, depth + 1).hi;
+        hi.open = hi.open || strict;
+        r = intersect(r, Interval{End{-1, 0, true}, hi});
+      }
     }
-    for (const auto& [b, strict] : it->second.upper) {
-      End hi = range_rec(b, depth + 1).hi;
-      hi.open = hi.open || strict;
-      r = intersect(r, Interval{End{-1, 0, true}, hi});
+    if (info.integer) {  // an integer strictly above 0 is >= 1, etc.
+      if (!r.lo.inf) r.lo = End{0, r.lo.open && r.lo.v.is_integer() ? r.lo.v + 1 : -floor_n(-r.lo.v), false};
+      if (!r.hi.inf) r.hi = End{0, r.hi.open && r.hi.v.is_integer() ? r.hi.v - 1 : floor_n(r.hi.v), false};
     }
-  }
-  if (it->second.integer) {  // an integer strictly above 0 is >= 1, etc.
-    if (!r.lo.inf) r.lo = End{0, r.lo.open && r.lo.v.is_integer() ? r.lo.v + 1 : -floor_n(-r.lo.v), false};
-    if (!r.hi.inf) r.hi = End{0, r.hi.open && r.hi.v.is_integer() ? r.hi.v - 1 : floor_n(r.hi.v), false};
+    return r;
+  };
+  Interval r = narrow(info.iv);
+  // The default lower bound used: the range is narrower with it than without it.
+  if (info.default_lower && DefaultBoundLog::recording() && !same_end(r.lo, narrow(info.iv_declared).lo)) {
+    auto& log = DefaultBoundLog::used();
+    if (log.empty() || !log.back().is_equal(s)) log.push_back(s);
   }
   return r;
 }
@@ -575,8 +612,19 @@ bool Facts::mentions_index(const ex& e) const {
   return false;
 }
 
-bool Facts::provably_nonneg(const ex& e) const { return prove(e, false); }
-bool Facts::provably_positive(const ex& e) const { return prove(e, true); }
+// A failed proof takes back what it logged: it relied on nothing.
+bool Facts::provably_nonneg(const ex& e) const {
+  size_t mark = DefaultBoundLog::used().size();
+  bool ok = prove(e, false);
+  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
+  return ok;
+}
+bool Facts::provably_positive(const ex& e) const {
+  size_t mark = DefaultBoundLog::used().size();
+  bool ok = prove(e, true);
+  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
+  return ok;
+}
 
 
 // Does e mention every symbol of g?

@@ -41,6 +41,11 @@ struct Interval {
 struct Facts {
   // A parameter: real, default [0, inf).
   void declare(const GiNaC::symbol& s, const std::string& name);
+  // A model parameter: real, [0, inf) by the language's default, which is a convenience the
+  // model does not imply (the model has a value at N = -3: a loop 1..N is empty). A proof
+  // that needs the default lower bound logs the parameter (DefaultBoundLog), so the rule
+  // that relied on it records `N >= 0` as an assumption every evaluator checks.
+  void declare_parameter(const GiNaC::symbol& s, const std::string& name);
   // A real symbol with no default bound (e.g. a formal parameter of unknown sign).
   void declare_unbounded(const GiNaC::symbol& s, const std::string& name);
   void declare_integer(const GiNaC::symbol& s);
@@ -73,6 +78,8 @@ private:
     std::vector<std::pair<ex, bool>> lower, upper;  // symbolic bounds (bound, strict)
     bool integer = false;
     bool index = false;
+    bool default_lower = false;  // iv's lower end 0 is the parameter default, not a fact
+    Interval iv_declared = Interval::all();  // iv without that default (declare_parameter)
   };
   Interval range_rec(const ex& e, int depth) const;
   bool integer_rec(const ex& e, bool registry) const;
@@ -84,6 +91,14 @@ private:
   std::map<ex, Info, GiNaC::ex_is_less> info_;
   std::vector<ex> integer_exprs_;  // expanded, with integer constants stripped
   std::vector<ex> integer_atoms_;
+};
+
+// Which parameters' default lower bound (>= 0) the proofs since the last mark relied on.
+// One log per thread; a proof that fails takes its entries back, so what remains after a
+// rule fired is what that rule's successful proofs needed (a safe over-approximation).
+struct DefaultBoundLog {
+  static std::vector<GiNaC::symbol>& used();
+  static bool& recording();
 };
 
 // Does e divide by something (a power with a negative number as exponent)?

@@ -235,6 +235,49 @@ ex powers_of_two(const ex& e, const Facts& facts) {
   return rw(e);
 }
 
+std::vector<std::string> assumption_lines(const Assumptions& a) {
+  std::vector<std::string> out, names;
+  size_t at = std::string::npos;  // where the shared line goes: at its first name
+  for (const std::string& item : a.items) {
+    const std::string tail = " >= 0";
+    bool bare = item.size() > tail.size() && item.compare(item.size() - tail.size(), tail.size(), tail) == 0 &&
+                item.find_first_of(" ()*+-/^") == item.size() - tail.size();
+    if (!bare) {
+      out.push_back(item);
+      continue;
+    }
+    if (names.empty()) at = out.size();
+    names.push_back(item.substr(0, item.size() - tail.size()));
+  }
+  if (names.size() > 1) {
+    std::string line;
+    for (const std::string& n : names) line += (line.empty() ? "" : ", ") + n;
+    out.insert(out.begin() + static_cast<long>(at), line + " >= 0");
+  } else if (names.size() == 1) {
+    out.insert(out.begin() + static_cast<long>(at), names[0] + " >= 0");
+  }
+  return out;
+}
+
+void drop_implied_nonneg(Assumptions& a) {
+  auto implied = [&](const ex& s) {
+    for (const ex& e : a.nonneg) {
+      ex c = (s - e).expand();  // e = s - c
+      if (!e.is_equal(s) && is_class<numeric>(c) && !ex_to<numeric>(c).is_negative()) return true;
+    }
+    return false;
+  };
+  std::vector<ex> kept;
+  for (const ex& e : a.nonneg) {
+    if (is_class<symbol>(e) && implied(e)) {
+      a.items.erase(ex_to<symbol>(e).get_name() + " >= 0");
+      continue;
+    }
+    kept.push_back(e);
+  }
+  a.nonneg = kept;
+}
+
 void promote_assumptions(const Assumptions& a, Facts& facts) {
   for (const ex& e : a.integer) {
     if (is_class<symbol>(e))

@@ -38,4 +38,13 @@ ex powers_of_two(const ex& e, const Facts& facts);
 // form found under these facts is used only where they hold.
 void promote_assumptions(const Assumptions& a, Facts& facts);
 
+// Drops an assumption `s >= 0` on a parameter that another assumption already bounds from
+// above zero (`s >= c`, c >= 0: P >= 1 makes P >= 0 say nothing new).
+void drop_implied_nonneg(Assumptions& a);
+
+// The assumptions as printed, one line each, except that the bare sign conditions on
+// parameters share one line ("N, t_s >= 0"): a model with ten machine constants reads one
+// line, not ten.
+std::vector<std::string> assumption_lines(const Assumptions& a);
+
 }  // namespace pamc::sym

@@ -210,15 +210,29 @@ struct Driver {
   // A rule whose rewrite GiNaC refuses (substituting i = 0 into 0 ^ i is pow(0, 0), which
   // GiNaC leaves undefined; a division by zero in a branch the range never reaches) does not
   // apply: the expression stays as it is and the evaluators, which define 0 ^ 0 = 1, see it.
+  //
+  // A parameter's default lower bound (>= 0) is a convenience of the language, not a fact of
+  // the model (an empty loop 1..N at N = -3 has a value, 0): where a firing rule's proofs
+  // needed it, the rule's result holds only there, so `N >= 0` is recorded as an assumption
+  // and checked like any other (the evaluators fall back to the unsimplified model).
   template <class Rule>
   std::optional<ex> try_rule(const Rule& rule, const ex& x, const Facts& f) {
+    auto& log = DefaultBoundLog::used();
+    log.clear();
+    DefaultBoundLog::recording() = true;
+    std::optional<ex> y;
     try {
-      return rule.fn(x, f, assumed);
+      y = rule.fn(x, f, assumed);
     } catch (const std::logic_error&) {
-      return std::nullopt;
     } catch (const std::runtime_error&) {
-      return std::nullopt;
     }
+    DefaultBoundLog::recording() = false;
+    if (y) {
+      for (const symbol& s : log)
+        if (assumed.items.insert(s.get_name() + " >= 0").second) assumed.nonneg.push_back(s);
+    }
+    log.clear();
+    return y;
   }
 };
 
