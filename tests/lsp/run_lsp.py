@@ -17,7 +17,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "cli"))
+sys.path.insert(0, os.path.join(HERE, "..", "cli"))  # harness, run_hostile
 sys.path.insert(0, os.path.join(HERE, "..", "bench"))
 import harness  # noqa: E402
 from harness import check  # noqa: E402
@@ -254,6 +254,36 @@ def main():
     h = hover_text(c.request("textDocument/hover", {**doc(e), "position": pos(1, 9)}))
     check("-I: a relative folder is the server's, wherever the document is", diags == [] and "t = 6" in h, (diags, h))
     c.close()
+
+    # --- mutated models (run_hostile.py's mutator) as one document edited 40 times: every
+    # text gets diagnostics from a finished analysis, none from one that died ---
+    import random
+    import run_hostile
+    rng = random.Random(2026)
+    texts = [run_hostile.mutate(rng, open(f).read()) for f in rng.sample(run_hostile.sources(), 40)]
+    c = Client([pamc, "lsp", "--debounce", "0", "--limit", "20"], cwd=tmp)
+    initialize(c, tmp)
+    hu = uri(os.path.join(tmp, "mutant.pam"))
+    died, unplaced = [], []
+    for k, text in enumerate(texts):
+        c.clear()
+        if k == 0:
+            open_doc(c, hu, text)
+        else:
+            c.notify("textDocument/didChange", {"textDocument": {"uri": hu, "version": k + 1}, "contentChanges": [{"text": text}]})
+        r = c.request("textDocument/hover", {**doc(hu), "position": pos(0, 0)}, timeout=60)  # waits for the analysis
+        c.drain(0.05)
+        for n in c.notifications:
+            for d in n["params"].get("diagnostics", []):
+                if "could not analyse" in d["message"]:
+                    died.append(text)
+                if "range" not in d or ("code" not in d and "pamc stopped analysing" not in d["message"]):
+                    unplaced.append(d)
+        if "error" in r:
+            died.append(r)
+    check("hostile: 40 mutated models, no analysis dies", not died, died[:2])
+    check("hostile: every diagnostic has a place and a kind", not unplaced, unplaced[:3])
+    check("hostile: the server still answers after them", c.close() == 0)
 
     # --- limit: an analysis that runs too long is stopped, with a diagnostic ---
     c = Client([pamc, "lsp", "--limit", "1"], cwd=tmp)
