@@ -8,6 +8,7 @@
 // their printed text, as the Pamela printer orders them (never by GiNaC's order).
 #include <algorithm>
 #include <sstream>
+#include <tuple>
 
 #include "compiler/emit/emit.h"
 #include "compiler/symbolic/class_test.h"
@@ -118,8 +119,9 @@ class LatexPrinter {
     }
     std::sort(terms.begin(), terms.end());
     std::string out;
-    for (const auto& [is_number, text, neg] : terms) {
-      (void)is_number;
+    for (const auto& term : terms) {
+      const std::string& text = std::get<1>(term);
+      const bool neg = std::get<2>(term);
       if (out.empty()) out = neg ? "-" + text : text;
       else out += (neg ? " - " : " + ") + text;
     }

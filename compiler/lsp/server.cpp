@@ -260,7 +260,7 @@ class Server {
       for (std::size_t nl; (nl = doc.child.buffer.find('\n', from)) != std::string::npos; from = 0) {
         Json part = Json::parse(doc.child.buffer.substr(0, nl), nullptr, false);
         doc.child.buffer.erase(0, nl + 1);  // what is left came in this read: scanning it again is cheap
-        if (part.is_object()) take_part(uri, doc, std::move(part));
+        if (part.is_object()) take_part(doc, std::move(part));
       }
       return;
     }
@@ -277,7 +277,7 @@ class Server {
         model["diagnostics"] = doc.front_of == generation ? doc.front["diagnostics"] : Json::object();
         model["diagnostics"][uri].push_back(message_diagnostic(1, "pamc could not analyse this model (the analysis stopped unexpectedly)"));
       }
-      take_part(uri, doc, std::move(model), generation);
+      take_part(doc, std::move(model), generation);
     }
   }
 
@@ -285,7 +285,7 @@ class Server {
     return Json{{"range", range(0, 0, 0, 0)}, {"severity", severity}, {"source", "pamc"}, {"message", message}};
   }
 
-  void take_part(const std::string& uri, Document& doc, Json part, long generation = -1) {
+  void take_part(Document& doc, Json part, long generation = -1) {
     if (generation < 0) generation = doc.child.generation;
     if (generation != doc.generation) return;
     if (part.contains("diagnostics")) publish(doc, part["diagnostics"]);
@@ -296,7 +296,6 @@ class Server {
       doc.model = std::move(part);
       doc.model_of = generation;
     }
-    (void)uri;
     answer_ready();
   }
 
@@ -335,7 +334,7 @@ class Server {
         model["diagnostics"][uri].push_back(message_diagnostic(
             3, "pamc stopped analysing this model after " + std::to_string(opt_.limit_ms / 1000) +
                    " s (pamc lsp --limit): no closed forms or values are shown for it; `pamc compile` runs without a limit"));
-        take_part(uri, doc, std::move(model), generation);
+        take_part(doc, std::move(model), generation);
       }
     }
     for (auto it = waiting_.begin(); it != waiting_.end();) {
