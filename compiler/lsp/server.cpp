@@ -271,14 +271,24 @@ class Server {
     ::waitpid(doc.child.pid, &status, 0);
     ::close(doc.child.fd);
     doc.child = Child{};
-    if (doc.model_of != generation) {
-      Json model{{"part", "model"}};
-      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        model["diagnostics"] = doc.front_of == generation ? doc.front["diagnostics"] : Json::object();
-        model["diagnostics"][uri].push_back(message_diagnostic(1, "pamc could not analyse this model (the analysis stopped unexpectedly)"));
-      }
-      take_part(doc, std::move(model), generation);
+    if (doc.model_of == generation) return;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      take_part(doc, Json{{"part", "model"}}, generation);
+    } else {
+      end_analysis(uri, doc, generation, 1, "pamc could not analyse this model (the analysis stopped unexpectedly)");
     }
+  }
+
+  // An analysis that ended without its parts (it crashed, or ran past --limit): what it
+  // found, and a diagnostic saying why the rest is missing; requests waiting for it are
+  // answered now, with what there is.
+  void end_analysis(const std::string& uri, Document& doc, long generation, int severity, const std::string& why) {
+    Json diags = doc.front_of == generation ? doc.front["diagnostics"] : Json::object();
+    diags[uri].push_back(message_diagnostic(severity, why));
+    if (doc.front_of != generation)
+      take_part(doc, Json{{"part", "front"}, {"targets", Json::array()}, {"occurrences", Json::array()},
+                          {"symbols", Json::array()}}, generation);
+    take_part(doc, Json{{"part", "model"}, {"diagnostics", diags}}, generation);
   }
 
   static Json message_diagnostic(int severity, const std::string& message) {
@@ -330,11 +340,9 @@ class Server {
       if (doc.child.pid >= 0 && ms_between(doc.child.started, now) >= opt_.limit_ms) {
         long generation = doc.child.generation;
         stop_child(doc);
-        Json model{{"part", "model"}, {"diagnostics", doc.front_of == generation ? doc.front["diagnostics"] : Json::object()}};
-        model["diagnostics"][uri].push_back(message_diagnostic(
-            3, "pamc stopped analysing this model after " + std::to_string(opt_.limit_ms / 1000) +
-                   " s (pamc lsp --limit): no closed forms or values are shown for it; `pamc compile` runs without a limit"));
-        take_part(doc, std::move(model), generation);
+        end_analysis(uri, doc, generation, 3,
+                     "pamc stopped analysing this model after " + std::to_string(opt_.limit_ms / 1000) +
+                         " s (pamc lsp --limit): no closed forms or values are shown for it; `pamc compile` runs without a limit");
       }
     }
     for (auto it = waiting_.begin(); it != waiting_.end();) {

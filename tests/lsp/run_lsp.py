@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -265,18 +266,18 @@ def main():
     initialize(c, tmp)
     hu = uri(os.path.join(tmp, "mutant.pam"))
     died, unplaced = [], []
-    for k, text in enumerate(texts):
+    for k, mutant in enumerate(texts):
         c.clear()
         if k == 0:
-            open_doc(c, hu, text)
+            open_doc(c, hu, mutant)
         else:
-            c.notify("textDocument/didChange", {"textDocument": {"uri": hu, "version": k + 1}, "contentChanges": [{"text": text}]})
+            c.notify("textDocument/didChange", {"textDocument": {"uri": hu, "version": k + 1}, "contentChanges": [{"text": mutant}]})
         r = c.request("textDocument/hover", {**doc(hu), "position": pos(0, 0)}, timeout=60)  # waits for the analysis
         c.drain(0.05)
         for n in c.notifications:
             for d in n["params"].get("diagnostics", []):
                 if "could not analyse" in d["message"]:
-                    died.append(text)
+                    died.append(mutant)
                 if "range" not in d or ("code" not in d and "pamc stopped analysing" not in d["message"]):
                     unplaced.append(d)
         if "error" in r:
@@ -284,6 +285,28 @@ def main():
     check("hostile: 40 mutated models, no analysis dies", not died, died[:2])
     check("hostile: every diagnostic has a place and a kind", not unplaced, unplaced[:3])
     check("hostile: the server still answers after them", c.close() == 0)
+
+    # --- an analysis that crashes (here: a SIGSEGV sent to it) is a diagnostic, and the
+    # server goes on ---
+    c = Client([pamc, "lsp"], cwd=tmp)
+    initialize(c, tmp)
+    open_doc(c, b, open(big).read())
+    deadline, children = time.time() + 20, []
+    while not children and time.time() < deadline:
+        time.sleep(0.05)
+        children = [int(d) for d in os.listdir("/proc") if d.isdigit() and os.path.exists(f"/proc/{d}/stat")
+                    and open(f"/proc/{d}/stat").read().rsplit(")", 1)[-1].split()[1] == str(c.proc.pid)]
+    for child in children:
+        os.kill(child, signal.SIGSEGV)
+    diags = c.diagnostics(b, timeout=30, predicate=lambda ds: any("could not analyse" in d["message"] for d in ds))
+    check("crash: a dead analysis is a diagnostic", children and diags and diags[-1]["severity"] == 1, (children, diags))
+    t0 = time.time()
+    r = c.request("textDocument/hover", {**doc(b), "position": pos(10, 9)})
+    check("crash: a request is answered at once, not after the budget", "result" in r and time.time() - t0 < 1.5, r)
+    open_doc(c, m, text)
+    h = hover_text(c.request("textDocument/hover", {**doc(m), "position": pos(main_line, 9)}))
+    check("crash: the server still analyses", "N * max(0.1 * P, 10.1)" in h, h)
+    check("crash: shutdown", c.close() == 0)
 
     # --- limit: an analysis that runs too long is stopped, with a diagnostic ---
     c = Client([pamc, "lsp", "--limit", "1"], cwd=tmp)
