@@ -24,6 +24,8 @@ std::string fmt_num(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (v == 0) return "0";
+  // A whole number in full, as pamc eval prints it (100000, not 1e+05).
+  if (std::fabs(v) < 1e16 && v == std::floor(v)) return std::to_string(static_cast<long long>(v));
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, v);
   std::string s(buf, res.ptr);

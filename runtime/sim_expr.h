@@ -65,6 +65,6 @@ class ExprCompiler {
 std::int64_t integer_bound(double v, const Loc& loc, const char* what);
 
 [[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message);
-std::string fmt_num(double v);  // shortest round-trip text, integers without ".0"
+std::string fmt_num(double v);  // shortest round-trip text; whole numbers in full (100000)
 
 }  // namespace pamc::sim

@@ -1,9 +1,12 @@
 // Text and JSON reports of a simulation (`pamc simulate [--json]`).
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
-#include "runtime/sim_expr.h"
+#include "compiler/evaluate/evaluate_model.h"
+#include "compiler/passes/lower.h"
 #include "compiler/support/json.h"
+#include "runtime/sim_expr.h"
 #include "runtime/simulate.h"
 
 namespace pamc {
@@ -17,10 +20,22 @@ Json json_stat(const SimStat& s) {
   return {{"mean", json_num(s.mean)}, {"min", json_num(s.min)}, {"max", json_num(s.max)}, {"std", json_num(s.std)}};
 }
 
+// A number as the text report prints it: 12 significant digits (the digits after them are
+// the rounding of sums of doubles: 1010.9000000000018 is 1010.9), then as pamc eval prints
+// that decimal (0.015925, 100000, 4e-8). --json keeps every digit of the double.
+std::string text_num(double v) {
+  if (!std::isfinite(v) || (std::fabs(v) < 1e16 && v == std::floor(v))) return sim::fmt_num(v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12g", std::fabs(v));
+  GiNaC::numeric x;
+  if (!parse_exact_number(buf, x)) return sim::fmt_num(v);
+  return (v < 0 ? "-" : "") + format_number(x);
+}
+
 std::string text_stat(const SimStat& s, int runs) {
-  std::string t = sim::fmt_num(s.mean);
+  std::string t = text_num(s.mean);
   if (runs > 1)
-    t += " (min " + sim::fmt_num(s.min) + ", max " + sim::fmt_num(s.max) + ", std " + sim::fmt_num(s.std) +
+    t += " (min " + text_num(s.min) + ", max " + text_num(s.max) + ", std " + text_num(s.std) +
          "; " + std::to_string(runs) + " runs)";
   return t;
 }
@@ -35,8 +50,8 @@ std::string format_sim_text(const SimResult& r, const std::string& process_name)
   for (const SimResourceStats& s : r.resources)
     out << "resource " << (s.name.empty() ? "" : s.name + " = ") << "fcfs(" << s.index << ", " << s.multiplicity
         << "): utilization "
-        << sim::fmt_num(s.utilization) << ", mean wait " << sim::fmt_num(s.mean_wait) << ", requests "
-        << sim::fmt_num(s.requests) << "\n";
+        << text_num(s.utilization) << ", mean wait " << text_num(s.mean_wait) << ", requests "
+        << text_num(s.requests) << "\n";
   out << "events = " << r.events << "\n";
   return out.str();
 }

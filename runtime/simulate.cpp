@@ -8,8 +8,14 @@
 // an event in the heap, or a request in a resource's queue, that names the parent to
 // resume. Memory is proportional to the live tasks; there is no stack per process.
 //
-// Events are (time, sequence number) in a binary heap; the sequence number makes ties
-// FIFO and the whole run deterministic for a given seed.
+// Events are ordered by (time, sequence number) in the EventQueue (sim_queue.h: a FIFO lane
+// per constant duration, a heap for the others); the sequence number makes ties FIFO and the
+// whole run deterministic for a given seed.
+//
+// Budgets come before the memory they guard: after compilation, lower bounds of the
+// processes a body starts at once and of the events it needs are checked against
+// --max-processes and --max-events; while running, the processes held are counted before
+// any container grows.
 #include "runtime/simulate.h"
 
 #include <algorithm>
@@ -18,6 +24,8 @@
 #include <unordered_map>
 
 #include "runtime/sim_expr.h"
+#include "runtime/sim_process.h"
+#include "runtime/sim_queue.h"
 
 namespace pamc {
 namespace sim {
@@ -97,24 +105,7 @@ class Rng {
   std::uint64_t s_[4] = {1, 2, 3, 4};
 };
 
-// ---- compiled processes
-enum class PK : std::uint8_t { Nothing, Delay, Use, SeqList, ParList, SeqLoop, ParLoop, If };
-
-struct PNode {
-  PK kind = PK::Nothing;
-  Scalar t;                  // Delay, Use: duration
-  Scalar res_id, res_mult;   // Use
-  std::int32_t res_slot = -1;  // Use: resolved at compile time when both are constant
-  Scalar lb, ub;             // loops
-  Scalar cond;               // If
-  const PNode* body = nullptr;             // loops
-  const PNode* a = nullptr;                // If: then
-  const PNode* b = nullptr;                // If: else (null: nothing)
-  std::vector<const PNode*> kids;          // SeqList, ParList
-  bool body_leaf = false;    // ParLoop: the body needs its Frame only when it starts
-  Loc loc;
-};
-
+// ---- compiled processes: PNode (sim_process.h)
 enum class TK : std::uint8_t { Root, SeqList, ParList, SeqLoop, ParLoop, Branch };
 
 struct Task {
@@ -123,27 +114,23 @@ struct Task {
   const Frame* env;   // environment of the children (SeqLoop, Branch: &frame)
   Frame frame;
   std::int64_t i;     // SeqList position, SeqLoop index
-  std::int64_t ub;    // SeqLoop upper bound
-  std::int64_t pending;  // ParList, ParLoop: children still running
+  union {
+    std::int64_t ub;       // SeqLoop upper bound
+    std::int64_t pending;  // ParList, ParLoop: children still running
+  };
   TK kind;
   bool record;        // top-level par: record its branches' finish times
+  std::uint32_t pos;  // SeqLoop over a list (body_list): position in the body's list
 };
 
-struct Event {
-  double time;
-  std::uint64_t seq;
-  Task* target;
-  std::int32_t res;  // >= 0: a use completes at this resource; -1: a delay
-};
-
-inline bool before(const Event& a, const Event& b) {
-  return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-}
+using Queue = EventQueue<Task>;
+using Event = Queue::Event;
 
 struct Request {
   Task* target;
   double service;
   double arrival;
+  std::int32_t lane;  // of its completion event
 };
 
 struct Resource {
@@ -159,7 +146,9 @@ struct Resource {
   double util_sum = 0, wait_total = 0;
   std::uint64_t requests_total = 0;
   Loc loc;
+  Loc def;  // the fcfs(...) call that first reached it
 
+  bool full() const { return count == ring.size(); }
   void enqueue(const Request& r) {
     if (count == ring.size()) {
       std::vector<Request> bigger(ring.empty() ? 16 : ring.size() * 2);
@@ -178,26 +167,18 @@ struct Resource {
   }
 };
 
-bool is_leaf(const PNode* n) {
-  if (!n) return true;
-  switch (n->kind) {
-    case PK::Nothing:
-    case PK::Delay:
-    case PK::Use:
-      return true;
-    case PK::If:
-      return is_leaf(n->a) && is_leaf(n->b);
-    default:
-      return false;
-  }
-}
-
 class Engine {
  public:
   Engine(const std::map<std::string, double>& params, const SimOptions& opts)
       : ec_(params), opts_(opts) {}
 
-  const PNode* compile(const ast::NodeP& e) { return cproc(e); }
+  // Compiles the body and checks the budgets that can be known before running.
+  const PNode* compile(const ast::NodeP& e) {
+    const PNode* p = cproc(e);
+    check_budgets(p, opts_);
+    for (double d : lanes_) queue_.lane_for(d);
+    return p;
+  }
 
   // One run; returns the makespan.
   double run(const PNode* body, int run_index);
@@ -219,21 +200,58 @@ class Engine {
     if (!nothing_) nothing_ = node(PK::Nothing, Loc{});
     return nothing_;
   }
+  // The items of a chain of `;` (or `||`): the parser joins a ; b ; c into one node, and
+  // groups and substituted equations nest more. A `||` chain is flattened whole (a
+  // top-level par's branches are what mean_finish averages); a `;` chain only while a
+  // nested one is short, so that a chain which doubles per definition stays shared.
   void flatten(const ast::NodeP& e, ast::Kind k, std::vector<const PNode*>& out) {
     if (e->kind == ast::Kind::Group && e->kids.at(0)->kind == k) return flatten(e->kids[0], k, out);
-    if (e->kind == k) {  // the parser joins a ; b ; c into one node: any number of kids
+    if (e->kind == k && (k == ast::Kind::Par || items(e, k) <= kInlineSeq)) {
       for (const ast::NodeP& kid : e->kids) flatten(kid, k, out);
       return;
     }
     const PNode* p = cproc(e);
     if (p->kind != PK::Nothing) out.push_back(p);
   }
-  const PNode* cproc(const ast::NodeP& e);
-  std::int32_t resource_slot(std::int64_t index, std::int64_t servers, const Loc& loc);
+  // How many items flatten() would give a chain (counted on the shared AST, memoized).
+  double items(const ast::NodeP& e, ast::Kind k) {
+    if (e->kind == ast::Kind::Group && e->kids.at(0)->kind == k) return items(e->kids[0], k);
+    if (e->kind != k) return 1;
+    auto it = items_.find(e.get());
+    if (it != items_.end()) return it->second;
+    double n = 0;
+    for (const ast::NodeP& kid : e->kids) n += items(kid, k);
+    items_.emplace(e.get(), n);
+    return n;
+  }
+  static constexpr double kInlineSeq = 64;
+  // Compiled once per AST node and loop indices in scope: the normalized body shares the
+  // subtrees of equations used several times, and so does the graph.
+  const PNode* cproc(const ast::NodeP& e) {
+    auto key = std::make_pair(e.get(), scope_);
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    const PNode* p = cproc_node(e);
+    memo_.emplace(std::move(key), p);
+    return p;
+  }
+  const PNode* cproc_node(const ast::NodeP& e);
+  std::int32_t resource_slot(std::int64_t index, std::int64_t servers, const Loc& loc, const Loc& def);
+  // The event lane of a constant duration (deterministic runs only), or -1: the heap.
+  std::int32_t lane(const Scalar& t) {
+    if (opts_.dist != SimDist::Det || !t.is_const()) return -1;
+    for (std::size_t k = 0; k < lanes_.size(); ++k)
+      if (lanes_[k] == t.k) return static_cast<std::int32_t>(k);
+    if (lanes_.size() >= static_cast<std::size_t>(Queue::kMaxLanes)) return -1;
+    lanes_.push_back(t.k);
+    return static_cast<std::int32_t>(lanes_.size() - 1);
+  }
 
   // ---- running
-  Task* alloc() {
+  Task* alloc(const Loc& loc) {
+    ++tasks_;
     if (!free_) {
+      check_held(loc);
       chunks_.push_back(std::make_unique<Task[]>(kChunk));
       Task* c = chunks_.back().get();
       for (std::size_t k = 0; k < kChunk; ++k) {
@@ -246,44 +264,23 @@ class Engine {
     return t;
   }
   void release(Task* t) {
+    --tasks_;
     t->parent = free_;
     free_ = t;
   }
 
-  void push(double time, Task* target, std::int32_t res) {
-    Event e{time, seq_++, target, res};
-    if (hole_) {
-      hole_ = false;
-      sift_down(e);
-    } else {
-      heap_.push_back(e);
-      std::size_t i = heap_.size() - 1;
-      while (i > 0) {
-        std::size_t p = (i - 1) / 2;
-        if (!before(e, heap_[p])) break;
-        heap_[i] = heap_[p];
-        i = p;
-      }
-      heap_[i] = e;
-    }
+  [[gnu::always_inline]] void push(double time, Task* target, std::int32_t res, std::int32_t lane, const Loc& loc) {
+    if (queue_.full(lane)) check_held(loc);
+    queue_.push(Event{time, seq_++, target, res}, lane);
   }
-  void sift_down(const Event& e) {  // places e at the root and restores the heap
-    const std::size_t n = heap_.size();
-    std::size_t i = 0;
-    for (;;) {
-      std::size_t c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && before(heap_[c + 1], heap_[c])) ++c;
-      if (!before(heap_[c], e)) break;
-      heap_[i] = heap_[c];
-      i = c;
-    }
-    heap_[i] = e;
-  }
-  void pop_top() {
-    Event last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
+  // Before a container grows: the processes held now must stay within --max-processes.
+  void check_held(const Loc& loc) {
+    const std::uint64_t held = tasks_ + queue_.size() + queued_;
+    if (opts_.max_processes && held >= opts_.max_processes)
+      fail(loc, DiagKind::WorkLimit,
+           "the simulation holds " + std::to_string(held) + " processes at time " + fmt_num(now_) +
+               " (pending events, queued requests and processes in progress), the --max-processes limit (" +
+               std::to_string(opts_.max_processes) + "); raise it or simulate a smaller case");
   }
 
   double duration(double mean, const Loc& loc, const char* what) {
@@ -293,24 +290,27 @@ class Engine {
     if (opts_.dist == SimDist::Exp && mean > 0) return rng_.exponential(mean);
     return mean;
   }
-  void acquire(std::int32_t r, Task* target, double service) {
+  void acquire(std::int32_t r, Task* target, double service, std::int32_t lane, const Loc& loc) {
     Resource& res = resources[static_cast<std::size_t>(r)];
     ++res.requests;
     if (res.busy < res.servers) {
       ++res.busy;
       res.busy_time += service;
-      push(now_ + service, target, r);
+      push(now_ + service, target, r, lane, loc);
     } else {
-      res.enqueue(Request{target, service, now_});
+      if (res.full()) check_held(loc);
+      ++queued_;
+      res.enqueue(Request{target, service, now_, lane});
     }
   }
   void release_server(std::int32_t r) {
     Resource& res = resources[static_cast<std::size_t>(r)];
     if (res.count) {
       Request q = res.dequeue();
+      --queued_;
       res.wait_sum += now_ - q.arrival;
       res.busy_time += q.service;
-      push(now_ + q.service, q.target, r);
+      push(now_ + q.service, q.target, r, q.lane, res.loc);
     } else {
       --res.busy;
     }
@@ -322,12 +322,13 @@ class Engine {
   bool run_seqloop(Task* t);
   void child_done(Task* t);
   // Loop iterations that schedule no event (empty or zero-work bodies) still cost time:
-  // they count against the same per-run limit as events.
-  void count_iteration() {
-    if (++iterations_ > opts_.max_events && opts_.max_events)
-      fail(Loc{}, DiagKind::WorkLimit,
-           "simulation stopped after " + std::to_string(iterations_ - 1) + " loop iterations at time " +
-               fmt_num(now_) + " (the --max-events limit; raise it to simulate further)");
+  // they count against the same per-run limit as events, separately.
+  void count_empty_iteration(const Loc& loc) {
+    if (++empty_iterations_ > opts_.max_events && opts_.max_events)
+      fail(loc, DiagKind::WorkLimit,
+           "simulation stopped after " + std::to_string(empty_iterations_ - 1) +
+               " loop iterations that scheduled no event, at time " + fmt_num(now_) +
+               " (the --max-events limit counts them as it counts events; raise it to simulate further)");
   }
   void note_finish() {
     finish_sum += now_;
@@ -339,22 +340,28 @@ class Engine {
   std::vector<std::unique_ptr<PNode>> nodes_;
   const PNode* nothing_ = nullptr;
   std::unordered_map<std::int64_t, std::int32_t> by_index_;
+  std::vector<std::string> scope_;  // loop indices in scope, as ec_ has them
+  std::map<std::pair<const ast::Node*, std::vector<std::string>>, const PNode*> memo_;
+  std::unordered_map<const ast::Node*, double> items_;
+  std::vector<double> lanes_;  // the constant durations with an event lane, by lane
 
   static constexpr std::size_t kChunk = 1024;
   std::vector<std::unique_ptr<Task[]>> chunks_;
   Task* free_ = nullptr;
 
-  std::vector<Event> heap_;
-  bool hole_ = false;  // heap_[0] is the event being processed (to be replaced or popped)
+  std::uint64_t tasks_ = 0;   // composite processes in progress
+  std::uint64_t queued_ = 0;  // requests waiting for a server, all resources
+
+  Queue queue_;
   std::uint64_t seq_ = 0;
   double now_ = 0;
   Rng rng_;
-  std::uint64_t iterations_ = 0;
+  std::uint64_t empty_iterations_ = 0;
   bool root_done_ = false;
   double root_time_ = 0;
 };
 
-std::int32_t Engine::resource_slot(std::int64_t index, std::int64_t servers, const Loc& loc) {
+std::int32_t Engine::resource_slot(std::int64_t index, std::int64_t servers, const Loc& loc, const Loc& def) {
   auto it = by_index_.find(index);
   if (it != by_index_.end()) {
     Resource& r = resources[static_cast<std::size_t>(it->second)];
@@ -369,6 +376,7 @@ std::int32_t Engine::resource_slot(std::int64_t index, std::int64_t servers, con
   r.index = index;
   r.servers = servers;
   r.loc = loc;
+  r.def = def;
   resources.push_back(std::move(r));
   auto slot = static_cast<std::int32_t>(resources.size() - 1);
   by_index_.emplace(index, slot);
@@ -387,10 +395,10 @@ std::int64_t resource_servers(double v, const Loc& loc) {
 std::int32_t Engine::dynamic_resource(const PNode* n, const Frame* env) {
   std::int64_t index = resource_index(n->res_id(env), n->loc);
   std::int64_t servers = resource_servers(n->res_mult(env), n->loc);
-  return resource_slot(index, servers, n->loc);
+  return resource_slot(index, servers, n->loc, n->res_loc);
 }
 
-const PNode* Engine::cproc(const ast::NodeP& e) {
+const PNode* Engine::cproc_node(const ast::NodeP& e) {
   using ast::Kind;
   switch (e->kind) {
     case Kind::Group:
@@ -398,6 +406,7 @@ const PNode* Engine::cproc(const ast::NodeP& e) {
     case Kind::Delay: {
       PNode* n = node(PK::Delay, e->loc);
       n->t = ec_.scalar(e->kids.at(0), "a delay time");
+      n->lane = lane(n->t);
       return n;
     }
     case Kind::Use: {
@@ -409,14 +418,22 @@ const PNode* Engine::cproc(const ast::NodeP& e) {
       n->res_id = ec_.scalar(r->kids[0], "a resource index");
       n->res_mult = ec_.scalar(r->kids[1], "a resource multiplicity");
       n->t = ec_.scalar(e->kids.at(1), "a service time");
+      n->lane = lane(n->t);
+      n->res_loc = r->loc;
       if (n->res_id.is_const() && n->res_mult.is_const())
-        n->res_slot = resource_slot(resource_index(n->res_id.k, r->loc), resource_servers(n->res_mult.k, r->loc), r->loc);
+        n->res_slot = resource_slot(resource_index(n->res_id.k, r->loc), resource_servers(n->res_mult.k, r->loc),
+                                    r->loc, r->loc);
       return n;
     }
     case Kind::Seq:
     case Kind::Par: {
+      if (e->kind == Kind::Par && opts_.max_processes && items(e, Kind::Par) > static_cast<double>(opts_.max_processes))
+        fail(e->loc, DiagKind::WorkLimit,
+             "this process starts " + fmt_num(items(e, Kind::Par)) +
+                 " branches at once, more than the --max-processes limit (" + std::to_string(opts_.max_processes) +
+                 "); each waiting process takes memory (about 40 bytes): raise the limit or simulate a smaller case");
       std::vector<const PNode*> kids;
-      flatten(e, e->kind, kids);
+      for (const ast::NodeP& kid : e->kids) flatten(kid, e->kind, kids);
       if (kids.empty()) return nothing();
       if (kids.size() == 1) return kids[0];
       PNode* n = node(e->kind == Kind::Seq ? PK::SeqList : PK::ParList, e->loc);
@@ -429,7 +446,9 @@ const PNode* Engine::cproc(const ast::NodeP& e) {
       n->lb = ec_.scalar(e->kids.at(0), "a loop bound");
       n->ub = ec_.scalar(e->kids.at(1), "a loop bound");
       ec_.push_index(e->name);
+      scope_.push_back(e->name);
       n->body = cproc(e->kids.at(2));
+      scope_.pop_back();
       ec_.pop_index();
       if (n->body->kind == PK::Nothing) return nothing();
       if (n->lb.is_const() && n->ub.is_const()) {
@@ -438,6 +457,7 @@ const PNode* Engine::cproc(const ast::NodeP& e) {
         if (l > u) return nothing();
       }
       n->body_leaf = is_leaf(n->body);
+      n->body_list = n->body->kind == PK::SeqList && n->body->kids.size() < 0xffffffffu;
       return n;
     }
     case Kind::IfProc: {
@@ -468,11 +488,11 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
       case PK::Nothing:
         return true;
       case PK::Delay:
-        push(now_ + duration(n->t(env), n->loc, "the delay time"), parent, -1);
+        push(now_ + duration(n->t(env), n->loc, "the delay time"), parent, -1, n->lane, n->loc);
         return false;
       case PK::Use: {
         std::int32_t r = n->res_slot >= 0 ? n->res_slot : dynamic_resource(n, env);
-        acquire(r, parent, duration(n->t(env), n->loc, "the service time"));
+        acquire(r, parent, duration(n->t(env), n->loc, "the service time"), n->lane, n->loc);
         return false;
       }
       case PK::If: {
@@ -485,8 +505,8 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         continue;
       }
       case PK::SeqList: {
-        Task* t = alloc();
-        *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::SeqList, false};
+        Task* t = alloc(n->loc);
+        *t = Task{n, parent, env, Frame{0, nullptr}, 0, {0}, TK::SeqList, false, 0};
         if (run_seqlist(t)) {
           release(t);
           return true;
@@ -497,8 +517,8 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         std::int64_t l = integer_bound(n->lb(env), n->loc, "the loop's lower bound");
         std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
         if (l > u) return true;
-        Task* t = alloc();
-        *t = Task{n, parent, nullptr, Frame{0, env}, l, u, 0, TK::SeqLoop, false};
+        Task* t = alloc(n->loc);
+        *t = Task{n, parent, nullptr, Frame{static_cast<double>(l), env}, l, {u}, TK::SeqLoop, false, 0};
         t->env = &t->frame;
         if (run_seqloop(t)) {
           release(t);
@@ -507,8 +527,10 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         return false;
       }
       case PK::ParList: {
-        Task* t = alloc();
-        *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::ParList, parent->kind == TK::Root};
+        // A par nested in a top-level par is part of its flattened list of branches.
+        const bool record = parent->kind == TK::Root;
+        Task* t = alloc(n->loc);
+        *t = Task{n, parent, env, Frame{0, nullptr}, 0, {0}, TK::ParList, record, 0};
         std::int64_t pending = 0;
         for (const PNode* k : n->kids) {
           if (!start(k, t, env)) ++pending;
@@ -526,34 +548,38 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
         if (l > u) return true;
         // All branches start at once and each holds memory until it ends: refuse a par wider
-        // than the event limit or than memory allows, before allocating any of them.
+        // than the limits before allocating any of them.
         {
           const double width = static_cast<double>(u) - static_cast<double>(l) + 1;
-          constexpr double kMaxBranches = 20'000'000;
-          if ((opts_.max_events && width > static_cast<double>(opts_.max_events)) || width > kMaxBranches)
+          const double held = static_cast<double>(tasks_ + queue_.size() + queued_);
+          if (opts_.max_processes && held + width > static_cast<double>(opts_.max_processes))
             fail(n->loc, DiagKind::WorkLimit,
-                 "this par starts " + fmt_num(width) + " branches at once, more than " +
-                     (width > kMaxBranches ? std::string("the simulator holds (2e7)")
-                                           : "the --max-events limit (" + std::to_string(opts_.max_events) + ")"));
+                 "this par starts " + fmt_num(width) + " branches at once" +
+                     (held > 0 ? " (with " + fmt_num(held) + " processes held already)" : std::string()) +
+                     ", more than the --max-processes limit (" + std::to_string(opts_.max_processes) +
+                     "); raise it or simulate a smaller case");
         }
-        Task* t = alloc();
-        *t = Task{n, parent, env, Frame{0, nullptr}, 0, 0, 0, TK::ParLoop, parent->kind == TK::Root};
+        Task* t = alloc(n->loc);
+        *t = Task{n, parent, env, Frame{0, nullptr}, 0, {0}, TK::ParLoop, parent->kind == TK::Root, 0};
         std::int64_t pending = 0;
         for (std::int64_t i = l; i <= u; ++i) {
-          count_iteration();
           bool done;
           if (n->body_leaf) {
             Frame f{static_cast<double>(i), env};
             done = start(n->body, t, &f);
           } else {
-            Task* b = alloc();
-            *b = Task{n->body, t, nullptr, Frame{static_cast<double>(i), env}, 0, 0, 0, TK::Branch, false};
+            Task* b = alloc(n->loc);
+            *b = Task{n->body, t, nullptr, Frame{static_cast<double>(i), env}, 0, {0}, TK::Branch, false, 0};
             b->env = &b->frame;
             done = start(n->body, b, b->env);
             if (done) release(b);
           }
-          if (!done) ++pending;
-          else if (t->record) note_finish();
+          if (!done) {
+            ++pending;
+          } else {
+            count_empty_iteration(n->loc);
+            if (t->record) note_finish();
+          }
         }
         if (pending == 0) {
           release(t);
@@ -576,12 +602,29 @@ bool Engine::run_seqlist(Task* t) {
   return true;
 }
 
+// The loop's task runs its iterations; where the body is a `;` list, it also keeps the
+// position in the list (one task per loop, not one per iteration).
 bool Engine::run_seqloop(Task* t) {
   const PNode* body = t->node->body;
+  if (t->node->body_list) {
+    const auto& kids = body->kids;
+    const auto n = static_cast<std::uint32_t>(kids.size());
+    for (;;) {
+      const bool fresh = t->pos == 0;  // the iteration starts here (not resumed by an event)
+      while (t->pos < n) {
+        if (!start(kids[t->pos], t, &t->frame)) return false;
+        ++t->pos;
+      }
+      if (fresh) count_empty_iteration(t->node->loc);
+      t->pos = 0;
+      if (++t->i > t->ub) return true;
+      t->frame.value = static_cast<double>(t->i);
+    }
+  }
   while (t->i <= t->ub) {
-    count_iteration();
     t->frame.value = static_cast<double>(t->i);
     if (!start(body, t, &t->frame)) return false;
+    count_empty_iteration(t->node->loc);
     ++t->i;
   }
   return true;
@@ -600,7 +643,8 @@ void Engine::child_done(Task* t) {
         if (!run_seqlist(t)) return;
         break;
       case TK::SeqLoop:
-        ++t->i;
+        if (t->node->body_list) ++t->pos;
+        else ++t->i;
         if (!run_seqloop(t)) return;
         break;
       case TK::ParList:
@@ -621,10 +665,10 @@ double Engine::run(const PNode* body, int run_index) {
   rng_.seed(opts_.seed, static_cast<std::uint64_t>(run_index));
   now_ = 0;
   seq_ = 0;
-  heap_.clear();
-  hole_ = false;
+  queue_.clear();
+  tasks_ = queued_ = 0;
   root_done_ = false;
-  iterations_ = 0;
+  empty_iterations_ = 0;
   finish_sum = 0;
   finish_count = 0;
   for (auto& r : resources) {
@@ -633,11 +677,11 @@ double Engine::run(const PNode* body, int run_index) {
     r.busy_time = r.wait_sum = 0;
     r.requests = 0;
   }
-  Task root{nullptr, nullptr, nullptr, Frame{0, nullptr}, 0, 0, 0, TK::Root, false};
+  Task root{nullptr, nullptr, nullptr, Frame{0, nullptr}, 0, {0}, TK::Root, false, 0};
   if (start(body, &root, nullptr)) return 0;
   std::uint64_t events = 0;
   const std::uint64_t limit = opts_.max_events;
-  while (!heap_.empty()) {
+  while (!queue_.empty()) {
     if (limit && events >= limit) {
       events_total += events;
       fail(Loc{}, DiagKind::WorkLimit,
@@ -646,15 +690,11 @@ double Engine::run(const PNode* body, int run_index) {
     }
     ++events;
     if ((events & 0xFFFFF) == 0 && opts_.on_tick) opts_.on_tick(events);
-    const Event ev = heap_[0];
+    const Event ev = queue_.take();
     now_ = ev.time;
-    hole_ = true;
     if (ev.res >= 0) release_server(ev.res);
     child_done(ev.target);
-    if (hole_) {
-      hole_ = false;
-      pop_top();
-    }
+    queue_.settle();
   }
   events_total += events;
   return root_done_ ? root_time_ : now_;
@@ -713,6 +753,7 @@ SimResult simulate_body(const ast::NodeP& body, const std::map<std::string, doub
     s.utilization = r.util_sum / opts.runs;
     s.mean_wait = r.wait_total / static_cast<double>(r.requests_total);
     s.requests = static_cast<double>(r.requests_total) / opts.runs;
+    s.def = r.def;
     res.resources.push_back(s);
   }
   std::sort(res.resources.begin(), res.resources.end(),

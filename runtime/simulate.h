@@ -28,6 +28,7 @@
 namespace pamc {
 
 struct NormalModel;  // compiler/passes/normalize.h
+struct Program;      // compiler/check/check.h
 
 enum class SimDist { Det, Exp };
 
@@ -38,6 +39,10 @@ struct SimOptions {
   // Per run; a run that would process more events throws SimError (WorkLimit).
   // 0 means no limit.
   std::uint64_t max_events = 1000000000ULL;
+  // Per run: the processes held at once (pending events, queued requests and composite
+  // processes in progress), checked on the compiled body before the run (what it starts at
+  // time 0) and while running (before any of them is allocated past it). 0: no limit.
+  std::uint64_t max_processes = 10000000ULL;
   // Called every 2^20 events with the events so far in this run (a progress line, Ctrl-C:
   // it may throw to stop the run).
   std::function<void(std::uint64_t)> on_tick;
@@ -53,7 +58,8 @@ struct SimResourceStats {
   double utilization = 0;  // busy server-time / (multiplicity * makespan), mean over runs
   double mean_wait = 0;    // mean time a request queued before service (all runs pooled)
   double requests = 0;     // mean number of requests per run
-  std::string name;        // the model's name for it ("bus", "cpu(3)"), when the text fixes one
+  std::string name;        // the model's name for it ("bus", "cpu(3)"): name_resources()
+  Loc def;                 // the fcfs(...) call that first reached it (in a declaration: its name)
 };
 
 struct SimResult {
@@ -80,6 +86,15 @@ using SimError = CompileError;
 // SimError.
 SimResult simulate(const NormalModel& model, const std::string& process_name,
                    const std::map<std::string, double>& params, const SimOptions& opts);
+
+// The values simulate() binds: `params`, and the declared default of every other parameter.
+std::map<std::string, double> sim_parameter_values(const NormalModel& model,
+                                                   const std::map<std::string, double>& params);
+
+// Names each resource of `result` as the model does (`bus`, `cpu(3)`, `link(2)` for
+// link(p) = fcfs(P + p, 1)) from the declaration its fcfs(...) call is written in, at these
+// parameter values (sim_parameter_values); unnamed where the text does not determine it.
+void name_resources(const Program& program, const std::map<std::string, double>& values, SimResult& result);
 
 // Simulates a normalized process body directly (every Name in it is a loop index or a key
 // of `params`). Used by simulate() and by tests that build ASTs by hand.

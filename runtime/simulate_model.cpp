@@ -8,8 +8,8 @@
 
 namespace pamc {
 
-SimResult simulate(const NormalModel& model, const std::string& process_name,
-                   const std::map<std::string, double>& params, const SimOptions& opts) {
+std::map<std::string, double> sim_parameter_values(const NormalModel& model,
+                                                   const std::map<std::string, double>& params) {
   std::map<std::string, double> values;
   std::set<std::string> declared;
   for (const NormalParameter& p : model.parameters) {
@@ -26,6 +26,12 @@ SimResult simulate(const NormalModel& model, const std::string& process_name,
       sim::fail(Loc{}, DiagKind::UnboundParameter,
                 "-D " + kv.first + ": the model has no numeric parameter '" + kv.first + "'");
   }
+  return values;
+}
+
+SimResult simulate(const NormalModel& model, const std::string& process_name,
+                   const std::map<std::string, double>& params, const SimOptions& opts) {
+  std::map<std::string, double> values = sim_parameter_values(model, params);
   std::string name = process_name;
   if (name.rfind("T_", 0) == 0) {
     bool exact = false;

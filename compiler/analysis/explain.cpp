@@ -8,6 +8,7 @@
 
 #include "compiler/diag/diag.h"
 #include "compiler/evaluate/evaluate_model.h"
+#include "compiler/analysis/domain.h"
 #include "compiler/analysis/sweep.h"
 #include "compiler/support/json.h"
 
@@ -147,12 +148,29 @@ bool linear_in(const ex& d, const GiNaC::symbol& x, ex& c1, ex& c0) {
 struct Env {
   GiNaC::exmap env;
   const CostModel* model;
+  std::map<std::string, numeric> bindings;  // as given (-D), for evaluating the model elsewhere
+  std::string target;                       // the equation analysed
   GiNaC::exmap without(const GiNaC::symbol& s) const {
     GiNaC::exmap m = env;
     m.erase(s);
     return m;
   }
 };
+
+// Does the model have a value with p = x (the others as given)? Every check eval makes: the
+// declared bounds, negative times, non-integer loop bounds.
+bool model_has_value(const Env& env, const CostParameter& p, const numeric& x) {
+  EvalRequest req;
+  req.bindings = env.bindings;
+  req.bindings[p.name] = x;
+  req.targets = {env.target};
+  try {
+    evaluate_model(*env.model, req);
+    return true;
+  } catch (const CompileError&) {
+    return false;
+  }
+}
 
 // Root of f(x) = a - b near x0, where x0 is the parameter's value: steps outwards by
 // doubling in both directions until the sign changes, then bisects. Doubles only.
@@ -214,7 +232,7 @@ std::string approx(const numeric& n) {
 }
 
 Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, const ex& b, std::size_t other,
-                          const CostParameter& p, bool a_dominates_now) {
+                          const CostParameter& p, bool is_max) {
   Crossover c;
   c.other = other;
   c.parameter = p.name;
@@ -224,6 +242,10 @@ Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, c
   numeric x_now = GiNaC::ex_to<numeric>(env.env.at(p.symbol));
   bool have = false;
   if (linear_in(d, p.symbol, c1, c0)) {
+    // Linear with a coefficient that vanishes here (a guard such as (2 <= P) - 1): a - b
+    // does not change with p at this point, so there is no crossover in p to solve for.
+    auto slope = value_at(c1, others);
+    if (!slope || slope->is_zero()) return c;
     ex sol = -c0 / c1;
     c.symbolic = sym::to_pamela(sol);
     c.value = value_at(sol, others);
@@ -248,12 +270,37 @@ Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, c
       c.symbolic.clear();
     }
   }
+  if (c.value && !c.value->is_real()) c.value.reset();
   if (c.value) {
-    // Which side of the crossover is the other argument's? Evaluate d just beyond it.
+    // A crossover in the domain only: the other argument must strictly take over at some
+    // point beyond it where the model has a value (never at a negative time, nor on the far
+    // side of a bound, nor in a stretch where the two only tie).
+    Domain dom = domain_of(model, p, others);
+    // The other argument's side is the far one; at a tie (the point is on the crossover)
+    // whichever side it takes over on.
     bool now_above = x_now > *c.value;
+    bool witnessed = false;
+    std::vector<bool> sides{!now_above};
+    if (x_now == *c.value) sides.push_back(now_above);
+    for (bool above : sides) {
+      if (witnessed || !dom.contains_closure(*c.value)) break;
+      int tries = 8;  // whole-model evaluations (a point may break a fact such as P divides N)
+      numeric scale = x_now == *c.value ? x_now : x_now - *c.value;
+      for (const numeric& w : points_beyond(dom, *c.value, above, scale)) {
+        GiNaC::exmap at = others;
+        at[p.symbol] = w;
+        auto va = value_at(a, at), vb = value_at(b, at);
+        if (!va || !vb || !(is_max ? *vb > *va : *vb < *va)) continue;
+        if ((witnessed = model_has_value(env, p, w)) || --tries == 0) break;
+      }
+      if (witnessed) now_above = !above;
+    }
+    if (!witnessed) {
+      c.value.reset();
+      return c;
+    }
     std::string side = now_above ? " < " : " > ";
     c.takes_over = p.name + side + crossover_text(*c.value, c.numeric_only);
-    (void)a_dominates_now;
     // What moves it: the parameters of its solution when there is one, else every other
     // parameter of a - b (the root of a - b = 0 in p moves with each of them).
     ex c1s, c0s;
@@ -262,6 +309,48 @@ Crossover solve_crossover(const CostModel& model, const Env& env, const ex& a, c
       if (q != p.name) c.depends_on.push_back(q);
   }
   return c;
+}
+
+// Are a and b the same function near the point, not two branches that happen to meet here?
+// (K * max(N / P + (2 <= P) * t, N / P + (2 <= P) ^ 2 * t) at P = 4: equal for every P >= 2.)
+// They are when they agree at the point moved up and down in each parameter they mention
+// (to the next integers, or by 1/1024 and 1/64 of its value), one at a time and all
+// together, within the domain.
+bool same_near(const CostModel& model, const Env& env, const ex& a, const ex& b) {
+  const ex d = a - b;
+  if (value_at(d, env.env) != std::optional<numeric>(numeric(0))) return false;
+  std::vector<const CostParameter*> ps;
+  for (const CostParameter& p : model.parameters)
+    if (d.has(p.symbol) && env.env.count(p.symbol)) ps.push_back(&p);
+  // The next values: the integers on either side, else a small relative move either way.
+  auto moved = [&](const CostParameter& p, int k) -> std::optional<numeric> {
+    const numeric x = GiNaC::ex_to<numeric>(env.env.at(p.symbol));
+    Domain dom = domain_of(model, p, env.without(p.symbol));
+    static const int steps[] = {1, -1, 16, -16};
+    if (dom.integer && k >= 2) return std::nullopt;
+    numeric v = dom.integer ? x + steps[k] : x.is_zero() ? numeric(steps[k], 1024) : x * (1 + numeric(steps[k], 1024));
+    if (!dom.contains(v)) return std::nullopt;
+    return v;
+  };
+  int compared = 0;
+  auto agree = [&](const GiNaC::exmap& at) {
+    auto va = value_at(a, at), vb = value_at(b, at);
+    if (!va || !vb) return true;  // no value there: no evidence either way
+    ++compared;
+    return *va == *vb;
+  };
+  for (int k = 0; k < 4; ++k) {
+    GiNaC::exmap all = env.env;
+    for (const CostParameter* p : ps) {
+      auto v = moved(*p, k);
+      if (!v) continue;
+      GiNaC::exmap one = env.env;
+      one[p->symbol] = all[p->symbol] = *v;
+      if (!agree(one)) return false;
+    }
+    if (ps.size() > 1 && !agree(all)) return false;
+  }
+  return compared > 0 || ps.empty();
 }
 
 ExtremumInfo analyse_extremum(const CostModel& model, const Env& env, const ex& m) {
@@ -280,10 +369,25 @@ ExtremumInfo analyse_extremum(const CostModel& model, const Env& env, const ex& 
     const numeric& best = info.args[info.dominant].value;
     if (info.is_max ? info.args[i].value > best : info.args[i].value < best) info.dominant = i;
   }
+  // Arguments equal to the dominant one: the same function near the point (one regime,
+  // shown by its shortest spelling), or a true tie (the point is on a crossover).
+  {
+    std::vector<std::size_t> group{info.dominant};
+    for (std::size_t i = 0; i < info.args.size(); ++i)
+      if (i != info.dominant && info.args[i].value == info.args[info.dominant].value &&
+          same_near(model, env, args[info.dominant], args[i]))
+        group.push_back(i);
+    for (std::size_t i : group)
+      if (info.args[i].text.size() < info.args[info.dominant].text.size()) info.dominant = i;
+    for (std::size_t i : group)
+      if (i != info.dominant) info.same.push_back(i);
+    std::sort(info.same.begin(), info.same.end());
+  }
+  auto is_same = [&](std::size_t i) { return std::find(info.same.begin(), info.same.end(), i) != info.same.end(); };
   const numeric& best = info.args[info.dominant].value;
   std::optional<numeric> runner;
   for (std::size_t i = 0; i < info.args.size(); ++i) {
-    if (i == info.dominant) continue;
+    if (i == info.dominant || is_same(i)) continue;
     const numeric& v = info.args[i].value;
     if (v == best) info.tied.push_back(i);
     if (!runner || (info.is_max ? v > *runner : v < *runner)) runner = v;
@@ -294,11 +398,11 @@ ExtremumInfo analyse_extremum(const CostModel& model, const Env& env, const ex& 
   }
   std::set<std::string> cross_params;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i == info.dominant) continue;
+    if (i == info.dominant || is_same(i)) continue;
     for (const CostParameter& p : model.parameters) {
       ex d = args[info.dominant] - args[i];
       if (!d.has(p.symbol) || !env.env.count(p.symbol)) continue;
-      Crossover c = solve_crossover(model, env, args[info.dominant], args[i], i, p, true);
+      Crossover c = solve_crossover(model, env, args[info.dominant], args[i], i, p, info.is_max);
       if (!c.value) continue;
       cross_params.insert(c.depends_on.begin(), c.depends_on.end());
       info.crossovers.push_back(std::move(c));
@@ -385,11 +489,12 @@ std::string point_text(const std::vector<std::pair<std::string, numeric>>& point
 
 std::vector<ExplainReport> explain_model(const CostModel& model, const std::map<std::string, numeric>& bindings,
                                          const std::vector<std::string>& targets) {
-  Env env{{}, &model};
+  Env env{{}, &model, bindings, ""};
   std::vector<numeric> values;
   auto eqs = resolve_targets(model, bindings, targets, env.env, values);
   std::vector<ExplainReport> out;
   for (std::size_t t = 0; t < eqs.size(); ++t) {
+    env.target = eqs[t]->name;
     ExplainReport r;
     r.target = eqs[t]->name;
     r.equation = sym::to_pamela(eqs[t]->value);
@@ -474,40 +579,57 @@ std::vector<std::pair<numeric, std::string>> crossovers_in(const CostModel& mode
     double t = static_cast<double>(k) / kSamples;
     xs.push_back(geometric ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
   }
+  // The parameter's domain (the facts and numeric bounds: the other parameters are bound).
+  Domain dom = domain_of(model, *p, bind_parameters(model, bindings));
+  // The sign of a - b at x: 0 within rounding of their size (two branches equal over a
+  // stretch differ by 1e-21 in doubles, which is no crossover), none without a value.
+  auto sign = [&](const ex& a, const ex& b, double x) -> std::optional<int> {
+    auto va = at(a, x), vb = at(b, x);
+    if (!va || !vb) return std::nullopt;
+    double diff = *va - *vb, scale = std::max(std::fabs(*va), std::fabs(*vb));
+    if (std::fabs(diff) <= 1e-12 * scale) return 0;
+    return diff > 0 ? 1 : -1;
+  };
   for (const ex& m : extrema) {
     for (std::size_t i = 0; i < m.nops(); ++i)
       for (std::size_t j = i + 1; j < m.nops(); ++j) {
-        const ex d = m.op(i) - m.op(j);
+        const ex a = m.op(i), b = m.op(j), d = a - b;
         std::vector<numeric> roots;
         ex c1, c0;
         if (linear_in(d, p->symbol, c1, c0)) {
           if (auto x = value_at(-c0 / c1, {})) roots.push_back(*x);
         } else if (d.has(p->symbol)) {
-          std::optional<double> prev = at(d, xs[0]);
-          for (std::size_t k = 1; k < xs.size(); ++k) {
-            std::optional<double> cur = at(d, xs[k]);
-            if (prev && cur && (*prev > 0) != (*cur > 0) && *prev != 0) {
-              double a = xs[k - 1], b = xs[k], fa = *prev;
+          // A crossover is a strict change of sign: a takes over from b or b from a. Where
+          // they are equal over a stretch (the same function there), nothing crosses.
+          std::optional<double> last_x;
+          int last_sign = 0;
+          for (double xk : xs) {
+            auto s = sign(a, b, xk);
+            if (!s || *s == 0) continue;
+            if (last_sign != 0 && *s != last_sign) {
+              double lo = *last_x, hi = xk;
               for (int it = 0; it < 100; ++it) {
-                double mid = 0.5 * (a + b);
-                if (mid == a || mid == b) break;
-                auto fm = at(d, mid);
-                if (!fm) break;
-                if ((*fm > 0) == (fa > 0)) a = mid, fa = *fm; else b = mid;
+                double mid = 0.5 * (lo + hi);
+                if (mid == lo || mid == hi) break;
+                auto sm = sign(a, b, mid);
+                if (!sm) break;
+                if (*sm == last_sign) lo = mid; else hi = mid;
               }
-              roots.push_back(numeric(0.5 * (a + b)));
+              roots.push_back(numeric(0.5 * (lo + hi)));
             }
-            prev = cur;
+            last_x = xk;
+            last_sign = *s;
           }
         }
         for (const numeric& x : roots) {
+          if (!x.is_real() || !dom.contains_closure(x)) continue;  // never outside the domain
           // A kink of the max only if both arguments attain it there (to a double's
           // precision for a root found numerically).
-          auto vm = at(m, x.to_double()), vi = at(m.op(i), x.to_double()), vj = at(m.op(j), x.to_double());
+          auto vm = at(m, x.to_double()), vi = at(a, x.to_double()), vj = at(b, x.to_double());
           if (!vm || !vi || !vj) continue;
           double scale = std::max({std::fabs(*vm), std::fabs(*vi), 1e-300});
           if (std::fabs(*vm - *vi) > 1e-9 * scale || std::fabs(*vm - *vj) > 1e-9 * scale) continue;
-          out.emplace_back(x, sym::to_pamela(m.op(i)) + " = " + sym::to_pamela(m.op(j)));
+          out.emplace_back(x, sym::to_pamela(a) + " = " + sym::to_pamela(b));
         }
       }
   }
@@ -530,7 +652,7 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
                                 {"value", json_num(cr.value)}, {"numeric_only", cr.numeric_only},
                                 {"other_dominates_when", cr.takes_over}, {"depends_on", cr.depends_on}});
         extrema.push_back({{"expression", x.text}, {"kind", x.is_max ? "max" : "min"}, {"dominant", x.dominant},
-                           {"args", std::move(args)}, {"tied", x.tied}, {"ratio", json_num(x.ratio)},
+                           {"args", std::move(args)}, {"same", x.same}, {"tied", x.tied}, {"ratio", json_num(x.ratio)},
                            {"crossovers", std::move(crossovers)}, {"crossover_depends_on", x.crossover_parameters}});
       }
       json_append(doc, r.target, {{"equation", r.equation}, {"value", json_num(r.value)}, {"extrema", std::move(extrema)},
@@ -550,11 +672,13 @@ std::string format_explain(const std::vector<ExplainReport>& reports, bool json)
         const auto& a = x.args[i];
         o << "    " << a.text << std::string(width - a.text.size(), ' ') << " = " << format_number(a.value);
         if (i == x.dominant) o << "   <- " << (x.tied.empty() ? "dominates" : "ties for the " + std::string(kind));
+        if (std::find(x.same.begin(), x.same.end(), i) != x.same.end())
+          o << "   <- the same as the dominant term near this point";
         o << "\n";
       }
       const ExtremumInfo::Arg& dom = x.args[x.dominant];
       if (!x.tied.empty()) {
-        o << "    a tie: the point is exactly on a crossover\n";
+        o << "    a tie: they meet at this point (a kink of the " << kind << ")\n";
       } else if (x.ratio) {
         o << "    " << dom.text << " dominates by a factor of " << approx(*x.ratio) << "\n";
       }

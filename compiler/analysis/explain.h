@@ -4,7 +4,11 @@
 // which one dominates and by how much, and where two arguments cross: the equation
 // a = b solved for each parameter, symbolically when it is linear in that parameter (other
 // parameters kept as symbols, then evaluated at the point), else numerically by bracketing
-// around the point's value.
+// around the point's value. A crossover is reported only where the parameter's domain
+// allows it (the facts: >= 0 unless declared otherwise, declared bounds, integer loop
+// bounds) and the other argument strictly takes over at a point beyond it where the model
+// has a value. Arguments that are the same function near the point (equal there and at the
+// point moved in each parameter) are one regime, not a tie.
 //
 // sensitivity: partial derivatives and elasticities (dT/dx * x / T). GiNaC's diff does not
 // know Pamela's max/min, so each equation is first reduced to its *active branch* at the
@@ -42,7 +46,8 @@ struct ExtremumInfo {
   };
   std::vector<Arg> args;
   std::size_t dominant = 0;
-  std::vector<std::size_t> tied;        // other arguments equal to the dominant one
+  std::vector<std::size_t> same;        // the same function as the dominant one near the point
+  std::vector<std::size_t> tied;        // other arguments equal to the dominant one here only
   std::optional<GiNaC::numeric> ratio;  // dominant / runner-up (max), runner-up / dominant (min)
   std::vector<Crossover> crossovers;    // of the dominant argument with each other one
   std::vector<std::string> crossover_parameters;  // parameters that move a crossover (union of depends_on)

@@ -1,6 +1,7 @@
 #include "compiler/analysis/fit.h"
 #include "compiler/analysis/table.h"
 
+#include "compiler/analysis/domain.h"
 #include "compiler/analysis/explain.h"
 
 #include <algorithm>
@@ -93,6 +94,11 @@ struct Freeze : GiNaC::map_function {
   GiNaC::exmap frozen;  // fresh symbol -> what it stands for
   std::optional<ex> opaque;
   explicit Freeze(const std::vector<symbol>& u) : unknowns(u) {}
+  static std::optional<ex> opaque_of(const ex& e, const std::vector<symbol>& u) {
+    Freeze f(u);
+    f(e);
+    return f.opaque;
+  }
   ex operator()(const ex& e) override {
     if (!has_any(e, unknowns)) {
       if (is_class<GiNaC::numeric>(e) || is_class<GiNaC::constant>(e)) return e;
@@ -156,6 +162,28 @@ Prepared prepare(const ex& e, const std::vector<symbol>& unknowns, const std::ve
   return p;
 }
 
+// e with every max/min that holds an unknown replaced by the argument that attains it at
+// env: the piece of a piecewise model the point lies on. Nothing else changes (a
+// ceil(N / P) beside an unknown keeps its value, unlike `pamc sensitivity`'s relaxation).
+struct SelectBranches : GiNaC::map_function {
+  const GiNaC::exmap& env;
+  const std::vector<symbol>& unknowns;
+  SelectBranches(const GiNaC::exmap& e, const std::vector<symbol>& u) : env(e), unknowns(u) {}
+  ex operator()(const ex& e) override {
+    if (!has_any(e, unknowns) || sym::is_reduction(e)) return e;
+    if (sym::is_extremum(e)) {
+      std::optional<std::size_t> best;
+      std::optional<numeric> best_v;
+      for (std::size_t i = 0; i < e.nops(); ++i) {
+        auto v = value_at(e.op(i), env);
+        if (v && v->is_real() && (!best_v || (sym::is_max(e) ? *v > *best_v : *v < *best_v))) best = i, best_v = v;
+      }
+      if (best) return (*this)(e.op(*best));
+    }
+    return e.map(*this);
+  }
+};
+
 struct RowCtx {
   std::uint32_t line = 0;
   GiNaC::exmap env;           // every known parameter, exact
@@ -165,6 +193,7 @@ struct RowCtx {
   // The active branch and its derivatives at the last point (non-smooth equations).
   std::optional<ex> active;
   std::vector<ex> active_d;
+  bool active_linear = false;  // that branch is linear in the unknowns
 };
 
 std::string join(const std::vector<std::string>& v, const std::string& last = " and ") {
@@ -227,6 +256,9 @@ class Fitter {
   Prepared closed_, time_;
   bool time_used_ = false;
   std::vector<RowCtx> rows_;
+  std::vector<double> lo_, hi_;          // each unknown's bounds
+  std::vector<bool> piece_bound_;        // held at a bound by the last bounded solve
+  std::vector<double> piece_cov_;        // its variances (free unknowns)
 
   Loc row_loc(const RowCtx& r) const { return Loc{data_.file.get(), r.line, 1}; }
 
@@ -259,6 +291,12 @@ class Fitter {
         fail(DiagKind::UnknownTarget, "--fit " + name + ": " + eq_->name + " does not depend on " + name);
       unknowns_.push_back(p->symbol);
       unknown_names_.push_back(name);
+      // Where the unknown may lie: what the facts allow (>= 0 unless declared otherwise,
+      // the declared bounds), the domain the closed form was derived for.
+      Domain dom = domain_of(model_, *p, {});
+      const double inf = std::numeric_limits<double>::infinity();
+      lo_.push_back(dom.lo ? dom.lo->to_double() : -inf);
+      hi_.push_back(dom.hi ? dom.hi->to_double() : inf);
     }
     for (const auto& [name, v] : req_.bindings)
       if (!model_.parameter(name)) fail(DiagKind::UnknownTarget, "-D " + name + ": the model has no parameter '" + name + "'");
@@ -452,20 +490,93 @@ class Fitter {
       return ok;
     }
     GiNaC::exmap env = point_env(r, theta);
-    ex a = active_branch(r.eq->e, env);  // the branch `pamc sensitivity` differentiates
-    if (!r.active || !r.active->is_equal(a)) {
-      Freeze fr(unknowns_);
-      ex f = fr(a);
-      if (fr.opaque)
-        fail(DiagKind::NotDifferentiable, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
-                                            sym::to_pamela(*fr.opaque),
-             row_loc(r));
-      r.active_d.clear();
-      for (const symbol& u : unknowns_) r.active_d.push_back(f.diff(u).subs(fr.frozen));
-      r.active = a;
-    }
+    if (!select_branch(r, env))
+      fail(DiagKind::NotDifferentiable, "cannot differentiate " + eq_->name + " with respect to the unknowns: they enter through " +
+                                          sym::to_pamela(*Freeze::opaque_of(*r.active, unknowns_)),
+           row_loc(r));
     for (std::size_t j = 0; j < unknowns_.size(); ++j) out[j] = exact(r.active_d[j], env, ok);
     return ok;
+  }
+
+  // Row r's branch at env (every max/min holding an unknown at the argument that attains
+  // it) with its derivatives; false when an unknown sits where diff cannot reach it.
+  bool select_branch(RowCtx& r, const GiNaC::exmap& env) const {
+    SelectBranches select(env, unknowns_);
+    ex a = select(r.eq->e);
+    if (r.active && r.active->is_equal(a)) return !r.active_d.empty();
+    r.active = a;
+    r.active_d.clear();
+    Freeze fr(unknowns_);
+    ex f = fr(a);
+    if (fr.opaque) return false;
+    r.active_linear = true;
+    for (const symbol& u : unknowns_) {
+      ex dj = f.diff(u);
+      if (has_any(dj.expand(), unknowns_)) r.active_linear = false;
+      r.active_d.push_back(dj.subs(fr.frozen));
+    }
+    return true;
+  }
+
+  // The rows' branches at theta as one linear system a x = b (weighted), when every
+  // branch is linear in the unknowns: the piece of a max/min model theta lies on.
+  bool piece_system(const std::vector<double>& theta, std::vector<double>& a, std::vector<double>& b) {
+    const std::size_t m = rows_.size(), n = unknowns_.size();
+    a.assign(m * n, 0);
+    b.assign(m, 0);
+    for (std::size_t i = 0; i < m; ++i) {
+      RowCtx& r = rows_[i];
+      if (!select_branch(r, point_env(r, theta)) || !r.active_linear) return false;
+      bool ok = true;
+      GiNaC::exmap env0 = exact_zero_env(r);
+      double c0 = exact(*r.active, env0, ok);
+      for (std::size_t j = 0; j < n; ++j) a[i * n + j] = exact(r.active_d[j], env0, ok) * r.weight;
+      if (!ok) return false;
+      b[i] = (r.measured - c0) * r.weight;
+    }
+    return true;
+  }
+
+  // Sum of squared (weighted) residuals at theta; infinity where the model has no value.
+  double cost(const std::vector<double>& theta) const {
+    double s = 0;
+    for (const RowCtx& r : rows_) {
+      bool ok = true;
+      double v = predict(r, theta, ok);
+      if (!ok || !std::isfinite(v)) return std::numeric_limits<double>::infinity();
+      s += (v - r.measured) * r.weight * (v - r.measured) * r.weight;
+    }
+    return s;
+  }
+
+  bool inside(const std::vector<double>& x) const {
+    for (std::size_t j = 0; j < x.size(); ++j)
+      if (x[j] < lo_[j] || x[j] > hi_[j]) return false;
+    return true;
+  }
+
+  // From theta, the bounded least-squares optimum of the piece it lies on, then of the
+  // piece that lies on, while the sum of squares falls: the exact optimum of a model that
+  // is linear in the unknowns on each piece of its max/min (most cost models), which
+  // Levenberg-Marquardt only approaches. Returns whether it moved.
+  bool solve_pieces(std::vector<double>& theta) {
+    bool moved = false;
+    double c = cost(theta);
+    std::vector<double> a, b;
+    for (int round = 0; round < 50 && piece_system(theta, a, b); ++round) {
+      BoundedLeastSquares ls = solve_bounded_least_squares(a, rows_.size(), unknowns_.size(), b, lo_, hi_);
+      if (ls.dependent) break;
+      double c2 = cost(ls.x);
+      if (!(c2 < c) && !(c2 == c && ls.x != theta && round == 0)) break;
+      moved = moved || ls.x != theta;
+      bool same = ls.x == theta;
+      theta = ls.x;
+      piece_bound_ = ls.at_bound;
+      piece_cov_ = ls.cov_diag;
+      c = c2;
+      if (same) break;
+    }
+    return moved;
   }
 
   [[noreturn]] void dependent_error(std::size_t j, const std::string& why) const {
@@ -491,12 +602,17 @@ class Fitter {
       if (!ok) not_finite(r);
       b[i] = (r.measured - c0) * r.weight;
     }
-    LeastSquares ls = solve_least_squares(a, m, n, b);
+    BoundedLeastSquares ls = solve_bounded_least_squares(a, m, n, b, lo_, hi_);
     if (ls.dependent)
       dependent_error(*ls.dependent, m == n ? "the rows are not independent in the unknowns' terms"
                                             : "its term is zero or proportional to the others' in every row; vary the parameters it multiplies");
     cov_diag_ = ls.cov_diag;
-    for (std::size_t j = 0; j < n; ++j) out_.parameters.push_back({unknown_names_[j], ls.x[j], std::nullopt, 0});
+    for (std::size_t j = 0; j < n; ++j) {
+      out_.parameters.push_back({unknown_names_[j], ls.x[j], std::nullopt, 0});
+      out_.parameters.back().at_bound = ls.at_bound[j];
+    }
+    if (std::count(ls.at_bound.begin(), ls.at_bound.end(), true))
+      out_.method = "bounded linear least squares (active set, Householder QR)";
     return ls.x;
   }
 
@@ -539,64 +655,128 @@ class Fitter {
     out_.method = "Levenberg-Marquardt";
     const std::size_t m = rows_.size(), n = unknowns_.size();
     std::vector<double> x0(n);
-    for (std::size_t j = 0; j < n; ++j) x0[j] = start_value(j);
-    LmProblem p;
-    p.m = m;
-    p.n = n;
-    p.residuals = [&](const std::vector<double>& x, std::vector<double>& r) {
-      for (std::size_t i = 0; i < m; ++i) {
-        bool ok = true;
-        double v = predict(rows_[i], x, ok);
-        if (!ok || !std::isfinite(v)) return false;
-        r[i] = (v - rows_[i].measured) * rows_[i].weight;
-      }
-      return true;
-    };
-    p.jacobian = [&](const std::vector<double>& x, std::vector<double>& jac) {
-      for (std::size_t i = 0; i < m; ++i) {
-        if (!gradient(rows_[i], x, &jac[i * n])) return false;
-        for (std::size_t j = 0; j < n; ++j) {
-          jac[i * n + j] *= rows_[i].weight;
-          if (!std::isfinite(jac[i * n + j])) return false;
-        }
-      }
-      return true;
-    };
+    for (std::size_t j = 0; j < n; ++j) {
+      x0[j] = start_value(j);
+      double c = std::clamp(x0[j], lo_[j], hi_[j]);
+      if (c != x0[j])
+        out_.notes.push_back("the start " + unknown_names_[j] + " = " + g15(x0[j]) + " is outside its bounds; started at " + g15(c));
+      x0[j] = c;
+    }
     for (RowCtx& r : rows_) {
       bool ok = true;
       double v = predict(r, x0, ok);
       if (!ok || !std::isfinite(v)) row_failure(r, point_env(r, x0), " at the starting point " + at_text(x0));
     }
-    LmOptions opts;
-    opts.max_iterations = req_.max_iterations;
-    LmResult res = levenberg_marquardt(p, x0, opts);
-    auto at = [&](const std::vector<double>& x) { return at_text(x); };
-    if (res.dependent && !res.converged) dependent_error(*res.dependent, res.why + " (at " + at(res.x) + ")");
-    if (!res.converged)
-      fail(DiagKind::NoConvergence,
-           "Levenberg-Marquardt did not converge: " + res.why + " (started at " + at(x0) + ", stopped at " + at(res.x) +
-               ", residual sum of squares " + g15(res.cost) + "); try other starting values with --start NAME=VALUE" +
-               (res.iterations >= req_.max_iterations ? " or more --max-iterations" : ""),
-           {}, data_.file->path);
-    out_.iterations = res.iterations;
-    out_.convergence = res.why;
-    // Variances from the Jacobian at the solution.
-    std::vector<double> jac(m * n);
-    if (p.jacobian(res.x, jac)) {
-      LeastSquares ls = solve_least_squares(jac, m, n, std::vector<double>(m, 0.0));
-      if (!ls.dependent) cov_diag_ = ls.cov_diag;
+    // 1. Where the target is linear in the unknowns on each piece of its max/min, the
+    //    bounded least-squares optimum of the pieces, from the start.
+    std::vector<double> x = x0;
+    solve_pieces(x);
+    // 2. Levenberg-Marquardt from there over the unknowns not on a bound; a trial point
+    //    outside the bounds is a rejected step, so every iterate keeps them.
+    auto on_bound = [&](std::size_t j) { return x[j] == lo_[j] || x[j] == hi_[j]; };
+    std::vector<std::size_t> free;
+    for (std::size_t j = 0; j < n; ++j)
+      if (!on_bound(j)) free.push_back(j);
+    auto full = [&](const std::vector<double>& xf) {
+      std::vector<double> y = x;
+      for (std::size_t k = 0; k < free.size(); ++k) y[free[k]] = xf[k];
+      return y;
+    };
+    LmProblem p;
+    p.m = m;
+    p.n = free.size();
+    p.residuals = [&](const std::vector<double>& xf, std::vector<double>& r) {
+      std::vector<double> y = full(xf);
+      if (!inside(y)) return false;
+      for (std::size_t i = 0; i < m; ++i) {
+        bool ok = true;
+        double v = predict(rows_[i], y, ok);
+        if (!ok || !std::isfinite(v)) return false;
+        r[i] = (v - rows_[i].measured) * rows_[i].weight;
+      }
+      return true;
+    };
+    std::vector<double> g(n);
+    p.jacobian = [&](const std::vector<double>& xf, std::vector<double>& jac) {
+      std::vector<double> y = full(xf);
+      for (std::size_t i = 0; i < m; ++i) {
+        if (!gradient(rows_[i], y, g.data())) return false;
+        for (std::size_t k = 0; k < free.size(); ++k) {
+          jac[i * free.size() + k] = g[free[k]] * rows_[i].weight;
+          if (!std::isfinite(jac[i * free.size() + k])) return false;
+        }
+      }
+      return true;
+    };
+    if (!free.empty()) {
+      std::vector<double> xf0;
+      for (std::size_t j : free) xf0.push_back(x[j]);
+      LmOptions opts;
+      opts.max_iterations = req_.max_iterations;
+      LmResult res = levenberg_marquardt(p, xf0, opts);
+      auto at = [&](const std::vector<double>& xf) { return at_text(full(xf)); };
+      if (res.dependent && !res.converged) {
+        std::size_t j = free[*res.dependent];
+        dependent_error(j, res.why + " (at " + at(res.x) + ")");
+      }
+      if (!res.converged)
+        fail(DiagKind::NoConvergence,
+             "Levenberg-Marquardt did not converge: " + res.why + " (started at " + at_text(x0) + ", stopped at " +
+                 at(res.x) + ", residual sum of squares " + g15(res.cost) + "); try other starting values with --start NAME=VALUE" +
+                 (res.iterations >= req_.max_iterations ? " or more --max-iterations" : ""),
+             {}, data_.file->path);
+      x = full(res.x);
+      out_.iterations = res.iterations;
+      out_.convergence = res.why;
+    } else {
+      out_.convergence = "every unknown is held at a bound";
     }
-    for (std::size_t j = 0; j < n; ++j) out_.parameters.push_back({unknown_names_[j], res.x[j], std::nullopt, x0[j]});
-    return res.x;
+    // 3. The pieces again from where it stopped: the exact optimum of the piece it ends on.
+    solve_pieces(x);
+    {
+      std::vector<double> a, b;
+      if (piece_system(x, a, b)) {
+        BoundedLeastSquares ls = solve_bounded_least_squares(a, m, n, b, lo_, hi_);
+        bool optimum = !ls.dependent;
+        for (std::size_t j = 0; optimum && j < n; ++j) optimum = std::fabs(ls.x[j] - x[j]) <= 1e-12 * std::fabs(x[j]);
+        if (optimum) {
+          out_.method = "Levenberg-Marquardt, then bounded linear least squares on the pieces of max/min";
+          out_.convergence = "the least-squares optimum of the piece of max/min the fit ends on (linear there)";
+        }
+      }
+    }
+    // Variances from the Jacobian at the solution, of the unknowns not on a bound.
+    free.clear();
+    for (std::size_t j = 0; j < n; ++j)
+      if (!on_bound(j)) free.push_back(j);
+    p.n = free.size();
+    std::vector<double> xf, jac(m * free.size());
+    for (std::size_t j : free) xf.push_back(x[j]);
+    if (!free.empty() && p.jacobian(xf, jac)) {
+      LeastSquares ls = solve_least_squares(jac, m, free.size(), std::vector<double>(m, 0.0));
+      if (!ls.dependent) {
+        cov_diag_.assign(n, 0);
+        for (std::size_t k = 0; k < free.size(); ++k) cov_diag_[free[k]] = ls.cov_diag[k];
+      }
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      out_.parameters.push_back({unknown_names_[j], x[j], std::nullopt, x0[j]});
+      out_.parameters.back().at_bound = on_bound(j);
+    }
+    return x;
   }
 
   std::vector<double> cov_diag_;
 
   void finish(const std::vector<double>& theta) {
     const std::size_t m = rows_.size(), n = unknowns_.size();
-    double rss = 0, wrss = 0, mean = 0, rel2 = 0, relmax = -1;
-    std::size_t rel_count = 0;
-    for (const RowCtx& r : rows_) mean += r.measured / static_cast<double>(m);
+    double rss = 0, wrss = 0, rel2 = 0, relmax = -1;
+    std::size_t rel_count = 0, negative = 0;
+    // R^2 of the residuals the fit minimises (weighted by 1 / |measured| with --relative):
+    // the share of the measurements' spread about their (weighted) mean that it explains.
+    double w2sum = 0, mean = 0;
+    for (const RowCtx& r : rows_) w2sum += r.weight * r.weight, mean += r.weight * r.weight * r.measured;
+    mean /= w2sum;
     double sstot = 0;
     for (std::size_t i = 0; i < m; ++i) {
       RowCtx& r = rows_[i];
@@ -611,7 +791,8 @@ class Fitter {
       double res = pred - r.measured;
       rss += res * res;
       wrss += res * r.weight * res * r.weight;
-      sstot += (r.measured - mean) * (r.measured - mean);
+      sstot += (r.measured - mean) * r.weight * (r.measured - mean) * r.weight;
+      if (pred < 0 && r.measured >= 0) ++negative;
       if (r.measured != 0) {
         double rel = res / r.measured;
         row.relative_error = rel;
@@ -630,11 +811,32 @@ class Fitter {
       out_.rms_relative_error = std::sqrt(rel2 / static_cast<double>(rel_count));
       out_.max_relative_error = relmax;
     }
-    if (sstot > 0) out_.r2 = 1 - rss / sstot;
-    if (m > n && cov_diag_.size() == n) {
-      double sigma2 = wrss / static_cast<double>(m - n);
-      for (std::size_t j = 0; j < n; ++j) out_.parameters[j].std_error = std::sqrt(sigma2 * cov_diag_[j]);
+    if (sstot > 0) out_.r2 = 1 - wrss / sstot;
+    std::size_t held = 0;
+    for (const FitParameter& q : out_.parameters) held += q.at_bound;
+    if (m > n - held && cov_diag_.size() == n) {
+      double sigma2 = wrss / static_cast<double>(m - (n - held));
+      for (std::size_t j = 0; j < n; ++j)
+        if (!out_.parameters[j].at_bound) out_.parameters[j].std_error = std::sqrt(sigma2 * cov_diag_[j]);
     }
+    for (const FitParameter& q : out_.parameters)
+      if (q.at_bound)
+        out_.notes.push_back(q.name + " is held at its bound " + g15(q.value) +
+                             ": the data pull it beyond what the model allows (the least-squares optimum within the bounds)");
+    // A fit can explain nearly all the spread (R^2 near 1) while missing the small
+    // measurements by a factor: the large ones carry the absolute residuals.
+    if (out_.rms_relative_error && *out_.rms_relative_error > kLargeRelativeError) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "the fit misses the measurements by %.3g%% RMS (%.3g%% at line %u)",
+                    100 * *out_.rms_relative_error, 100 * *out_.max_relative_error, *out_.max_relative_error_line);
+      out_.warnings.push_back(std::string(buf) +
+                              (req_.relative ? ": the model does not describe these measurements well"
+                                             : "; absolute residuals let the largest measurements decide: --relative "
+                                               "weighs every row by its own size"));
+    }
+    if (negative)
+      out_.warnings.push_back(std::to_string(negative) + (negative == 1 ? " row is" : " rows are") +
+                              " predicted below 0 at the fitted values");
   }
 };
 

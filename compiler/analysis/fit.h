@@ -6,14 +6,19 @@
 // equation; fit_model finds the unknowns that minimise the sum of squared residuals
 // (predicted - measured), or of relative residuals ((predicted - measured) / measured).
 //
+//   - The unknowns stay where the facts allow: >= 0 unless declared otherwise, and within
+//     their declared bounds (the closed form holds there only).
 //   - When the target is linear in the unknowns (checked symbolically: every second
 //     derivative with respect to the unknowns is zero, and they enter only through +, *
 //     and powers), the least-squares problem is solved directly by Householder QR on
-//     doubles, columns scaled to unit norm (solve_least_squares).
-//   - Otherwise Levenberg-Marquardt (levenberg_marquardt) starts from the unknowns'
-//     declared defaults (or 1), with derivatives from GiNaC's diff. Where an unknown sits
-//     inside max/min/floor/ceil/div/mod, the derivative is that of the branch active at the
-//     current point (as `pamc sensitivity` does).
+//     doubles, columns scaled to unit norm (solve_least_squares), or where that breaks a
+//     bound by bounded least squares (solve_bounded_least_squares).
+//   - Otherwise the target is mostly linear on each piece of its max/min: the bounded
+//     least-squares optimum of the pieces the rows lie on, from the unknowns' declared
+//     defaults (or 1); then Levenberg-Marquardt (levenberg_marquardt) over the unknowns
+//     not on a bound, with derivatives from GiNaC's diff of each row's branch (every
+//     max/min holding an unknown at the argument attaining it); then the pieces again,
+//     so a piecewise-linear target ends at the exact optimum of its piece.
 //
 // This file holds the model logic; the numerics are least_squares.h (on GSL), the command
 // (options, printing) compiler/driver/fit_command.cpp.
@@ -71,6 +76,7 @@ struct FitParameter {
   double value = 0;
   std::optional<double> std_error;  // sqrt(sigma^2 (J^T J)^-1_jj), when rows > unknowns
   double start = 0;                 // LM starting value (nonlinear fits)
+  bool at_bound = false;            // held at a bound (0 for a time): no standard error
 };
 
 struct FitRow {
@@ -95,9 +101,15 @@ struct FitResult {
   double rms = 0;               // sqrt(rss / rows)
   std::optional<double> rms_relative_error, max_relative_error;
   std::optional<std::uint32_t> max_relative_error_line;
-  std::optional<double> r2;     // 1 - rss / sum (measured - mean)^2; none if all equal
-  std::vector<std::string> notes;  // ignored columns, rows outside the closed form's assumptions
+  // 1 - sum (w r)^2 / sum (w (measured - mean_w))^2 with the fit's weights w (1, or
+  // 1 / |measured| with --relative) and their weighted mean; none if all equal.
+  std::optional<double> r2;
+  std::vector<std::string> notes;  // ignored columns, rows outside the closed form's assumptions, held bounds
+  std::vector<std::string> warnings;  // a large relative error, negative predictions
 };
+
+// Above this RMS relative error the fit warns (the measurements are missed by more than 10%).
+constexpr double kLargeRelativeError = 0.1;
 
 // Throws CompileError: UnknownTarget (no such target, --fit or -D name, no measurement
 // column), UnboundParameter (naming every parameter with no value), EvaluationError (too

@@ -73,6 +73,131 @@ LeastSquares solve_least_squares(const std::vector<double>& a_in, std::size_t m,
   return out;
 }
 
+BoundedLeastSquares solve_bounded_least_squares(const std::vector<double>& a, std::size_t m, std::size_t n,
+                                                const std::vector<double>& b, const std::vector<double>& lo,
+                                                const std::vector<double>& hi) {
+  BoundedLeastSquares out;
+  out.at_bound.assign(n, false);
+  static_cast<LeastSquares&>(out) = solve_least_squares(a, m, n, b);
+  if (out.dependent) return out;
+  auto inside = [&](const std::vector<double>& x) {
+    for (std::size_t j = 0; j < n; ++j)
+      if (x[j] < lo[j] || x[j] > hi[j]) return false;
+    return true;
+  };
+  if (inside(out.x)) return out;  // the bounds do not bind
+
+  // Active set: x_j is free, or held at lo_j or hi_j. Start from every x_j held at the
+  // bound nearest 0 (lo = 0 for a time: all held at 0, as NNLS starts).
+  enum State { Free, AtLo, AtHi };
+  std::vector<State> state(n);
+  std::vector<double> x(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (std::isfinite(lo[j]) && (lo[j] >= 0 || !std::isfinite(hi[j]) || std::fabs(lo[j]) <= std::fabs(hi[j])))
+      state[j] = AtLo, x[j] = lo[j];
+    else if (std::isfinite(hi[j]))
+      state[j] = AtHi, x[j] = hi[j];
+    else
+      state[j] = Free, x[j] = 0;
+  }
+  std::vector<double> colnorm(n, 0);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < m; ++i) colnorm[j] += a[i * n + j] * a[i * n + j];
+  for (double& c : colnorm) c = std::sqrt(c);
+  // Solves for the free columns with the held ones at their bounds; false if none is free.
+  auto solve_free = [&](std::vector<double>& z) -> bool {
+    std::vector<std::size_t> f;
+    for (std::size_t j = 0; j < n; ++j)
+      if (state[j] == Free) f.push_back(j);
+    z = x;
+    if (f.empty()) return false;
+    std::vector<double> af(m * f.size()), bf(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      double r = b[i];
+      for (std::size_t j = 0; j < n; ++j)
+        if (state[j] != Free) r -= a[i * n + j] * x[j];
+      bf[i] = r;
+      for (std::size_t k = 0; k < f.size(); ++k) af[i * f.size() + k] = a[i * n + f[k]];
+    }
+    LeastSquares ls = solve_least_squares(af, m, f.size(), bf);
+    if (ls.dependent) return false;  // not when A has full rank
+    for (std::size_t k = 0; k < f.size(); ++k) z[f[k]] = ls.x[k];
+    return true;
+  };
+  for (std::size_t round = 0; round < 10 * n + 10; ++round) {
+    // The gradient of |A x - b|^2 / 2 is -w, w = A^T (b - A x): a held x_j whose w points
+    // into the box would reduce the sum if freed; the one with the largest scaled w goes.
+    std::vector<double> r(m);
+    double rnorm = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      r[i] = b[i];
+      for (std::size_t j = 0; j < n; ++j) r[i] -= a[i * n + j] * x[j];
+      rnorm += r[i] * r[i];
+    }
+    rnorm = std::sqrt(rnorm);
+    std::optional<std::size_t> enter;
+    double best = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (state[j] == Free || colnorm[j] == 0) continue;
+      double w = 0;
+      for (std::size_t i = 0; i < m; ++i) w += a[i * n + j] * r[i];
+      double g = (state[j] == AtLo ? w : -w) / (colnorm[j] * std::max(rnorm, 1e-300));
+      if (g > 1e-12 && g > best) best = g, enter = j;
+    }
+    if (!enter) break;  // Kuhn-Tucker: no held x_j would move into the box
+    state[*enter] = Free;
+    // Inner loop: step towards the free solution, holding each x_j that reaches a bound.
+    for (std::size_t inner = 0; inner <= n; ++inner) {
+      std::vector<double> z;
+      if (!solve_free(z)) break;
+      double alpha = 1;
+      std::optional<std::size_t> hit;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (state[j] != Free) continue;
+        if (z[j] < lo[j] && z[j] < x[j]) {
+          double t = (x[j] - lo[j]) / (x[j] - z[j]);
+          if (t < alpha) alpha = t, hit = j;
+        } else if (z[j] > hi[j] && z[j] > x[j]) {
+          double t = (hi[j] - x[j]) / (z[j] - x[j]);
+          if (t < alpha) alpha = t, hit = j;
+        }
+      }
+      for (std::size_t j = 0; j < n; ++j)
+        if (state[j] == Free) x[j] += alpha * (z[j] - x[j]);
+      if (!hit) break;
+      for (std::size_t j = 0; j < n; ++j) {  // every free x_j now on a bound is held there
+        if (state[j] != Free) continue;
+        if (x[j] <= lo[j] || (j == *hit && z[j] < lo[j])) state[j] = AtLo, x[j] = lo[j];
+        else if (x[j] >= hi[j] || (j == *hit && z[j] > hi[j])) state[j] = AtHi, x[j] = hi[j];
+      }
+    }
+  }
+  // The free columns' exact solution (no accumulated steps) and their variances.
+  std::vector<std::size_t> f;
+  for (std::size_t j = 0; j < n; ++j)
+    if (state[j] == Free) f.push_back(j);
+  out.cov_diag.assign(n, 0);
+  if (!f.empty()) {
+    std::vector<double> af(m * f.size()), bf(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      double r = b[i];
+      for (std::size_t j = 0; j < n; ++j)
+        if (state[j] != Free) r -= a[i * n + j] * x[j];
+      bf[i] = r;
+      for (std::size_t k = 0; k < f.size(); ++k) af[i * f.size() + k] = a[i * n + f[k]];
+    }
+    LeastSquares ls = solve_least_squares(af, m, f.size(), bf);
+    if (!ls.dependent)
+      for (std::size_t k = 0; k < f.size(); ++k) {
+        x[f[k]] = std::clamp(ls.x[k], lo[f[k]], hi[f[k]]);
+        out.cov_diag[f[k]] = ls.cov_diag[k];
+      }
+  }
+  for (std::size_t j = 0; j < n; ++j) out.at_bound[j] = state[j] != Free;
+  out.x = x;
+  return out;
+}
+
 namespace {
 
 // What GSL's callbacks need: the problem, the workspace (for the current residuals), and

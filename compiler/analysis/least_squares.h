@@ -25,6 +25,20 @@ struct LeastSquares {
 LeastSquares solve_least_squares(const std::vector<double>& a, std::size_t m, std::size_t n,
                                  const std::vector<double>& b);
 
+// min |A x - b| subject to lo <= x <= hi (each bound may be infinite): the active-set
+// method of Stark and Parker ("Bounded-variable least squares", 1995), which is Lawson and
+// Hanson's NNLS with upper bounds too. Each subproblem (the free columns, the others held
+// at their bounds) is solve_least_squares; a problem whose unconstrained solution lies
+// within the bounds gets exactly that solution. `at_bound[j]` says x_j was held at a bound;
+// cov_diag is that of the free columns (0 for the held ones). A dependent column of A is
+// reported as solve_least_squares does, before any bound is tried.
+struct BoundedLeastSquares : LeastSquares {
+  std::vector<bool> at_bound;
+};
+BoundedLeastSquares solve_bounded_least_squares(const std::vector<double>& a, std::size_t m, std::size_t n,
+                                                const std::vector<double>& b, const std::vector<double>& lo,
+                                                const std::vector<double>& hi);
+
 // Levenberg-Marquardt for min sum r_i(x)^2: GSL's trust-region multifit_nlinear (Moré's
 // scaling by the Jacobian's column norms, each step by QR), driven here so each way of
 // stopping has its own message. Trial points where the model has no value are rejected

@@ -563,23 +563,6 @@ FixedResources fixed_resources(const Program& program) {
   return out;
 }
 
-std::string FixedResources::name_of(double index) const {
-  if (!complete) return {};
-  std::string name;
-  int found = 0;
-  for (const Single& s : singles)
-    if (s.index == index) {
-      name = s.decl->name;
-      ++found;
-    }
-  for (const Family& f : families)
-    if (index >= f.offset && index == std::floor(index)) {
-      name = f.decl->name + "(" + number_text(index - f.offset) + ")";
-      ++found;
-    }
-  return found == 1 ? name : std::string();  // several names for one server: none is right
-}
-
 std::unique_ptr<Program> check_modules(std::vector<ast::Module> modules, Diagnostics& diags) {
   auto program = std::make_unique<Program>();
   program->modules = std::move(modules);

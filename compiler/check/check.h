@@ -60,8 +60,8 @@ const std::vector<MaCounter>& ma_counters();
 const MaCounter* find_ma_counter(const std::string& name);
 
 // The resources whose index the text fixes: `r = fcfs(k, m)` (a number k) and families
-// `r(p) = fcfs(p + c, m)` (a number c, or none), for naming simulated servers and for the
-// aliasing warning.
+// `r(p) = fcfs(p + c, m)` (a number c, or none), for the aliasing warning. (The simulator
+// names its servers at the parameters' values: runtime/sim_names.cpp.)
 struct FixedResources {
   struct Single {
     const ast::Decl* decl;
@@ -74,10 +74,6 @@ struct FixedResources {
   std::vector<Single> singles;
   std::vector<Family> families;
   bool complete = true;  // every resource declaration is one of the above
-  // "bus", or "cpu(3)" for index 3 of cpu(p) = fcfs(p, 1); empty when no name is certain
-  // (another resource's index depends on parameters, link(p) = fcfs(P + p, 1): index 3 may
-  // be link(0)).
-  std::string name_of(double index) const;
 };
 FixedResources fixed_resources(const Program& program);
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include "compiler/diag/diag.h"
 

@@ -77,7 +77,7 @@ std::string format_json(const FitResult& r, const std::string& data_path) {
   }
   Json parameters = Json::object();
   for (const FitParameter& p : r.parameters) {
-    Json q = {{"value", number(p.value)}, {"std_error", optional(p.std_error)}};
+    Json q = {{"value", number(p.value)}, {"std_error", optional(p.std_error)}, {"at_bound", p.at_bound}};
     if (!r.linear) q["start"] = number(p.start);
     parameters[p.name] = q;
   }
@@ -98,6 +98,7 @@ std::string format_json(const FitResult& r, const std::string& data_path) {
   }
   doc["data_rows"] = rows;
   doc["notes"] = r.notes;
+  doc["warnings"] = r.warnings;
   return json_text(doc) + "\n";
 }
 
@@ -132,7 +133,7 @@ std::string format_text(const FitResult& r, const std::string& data_path) {
   std::vector<std::vector<std::string>> params{{"parameter", "value", "std. error"}};
   if (!r.linear) params[0].push_back("start");
   for (const FitParameter& p : r.parameters) {
-    params.push_back({p.name, num(p.value), p.std_error ? short_num(*p.std_error, 3) : "-"});
+    params.push_back({p.name, num(p.value), p.at_bound ? "- (at its bound)" : p.std_error ? short_num(*p.std_error, 3) : "-"});
     if (!r.linear) params.back().push_back(num(p.start));
   }
   o << table(params, "  ") << "\n";
@@ -142,8 +143,8 @@ std::string format_text(const FitResult& r, const std::string& data_path) {
   if (r.max_relative_error)
     o << "  max relative error       " << percent(*r.max_relative_error) << " (line " << *r.max_relative_error_line
       << ")\n";
-  o << "  R^2                      " << (r.r2 ? short_num(*r.r2, 8) : std::string("- (the measurements are all equal)"))
-    << "\n\n";
+  o << "  R^2 (" << (r.relative ? "relative" : "absolute") << " residuals) "
+    << (r.r2 ? short_num(*r.r2, 8) : std::string("- (the measurements are all equal)")) << "\n\n";
   std::vector<std::vector<std::string>> rows{{"line"}};
   if (!r.rows.empty())
     for (const auto& [name, v] : r.rows.front().inputs) rows[0].push_back(name);
@@ -195,6 +196,8 @@ int cmd_fit(const FitCommand& c) {
     return report(e);
   }
   for (const std::string& n : result.notes) report_note(c.data, n);
+  for (const std::string& w : result.warnings)
+    render_diagnostic(std::cerr, Diagnostic{Severity::Warning, DiagKind::PoorFit, Loc{}, w, c.data});
   std::cout << (c.json ? format_json(result, c.data) : format_text(result, c.data));
   if (!c.output.empty()) {
     // The cost model with each fitted constant as its parameter's default.

@@ -21,6 +21,7 @@ struct SimulateCommand {
   unsigned long long seed = 1;
   int runs = 1;
   unsigned long long max_events = 0;
+  unsigned long long max_processes = 0;
   std::vector<std::string> targets;
   bool json = false;
 };
@@ -54,6 +55,7 @@ int run_simulate(const SimulateCommand& c) {
   opts.seed = c.seed;
   opts.runs = c.runs;
   opts.max_events = c.max_events;
+  opts.max_processes = c.max_processes;
   std::vector<NamedSimResult> results;
   try {
     for (const std::string& p : processes) {
@@ -64,10 +66,9 @@ int run_simulate(const SimulateCommand& c) {
       };
       results.push_back({p, simulate(comp->normal, p, params, opts)});
     }
-    // The model's names for its servers, where the text fixes them (`bus`, `cpu(3)`).
-    FixedResources fixed = fixed_resources(*comp->program);
-    for (NamedSimResult& r : results)
-      for (SimResourceStats& s : r.result.resources) s.name = fixed.name_of(static_cast<double>(s.index));
+    // The model's names for its servers (`bus`, `cpu(3)`, `link(2)`).
+    const std::map<std::string, double> values = sim_parameter_values(comp->normal, params);
+    for (NamedSimResult& r : results) name_resources(*comp->program, values, r.result);
   } catch (const CompileError& e) {
     return report(e);
   }
@@ -82,7 +83,8 @@ void options(po::options_description& d) {
       ("dist", po::value<std::string>()->default_value("det"), "det | exp: durations as given, or exponential with that mean")
       ("seed", po::value<unsigned long long>()->default_value(1), "random seed")
       ("runs", po::value<int>()->default_value(1), "number of runs")
-      ("max-events", po::value<unsigned long long>()->default_value(1000000000ULL), "stop with an error after this many events per run (0: no limit)")
+      ("max-events", po::value<unsigned long long>()->default_value(1000000000ULL), "stop with an error after this many events per run (0: no limit); a model that needs more is refused before it runs")
+      ("max-processes", po::value<unsigned long long>()->default_value(10000000ULL), "refuse a run that holds more processes at once (pending events, queued requests, composite processes in progress; 0: no limit), checked before they are allocated")
       ("target", po::value<std::vector<std::string>>()->composing(), "simulate process NAME (default: top-level processes)")
       ("json", "print JSON");
 }
@@ -96,6 +98,7 @@ int run(const CommandLine& line) {
   c.runs = line.vm["runs"].as<int>();
   if (c.runs < 1) throw usage_error("simulate: --runs must be at least 1");
   c.max_events = line.vm["max-events"].as<unsigned long long>();
+  c.max_processes = line.vm["max-processes"].as<unsigned long long>();
   sym::install_interrupt_handler();  // Ctrl-C: a clean error at the next 2^20 events
   c.json = line.flag("json");
   return run_simulate(c);
@@ -105,6 +108,6 @@ int run(const CommandLine& line) {
 
 extern const Subcommand simulate_command{
     "simulate", "discrete-event simulation of the model",
-    "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--json]", options, run};
+    "FILE [-D ...] [--dist det|exp] [--seed S] [--runs K] [--max-events N] [--max-processes N] [--target NAME]... [--json]", options, run};
 
 }  // namespace pamc

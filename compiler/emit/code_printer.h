@@ -8,7 +8,7 @@
 #include <vector>
 #include <string>
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 namespace pamc::sym {
 class reduction;

@@ -3,7 +3,7 @@
 #include <map>
 #include <string>
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include "compiler/evaluate/program.h"
 

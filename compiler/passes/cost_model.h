@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include "compiler/source/source.h"
 #include "compiler/symbolic/symbolic.h"

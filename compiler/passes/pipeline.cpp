@@ -62,8 +62,9 @@ void simplify_model(CostModel& model) {
       guarded = model.equations[k].top_level && sym::has_comparison(best.values[k]);
     if (best.top == 0 && !more_integers && !guarded) break;
     sym::Facts more = model.facts;
-    sym::promote_assumptions(best.assumptions, more);
-    Round next = simplify_round(model, time_values, more, best.assumptions);
+    sym::Assumptions start = best.assumptions;  // a promotion may add a sign it relies on
+    sym::promote_assumptions(start, more);
+    Round next = simplify_round(model, time_values, more, start);
     bool better = next.top < best.top || (next.top == best.top && printed_size(next) < printed_size(best));
     if (!better) break;
     best = std::move(next);

@@ -9,7 +9,7 @@
 // information by address -- one virtual call -- answers the same question.
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 namespace pamc::sym {
 

@@ -10,7 +10,7 @@
 
 #include <functional>
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <map>
 #include <string>

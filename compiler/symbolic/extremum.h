@@ -6,7 +6,7 @@
 // common factors) is a simplifier rule (rules.h).
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 namespace pamc::sym {
 

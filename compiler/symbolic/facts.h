@@ -10,7 +10,7 @@
 // rewriting a symbol with a symbolic bound (s >= L) as L + t with a fresh t >= 0.
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <map>
 #include <set>
@@ -67,6 +67,11 @@ struct Facts {
   // The interval analysis itself (no retries).
   Interval range(const ex& e) const;
   bool is_declared(const GiNaC::symbol& s) const { return info_.count(s) != 0; }
+  // Is s >= 0 known only from the parameter default (declare_parameter), no fact or bound?
+  bool sign_is_default(const GiNaC::symbol& s) const {
+    auto it = info_.find(s);
+    return it != info_.end() && it->second.default_lower;
+  }
   bool is_integer_symbol(const GiNaC::symbol& s) const;
   // Does e mention a loop index declared with declare_index?
   bool mentions_index(const ex& e) const;

@@ -6,7 +6,7 @@
 // different lengths combine as if padded with zeros.
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <functional>
 #include <optional>

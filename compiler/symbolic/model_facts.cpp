@@ -39,6 +39,12 @@ struct Inferrer {
   std::vector<symbol> bound;  // reduction indices in scope
   std::set<ex, ex_is_less> int_symbols, ge1_symbols, int_exprs;
   std::vector<ex> ge1_exprs;  // divisors that are not a symbol: each must be >= 1
+  // Parameters whose default sign a fact below was derived from (N / P >= 1 gives P > 0
+  // only with N >= 0): checked as assumptions, since N = -3, P = -1 satisfies N / P >= 1.
+  std::set<ex, ex_is_less> default_signs;
+  void relies_on_sign(const ex& s) {
+    if (is_class<symbol>(s) && facts.sign_is_default(ex_to<symbol>(s))) default_signs.insert(s);
+  }
 
   bool parameters_only(const ex& e) const {
     for (const symbol& i : bound)
@@ -82,6 +88,7 @@ struct Inferrer {
     // ceil(y) >= 1 is y > 0 (a block size ceil(N / P)): N > 0 and P > 0 for a quotient.
     if (pamela_function(x) == Fn::Ceil) {
       ex ynd = x.op(0).normal().numer_denom();
+      for (const ex& s : {ynd.op(0), ynd.op(1)}) relies_on_sign(s);
       for (const ex& s : {ynd.op(0), ynd.op(1)})
         if (is_class<symbol>(s) && !facts.provably_positive(s)) facts.add_lower(ex_to<symbol>(s), 0, true);
       return;
@@ -93,6 +100,7 @@ struct Inferrer {
     if (is_class<symbol>(nd.op(0)) && is_class<symbol>(nd.op(1))) {
       // Only what the facts lack: a bound stated twice (P <= N declared, N >= P inferred)
       // makes every proof walk both ways.
+      relies_on_sign(nd.op(0));
       if (!facts.provably_positive(nd.op(1))) facts.add_lower(ex_to<symbol>(nd.op(1)), 0, true);
       if (!facts.provably_nonneg(nd.op(0) - nd.op(1))) facts.add_lower(ex_to<symbol>(nd.op(0)), nd.op(1), false);
     }
@@ -181,6 +189,8 @@ void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptio
     out.nonneg.push_back(x - 1);
   }
   for (const auto& [key, text] : items) out.from_model.push_back(text);
+  for (const ex& s : in.default_signs)
+    if (out.items.insert(to_pamela(s) + " >= 0").second) out.nonneg.push_back(s);
 }
 
 ex powers_of_two(const ex& e, const Facts& facts) {
@@ -278,7 +288,8 @@ void drop_implied_nonneg(Assumptions& a) {
   a.nonneg = kept;
 }
 
-void promote_assumptions(const Assumptions& a, Facts& facts) {
+void promote_assumptions(Assumptions& a, Facts& facts) {
+  std::vector<ex> signs;  // parameters whose default sign a promotion relies on
   for (const ex& e : a.integer) {
     if (is_class<symbol>(e))
       facts.declare_integer(ex_to<symbol>(e));
@@ -294,6 +305,7 @@ void promote_assumptions(const Assumptions& a, Facts& facts) {
       if (is_class<numeric>(t0)) std::swap(t0, t1);
       if (t1.is_equal(-1) && is_class<power>(t0) && is_class<symbol>(t0.op(0)) && is_class<numeric>(t0.op(1)) &&
           ex_to<numeric>(t0.op(1)).is_pos_integer() && facts.provably_nonneg(t0.op(0))) {
+        if (facts.sign_is_default(ex_to<symbol>(t0.op(0)))) signs.push_back(t0.op(0));  // Q = -2: Q ^ 2 >= 1
         if (!facts.provably_nonneg(t0.op(0) - 1)) facts.add_lower(ex_to<symbol>(t0.op(0)), 1, false);
         continue;
       }
@@ -316,6 +328,8 @@ void promote_assumptions(const Assumptions& a, Facts& facts) {
       break;
     }
   }
+  for (const ex& s : signs)
+    if (a.items.insert(to_pamela(s) + " >= 0").second) a.nonneg.push_back(s);
 }
 
 }  // namespace pamc::sym

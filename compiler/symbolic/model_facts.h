@@ -16,7 +16,7 @@
 
 #include "compiler/symbolic/facts.h"
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <vector>
 
@@ -36,7 +36,9 @@ ex powers_of_two(const ex& e, const Facts& facts);
 // bounded below, an integer symbol or expression). Sound because every evaluator checks all
 // assumptions together and falls back to the time-domain form where any fails: a closed
 // form found under these facts is used only where they hold.
-void promote_assumptions(const Assumptions& a, Facts& facts);
+// A promotion that relies on a parameter's default sign (Q ^ 2 >= 1 gives Q >= 1 only with
+// Q >= 0) adds that sign to `a` as an assumption.
+void promote_assumptions(Assumptions& a, Facts& facts);
 
 // Drops an assumption `s >= 0` on a parameter that another assumption already bounds from
 // above zero (`s >= c`, c >= 0: P >= 1 makes P >= 0 say nothing new).

@@ -8,7 +8,7 @@
 // parentheses by Pamela precedence. The text reparses as Pamela.
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <string>
 

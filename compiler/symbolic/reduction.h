@@ -9,7 +9,7 @@
 // the same expression.
 #pragma once
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 namespace pamc::sym {
 

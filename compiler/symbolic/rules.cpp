@@ -8,6 +8,7 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <algorithm>
 #include <map>
@@ -1081,11 +1082,25 @@ std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, 
 
 // The busiest-position factor is applied to w * c; it must be index-free, >= 0, and (unless
 // the range is provably non-empty) never fail, as brute force does not evaluate it then.
-std::optional<ex> map_weight(const MapSum& m, const Facts& f) {
+// A weight that divides by parameters (w / (X Y) over X Y items) may fail only where the
+// range is empty: then X >= 1 and Y >= 1 are assumed, as for a sum (cannot_fail_or_assume).
+std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
   const reduction& r = ex_to<reduction>(m.red);
   ex wc = m.w * m.c;
-  if (m.c.has(r.index_ex()) || !f.provably_nonneg(wc)) return std::nullopt;
-  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  if (m.c.has(r.index_ex())) return std::nullopt;
+  Facts g = f;  // with the denominators >= 1 where they are assumed
+  std::vector<Cond> conds;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) {
+    std::vector<symbol> dens;
+    denominators(wc, dens);
+    for (const symbol& d : dens) {
+      if (f.mentions_index(d) || f.provably_positive(d)) continue;
+      g.add_lower(d, 1, false);
+      conds.push_back({false, d - 1});
+    }
+    if (may_fail(wc, g)) return std::nullopt;
+  }
+  if (!g.provably_nonneg(wc) || !require(conds, f, a)) return std::nullopt;
   return wc;
 }
 
@@ -1421,22 +1436,71 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
 // (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise;
 // k itself is kept when 1 <= lb + e < 2 k is proved (e.g. i = 1..N with k >= 1).
 // Guarded where the range may be empty (then the vector is 0 and so is its max).
+// gcd(a, k) for a positive integer a and an integer k >= 1, as a formula in k: the sum of
+// phi(d) over the divisors d of a that divide k (gcd(a, k) = sum of phi(d), d | gcd(a, k)).
+// A number when k is one: gcd(2, P) = 1 + (P mod 2 == 0).
+ex gcd_with(long a, const ex& k) {
+  if (is_class<numeric>(k) && ex_to<numeric>(k).is_integer())
+    return GiNaC::gcd(numeric(a), ex_to<numeric>(k));
+  ex g = 0;
+  for (long d = 1; d <= a; ++d) {
+    if (a % d) continue;
+    long phi = 0;
+    for (long x = 1; x <= d; ++x) phi += std::gcd(x, d) == 1;
+    g += d == 1 ? ex(phi) : phi * compare(Cmp::Eq, mod_of(k, d), 0);
+  }
+  return g;
+}
+
+// Strided cyclic map: max(w * sum (i = lb, ub) { c * unitvec((a i + e) mod k + d) }) with a
+// a nonzero integer constant (|a| <= 64), k an integer >= 1 (the model's fact for a mod),
+// w c free of i and >= 0. Over n consecutive i the positions repeat with period k / g,
+// g = gcd(a, k), and within a period hit k / g distinct positions once each; so the busiest
+// position holds ceil(n / (k / g)) = ceil(n g / k) items. The shift e and the offset d move
+// positions, not counts: they must make positions that exist (e an integer, d an integer
+// >= 0: proved, or assumed and checked, as a fractional or negative position has no value).
+std::optional<ex> vmax_strided(const MapSum& m, const Facts& f, Assumptions& a) {
+  const reduction& r = ex_to<reduction>(m.red);
+  const ex& i = r.index_ex();
+  ex fn, d = 0;
+  for (const ex& t : operands_of(m.pos.expand(), true)) {
+    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+    else d += t;
+  }
+  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(fn.op(0), i);
+  if (!lin || !lin->first.is_integer() || abs(lin->first) > 64 || abs(lin->first) == 1) return std::nullopt;
+  const ex& k = fn.op(1);
+  if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
+  auto wc = map_weight(m, f, a);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}, {true, lin->second}, {true, d}, {false, d}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  ex g = gcd_with(abs(lin->first).to_long(), k);
+  return nonempty_guard(n, f) * ceil_of(n * g / k) * *wc;
+}
+
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
   if (!m) return std::nullopt;
   const reduction& r = ex_to<reduction>(m->red);
+  if (auto strided = vmax_strided(*m, f, a)) return strided;
   auto p = mod_div_position(m->pos, r.index_ex(), Fn::Mod);
-  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
-  auto wc = map_weight(*m, f);
+  if (!p || !f.provably_positive(p->k)) return std::nullopt;
+  // The shift and the offset must give positions that exist (integers, offset >= 0).
+  if (!f.provably_integer(p->e0) && !(f.provably_integer(p->k) && require({{true, p->e0}}, f, a))) return std::nullopt;
+  if (!require({{true, p->d}, {false, p->d}}, f, a)) return std::nullopt;
+  auto wc = map_weight(*m, f, a);
   if (!wc) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;
   // A real k is as good as an integer when 1 <= lb + e < 2 k: the one-block case then has
   // n <= ub + e < k items, and a block q >= 1 with q k an integer would need 2 k <= lb + e.
   ex start = r.lb() + p->e0;
-  bool real_ok = f.provably_nonneg(start - 1) && f.provably_positive(2 * p->k - start);
-  ex k = f.provably_integer(p->k) || real_ok ? p->k : ceil_of(p->k);
+  bool k_integer = f.provably_integer(p->k);  // else ask for real_ok (whose proof may need a sign)
+  bool real_ok = !k_integer && f.provably_nonneg(start - 1) && f.provably_positive(2 * p->k - start);
+  ex k = k_integer || real_ok ? p->k : ceil_of(p->k);
   return nonempty_guard(n, f) * ceil_of(n / k) * *wc;
 }
 
@@ -1462,7 +1526,7 @@ std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
   ex start = (p->s > 0 ? r.lb() + p->e0 : p->e0 - r.ub()).expand();
   // start = 0 makes e = -lb (resp. ub) an integer with the bounds (required below).
   if (!start.is_zero() && !f.provably_integer(p->e0)) return std::nullopt;
-  auto wc = map_weight(*m, f);
+  auto wc = map_weight(*m, f, a);
   if (!wc) return std::nullopt;
   bool int_k = f.provably_integer(p->k);
   if (start.is_zero()) {
@@ -2259,6 +2323,12 @@ std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&
 // would go negative, hence the guard. Side conditions: lb, ub integers (proved or
 // assumed); the offsets e integers (proved, as i_only_in_mods requires).
 constexpr long kMaxResidueSplit = 16;
+bool position_mentions(const ex& e, const ex& i) {
+  if (pamela_function(e) == Fn::Unitvec) return e.op(0).has(i);
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (position_mentions(e.op(k), i)) return true;
+  return false;
+}
 std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& asm_) {
   auto rs = residue_sum(e, f);
   if (!rs) return std::nullopt;
@@ -2268,6 +2338,9 @@ std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumption
   if (!is_class<numeric>(k) || !ex_to<numeric>(k).is_integer() || ex_to<numeric>(k) < 2 ||
       ex_to<numeric>(k) > kMaxResidueSplit)
     return std::nullopt;
+  // Loads whose position holds the index (unitvec(i mod 16)) are the vector-max rules' to
+  // read whole: split, they become a 16-way max of floors (ceil(N / 16) is the answer).
+  if (position_mentions(r->body(), i)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, asm_)) return std::nullopt;
   const long kk = ex_to<numeric>(k).to_long();
   ex total = 0;
@@ -2777,7 +2850,7 @@ std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a
   if (auto m = single_map(e.op(0))) {
     const reduction& r = ex_to<reduction>(m->red);
     if (!distinct(m->pos, r.index_ex())) return std::nullopt;
-    if (auto wc = map_weight(*m, f)) {
+    if (auto wc = map_weight(*m, f, a)) {
       if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
       return nonempty_guard(r.ub() - r.lb(), f) * *wc;
     }
@@ -2893,7 +2966,7 @@ std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumption
   if (!(r.lb() + lin->second).expand().is_zero()) return std::nullopt;
   if (!f.provably_integer(B) || !f.provably_positive(B) || !f.provably_integer(P) || !f.provably_positive(P))
     return std::nullopt;
-  auto wc = map_weight(*m, f);
+  auto wc = map_weight(*m, f, a);
   if (!wc) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;

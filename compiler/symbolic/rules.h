@@ -10,7 +10,7 @@
 
 #include "compiler/symbolic/facts.h"
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <optional>
 #include <string>

@@ -4,7 +4,7 @@
 #include "compiler/symbolic/facts.h"
 #include "compiler/symbolic/reduction.h"  // count_reductions
 
-#include <ginac/ginac.h>
+#include "compiler/symbolic/ginac_headers.h"
 
 #include <map>
 #include <memory>

@@ -4,7 +4,7 @@ ranges and grids, plots are real images and errors leave no file, the MRM's cros
 and elasticities, exit codes."""
 import harness
 from harness import MRM, ROOT, check, pamc, write
-import argparse, csv, io, json, os, subprocess, sys, tempfile
+import argparse, csv, io, json, os, re, subprocess, sys, tempfile
 
 
 def close(a, b, rel=1e-12):
@@ -155,6 +155,79 @@ def main():
     except Exception as e:  # noqa: BLE001
         ok, out = False, f"{out} {e}"
     check("explain solves crossovers in every parameter (symbolic other parameters)", ok, out + err)
+    # --- crossovers only in the domain; branches that are one function are no tie ---
+    jacobi = os.path.join(ROOT, "tests", "cli", "data", "jacobi_1d.pam")
+
+    def crossovers(model, *bindings):
+        rc, out, err = pamc("explain", model, *[x for b in bindings for x in ("-D", b)], "--json")
+        if rc != 0:
+            return None, out + err
+        j = json.loads(out)
+        return [c for t in j.values() for m in t["extrema"] for c in m["crossovers"]], out
+
+    # K * max(...) whose first and last arguments are equal for every P >= 2: at P = 4 they
+    # are one regime, not a tie on a crossover; t_msg and t_c are >= 0, so the crossovers at
+    # t_msg = 0 (the other branch dominates when t_msg < 0) are not reported.
+    rc, out, err = pamc("explain", jacobi, "-D", "P=4", "-D", "N=1000", "-D", "K=10", "--json")
+    try:
+        m = json.loads(out)["T_main"]["extrema"][0]
+        ok = (m["tied"] == [] and len(m["same"]) == 1 and m["crossovers"] == []
+              and m["args"][m["dominant"]]["expression"] == "(2 <= P) * t_msg + (3 <= P) * t_msg + N * t_c / P")
+    except Exception as e:  # noqa: BLE001
+        ok, out = False, f"{out} {e}"
+    check("explain: two branches equal for all P >= 2 are one regime (no tie, no crossover at t_msg = 0)", ok, out + err)
+    rc, out, err = pamc("explain", jacobi, "-D", "P=4", "-D", "N=1000", "-D", "K=10")
+    check("explain text: no 'tie', the equal branch marked as the same near the point",
+          rc == 0 and "tie" not in out and "the same as the dominant term near this point" in out, out + err)
+    # Crossovers at a negative value or with a region below 0 (N = 0 where the other
+    # branch would dominate for N < 0, a numeric root at N = -3e-60): none of them.
+    mrm_ts = write(tmp, "mrm_ts.pam", "numeric parameter P\nnumeric parameter N\nnumeric parameter t_l = 10\n"
+                   "numeric parameter t_s = 0.1\nresource s = fcfs(0, 1)\n"
+                   "process main = par (p = 1, P) seq (i = 1, N) { delay(t_l) ; use(s, t_s) }\n")
+    for model, point in [(mrm_ts, ["P=4", "N=10"]), (jacobi, ["P=2", "N=1000", "K=10"]),
+                         (os.path.join(ROOT, "samples", "corpus", "block_ceil.pam"), ["N=10", "P=3"]),
+                         (os.path.join(ROOT, "samples", "corpus", "wavefront.pam"), ["N=5", "P=2"]),
+                         (os.path.join(ROOT, "samples", "corpus", "master_worker.pam"), ["P=4", "N=10"]),
+                         (os.path.join(ROOT, "samples", "corpus", "halo_edges.pam"), ["N=4", "P=1"])]:
+        cs, out = crossovers(model, *point)
+        bad = [c for c in cs or [] if c["value"] < 0 or re.search(r"< ~?-?0$", c["other_dominates_when"])
+               or ("e-" in str(c["value"]) and abs(c["value"]) < 1e-30)]
+        check(f"explain {os.path.basename(model)} at {' '.join(point)}: no crossover at a negative value or below 0",
+              cs is not None and not bad, f"{bad} {out}")
+    cs, out = crossovers(mrm_ts, "P=4", "N=10")
+    by = {c["parameter"]: c["value"] for c in cs or []}
+    check("explain keeps the crossovers in the domain: P = 101, t_l = 0.3, t_s = 10/3 (and none in N)",
+          by.get("P") == 101 and by.get("t_l") == 0.3 and abs(by.get("t_s", 0) - 10 / 3) < 1e-5 and "N" not in by, out)
+    # A declared bound is part of the domain: with P <= 50 the server never saturates.
+    capped = write(tmp, "mrm_capped.pam", open(mrm_ts).read().replace("numeric parameter P\n", "numeric parameter P <= 50\n"))
+    cs, out = crossovers(capped, "P=4", "N=10")
+    check("explain: no crossover beyond a declared bound (P = 101 with P <= 50)",
+          cs is not None and all(c["parameter"] != "P" for c in cs) and any(c["parameter"] == "t_s" for c in cs), out)
+    # Two arguments that meet at the point only are a tie, with the crossover in each
+    # parameter on the side where the other takes over.
+    tie = write(tmp, "tie.pam", "numeric parameter P\nnumeric parameter N\nnumeric T = max(N, 0.5 * P)\n")
+    rc, out, err = pamc("explain", tie, "-D", "N=2", "-D", "P=4", "--json")
+    try:
+        m = json.loads(out)["T"]["extrema"][0]
+        when = sorted(c["other_dominates_when"] for c in m["crossovers"])
+        # which of the two is listed as dominant follows the printed order
+        want = ["N < 2", "P > 4"] if m["args"][m["dominant"]]["expression"] == "N" else ["N > 2", "P < 4"]
+        ok = len(m["tied"]) == 1 and m["same"] == [] and when == want
+    except Exception as e:  # noqa: BLE001
+        ok, out = False, f"{out} {e}"
+    check("explain: a tie at the point stays a tie, with a crossover in N and in P on the side the other takes over", ok, out + err)
+    # sweep --plot marks a crossover only where the dominant branch changes: the Jacobi's
+    # branches that meet for P >= 2 (their doubles differ by 1e-21) are not one.
+    svg = os.path.join(tmp, "jacobi.svg")
+    rc, out, err = pamc("sweep", jacobi, "-D", "N=1000", "-D", "K=10", "--sweep", "P=1:16", "--plot", svg)
+    text = open(svg).read() if os.path.exists(svg) else ""
+    check("sweep --plot: no crossover marker where two branches are one function",
+          rc == 0 and "<svg" in text and "P = " not in text, err + text[-300:])
+    svg = os.path.join(tmp, "mrm.svg")
+    rc, out, err = pamc("sweep", MRM, "-D", "N=10", "--sweep", "P=1:300", "--plot", svg)
+    text = open(svg).read() if os.path.exists(svg) else ""
+    check("sweep --plot still marks the MRM's crossover P = 101", rc == 0 and text.count("P = 101") == 1, err)
+
     rc, out, err = pamc("explain", MRM, "-D", "P=1000")
     check("explain with an unbound parameter exits 1", rc == 1 and "[UnboundParameter]" in err, err)
     rc, out, err = pamc("explain", MRM, "-D", "P=x", "-D", "N=1")

@@ -179,8 +179,8 @@ def main():
           rc == 0 and "resource bus = fcfs(0, 1)" in out and "resource cpu(1) = fcfs(2, 1)" in out, out + err)
     halo = os.path.join(ROOT, "samples", "corpus", "halo_edges.pam")
     rc, out, err = pamc("simulate", halo, "-D", "P=3", "-D", "N=2")
-    check("no name where another family's index depends on a parameter (link(p) = fcfs(P + p, 1))",
-          rc == 0 and "resource fcfs(3, 1)" in out and "cpu(3)" not in out, out + err)
+    check("a family whose index depends on a parameter is named at its value (link(p) = fcfs(P + p, 1): link(0))",
+          rc == 0 and "resource link(0) = fcfs(3, 1)" in out and "cpu(3)" not in out, out + err)
 
     # A formal or loop index that shares a global's name does not hide the global from the
     # results: f stays a top-level equation (it used to vanish from compile and eval).

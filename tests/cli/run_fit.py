@@ -127,6 +127,85 @@ def main():
     check("no value at the starting point: located error with the reason",
           rc == 1 and "lin.csv:2:1" in err and "starting point a = 1" in err and "division by zero" in err, err)
 
+    # --- 1-D Jacobi (make_fit_data.py): times and rates stay >= 0, the answer is the
+    # least-squares optimum. For t_msg >= 0 the model is K (N / P t_c + messages t_msg), a
+    # line in (t_c, t_msg): its least squares, by the normal equations here. ---
+    jacobi = os.path.join(DATA, "jacobi_1d.pam")
+
+    def jacobi_lsq(csv_path, relative=False, nonneg=True):
+        rows = [l.split(",") for l in open(csv_path).read().splitlines()[2:]]
+        a, y = [], []
+        for p, n, k, t in rows:
+            p, n, k, t = int(p), float(n), float(k), float(t)
+            w = 1 / t if relative else 1
+            a.append((w * k * n / p, w * k * ((p >= 2) + (p >= 3))))
+            y.append(w * t)
+        s11 = sum(u * u for u, _ in a)
+        s12 = sum(u * v for u, v in a)
+        s22 = sum(v * v for _, v in a)
+        t1 = sum(u * z for (u, _), z in zip(a, y))
+        t2 = sum(v * z for (_, v), z in zip(a, y))
+        det = s11 * s22 - s12 * s12
+        c, m = (s22 * t1 - s12 * t2) / det, (s11 * t2 - s12 * t1) / det
+        if nonneg and m < 0:  # the bound t_msg >= 0 binds: t_c alone
+            c, m = t1 / s11, 0.0
+        return c, m
+
+    def close6(got, want):
+        return abs(got - want) <= 1e-6 * abs(want) if want else got == 0
+
+    plain = os.path.join(DATA, "jacobi_1d.csv")
+    shifted = os.path.join(DATA, "jacobi_1d_shifted.csv")
+    for start in ([], ["--start", "t_c=1", "--start", "t_msg=1"]):
+        how = "from 1" if start else "from the defaults"
+        c, m = jacobi_lsq(plain)
+        rc, r, err = fit_json(jacobi, "--data", plain, "--fit", "t_c,t_msg", *start)
+        ok = rc == 0 and close6(r["parameters"]["t_c"]["value"], c) and close6(r["parameters"]["t_msg"]["value"], m)
+        check(f"Jacobi, absolute residuals, {how}: t_c, t_msg equal linear least squares to 1e-6 ({c:.6g}, {m:.6g})",
+              ok, err + (json.dumps(r["parameters"]) if r else ""))
+        check(f"Jacobi, absolute residuals, {how}: a 179% RMS relative error is warned about, suggesting --relative",
+              rc == 0 and "warning: the fit misses the measurements by 179% RMS" in err and "--relative" in err
+              and "[PoorFit]" in err and len(r.get("warnings", [])) == 1, err)
+        # The noise of the large times pulls unconstrained t_msg to -1.8e-5: the bound holds it.
+        c, m = jacobi_lsq(shifted)
+        rc, r, err = fit_json(jacobi, "--data", shifted, "--fit", "t_c,t_msg", *start)
+        ok = (rc == 0 and r["parameters"]["t_msg"]["value"] == 0 and r["parameters"]["t_msg"].get("at_bound")
+              and r["parameters"]["t_msg"]["std_error"] is None and close6(r["parameters"]["t_c"]["value"], c)
+              and min(x["predicted"] for x in r["data_rows"]) > 0)
+        check(f"Jacobi, data that pull t_msg below 0, {how}: t_msg held at 0, t_c = the bounded optimum {c:.6g}, "
+              "no negative prediction", ok, err + (json.dumps(r["parameters"]) if r else ""))
+        check(f"Jacobi, t_msg at its bound, {how}: a note says so", rc == 0 and "t_msg is held at its bound 0" in err, err)
+        c, m = jacobi_lsq(plain, relative=True)
+        rc, r, err = fit_json(jacobi, "--data", plain, "--fit", "t_c,t_msg", "--relative", *start)
+        ok = rc == 0 and close6(r["parameters"]["t_c"]["value"], c) and close6(r["parameters"]["t_msg"]["value"], m)
+        check(f"Jacobi, relative residuals, {how}: equal weighted least squares to 1e-6", ok, err)
+        if r:
+            check(f"Jacobi, relative residuals, {how}: t_c within 1% of 1e-8, t_msg within 2% of 5e-6, no warning",
+                  rel(r["parameters"]["t_c"]["value"], 1e-8) < 0.01 and rel(r["parameters"]["t_msg"]["value"], 5e-6) < 0.02
+                  and r.get("warnings") == [] and "warning" not in err, json.dumps(r["parameters"]) + err)
+            # R^2 is of the residuals minimised, so it moves with the relative errors
+            num = sum(((x["predicted"] - x["measured"]) / x["measured"]) ** 2 for x in r["data_rows"])
+            ws = [1 / x["measured"] ** 2 for x in r["data_rows"]]
+            mean = sum(w * x["measured"] for w, x in zip(ws, r["data_rows"])) / sum(ws)
+            den = sum(w * (x["measured"] - mean) ** 2 for w, x in zip(ws, r["data_rows"]))
+            check(f"Jacobi, relative residuals, {how}: R^2 is that of the relative residuals",
+                  abs(r["r2"] - (1 - num / den)) < 1e-9, f"{r['r2']} vs {1 - num / den}")
+    # A declared bound is the fit's bound too.
+    bounded = write(tmp, "jacobi_bound.pam", open(jacobi).read().replace("numeric parameter t_msg = 5e-6",
+                                                                        "numeric parameter t_msg >= 1e-6"))
+    rc, r, err = fit_json(bounded, "--data", shifted, "--fit", "t_c,t_msg", "--start", "t_msg=2e-6")
+    check("a declared bound t_msg >= 1e-6 holds t_msg at 1e-6",
+          rc == 0 and r["parameters"]["t_msg"]["value"] == 1e-6 and r["parameters"]["t_msg"].get("at_bound"), err)
+    # A model linear in its constants: bounded linear least squares (NNLS) directly.
+    line = write(tmp, "line.pam", "numeric parameter x\nnumeric parameter a\nnumeric parameter b\n"
+                                  "process main = delay(a * x + b)\n")
+    line_csv = write(tmp, "line.csv", "x,T_main\n1,1\n2,3\n3,5\n4,7\n")  # 2 x - 1: b would be -1
+    rc, r, err = fit_json(line, "--data", line_csv, "--fit", "a,b")
+    want_a = (1 * 1 + 2 * 3 + 3 * 5 + 4 * 7) / (1 + 4 + 9 + 16)
+    check("a linear model whose least squares has b < 0: b = 0, a = sum(x y) / sum(x^2) (NNLS)",
+          rc == 0 and r["method"] == "linear" and r["parameters"]["b"]["value"] == 0
+          and close6(r["parameters"]["a"]["value"], want_a), err + (json.dumps(r["parameters"]) if r else ""))
+
     # --- bad input ---
     def bad(name, args, code, *needles):
         rc, out, err = pamc("fit", *args)

@@ -67,7 +67,12 @@ def main():
           rc == 1 and "[WorkLimit]" in err and "mrm.pam:12:" in err, err)
     rc, out, err = pamc("simulate", mrm, "-D", "P=1e-400", "-D", "N=10", timeout=20)
     check("simulate with a value no double holds: refused (eval rejects it too)", rc == 2 and "1e-400" in err, err)
-    proc = subprocess.Popen([harness.PAMC, "simulate", mrm, "-D", "P=1e6", "-D", "N=1e6"], stdout=subprocess.PIPE,
+    # 2e12 events: past the default --max-events, refused at once; with no limit it runs until Ctrl-C.
+    rc, out, err = pamc("simulate", mrm, "-D", "P=1e6", "-D", "N=1e6", timeout=20)
+    check("simulate needing 2e12 events: refused before the run, with the number",
+          rc == 1 and "[WorkLimit]" in err and "mrm.pam:12:" in err and "2000000000000 events" in err, err)
+    proc = subprocess.Popen([harness.PAMC, "simulate", mrm, "-D", "P=1e6", "-D", "N=1e6", "--max-events", "0"],
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)

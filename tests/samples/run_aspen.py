@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Aspen's matmul model on Keeneland's NVIDIA M2090, written in Pamela
-(samples/aspen/matmul_m2090.pam): the model pamc is timed on against Aspen's `runtime` tool
-(docs/benchmarks.md, "Start-up against Aspen"). Both must do the same work, so pamc must
-give Aspen's answer, 0.120792939543 s (Aspen prints 12 significant digits).
+"""Aspen's own models written in Pamela (samples/aspen/): the models pamc is timed on against
+Aspen's `runtime` tool (docs/benchmarks.md, "Aspen's own models"). Both must do the same work,
+so pamc must give Aspen's answers to Aspen's 12 significant digits, at the model's defaults
+and at one other parameter point each.
 
   python3 tests/samples/run_aspen.py --pamc build/pamc     (from the repository root)
 """
@@ -16,6 +16,23 @@ from harness import check, pamc  # noqa: E402
 
 MODEL = "samples/aspen/matmul_m2090.pam"
 ASPEN = 0.120792939543  # Aspen's runtime: matmul.aspen keeneland.aspen nvidia_m2090
+
+# What Aspen's `runtime` tool printed (Aspen's public copy, repository monil01/mapredict,
+# folder aspen/, built with its configure and make), run from aspen/ as
+#   tools/prediction/runtime models/APP machine/MACHINE SOCKET [PARAM VALUE]
+# for each Pamela port: (port, Aspen's app model, machine, socket, [(parameter point, answer)]).
+ASPEN_ANSWERS = [
+    ("matmul_m2090", "matmul/matmul.aspen", "keeneland.aspen", "nvidia_m2090",
+     [({}, 0.120792939543), ({"n": 2000}, 0.963940895191)]),
+    ("fft3d_m2090", "3dfft/3D_FFT.aspen", "fermiCluster.aspen", "nvidia_m2090",
+     [({}, 6376.75724825), ({"n": 4096}, 812.040695366), ({"wordSize": 8}, 3421.6133838)]),
+    ("minimd_m2090", "md/miniMD.aspen", "fermiCluster.aspen", "nvidia_m2090",
+     [({}, 97.1361460793), ({"nAtom": 250000}, 603.651662313), ({"P": 27}, 98.4781825793)]),
+    ("comd_x5660", "comd/CoMD.aspen", "keeneland.aspen", "intel_xeon_x5660",
+     [({}, 0.0455443714822), ({"nAtom": 262144}, 2.13530466869), ({"nCellsZ": 28}, 0.0381901297367)]),
+    ("maxloadstore_simple", "examples/maxloadstore_1.aspen", "simple.aspen", "SimpleCPU",
+     [({}, 0.5), ({"n": 12345}, 6.1725)]),
+]
 
 
 def value(out):
@@ -44,7 +61,17 @@ def main():
     rc, out, err = pamc("eval", MODEL, "-D", f"n={n}", "-D", f"wordSize={w}", "-D", f"nTimes={t}")
     got = value(out)
     check("n = 2000, 8-byte words, 10 repeats", abs(got - want) <= 1e-12 * want, f"{got} vs {want}")
-    sys.exit(harness.summary("aspen matmul checks"))
+    for port, app, machine, socket, points in ASPEN_ANSWERS:
+        for binds, want in points:
+            defs = [a for k, v in binds.items() for a in ("-D", f"{k}={v}")]
+            rc, out, err = pamc("eval", f"samples/aspen/{port}.pam", *defs)
+            where = f"{port} {binds or 'defaults'} (Aspen: {app} on {machine} {socket})"
+            check(f"{where} evaluates", rc == 0, err)
+            if rc == 0:
+                got = value(out)
+                check(f"{where}: Aspen's {want!r} to 12 digits", f"{got:.12g}" == f"{want:.12g}",
+                      f"{got!r} vs {want}")
+    sys.exit(harness.summary("aspen checks"))
 
 
 if __name__ == "__main__":

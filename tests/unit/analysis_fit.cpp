@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "compiler/analysis/fit.h"
@@ -87,6 +88,89 @@ TEST_CASE("QR reports a dependent column instead of a meaningless answer") {
   LeastSquares zero = solve_least_squares({1, 0, 2, 0}, 2, 2, {1, 2});
   REQUIRE(zero.dependent);
   CHECK(*zero.dependent == 1);
+}
+
+TEST_CASE("bounded least squares: bounds that do not bind change nothing") {
+  std::vector<double> a{2, 1, 1, -3}, b{5, -8};
+  BoundedLeastSquares ls = solve_bounded_least_squares(a, 2, 2, b, {0, 0}, {10, 10});
+  REQUIRE(!ls.dependent);
+  CHECK(close(ls.x[0], 1, 1e-14));
+  CHECK(close(ls.x[1], 3, 1e-14));
+  CHECK(!ls.at_bound[0]);
+  CHECK(!ls.at_bound[1]);
+}
+
+TEST_CASE("bounded least squares: x >= 0 (NNLS) and an upper bound") {
+  // rows (1, 0), (0, 1), (1, 1), b = (2, -1, 1): unconstrained x = (2, -1); with x >= 0,
+  // x2 = 0 and x1 = 1.5; with x1 <= 1 too, x = (1, 0).
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> a{1, 0, 0, 1, 1, 1}, b{2, -1, 1};
+  BoundedLeastSquares ls = solve_bounded_least_squares(a, 3, 2, b, {0, 0}, {inf, inf});
+  REQUIRE(!ls.dependent);
+  CHECK(close(ls.x[0], 1.5, 1e-14));
+  CHECK(ls.x[1] == 0);
+  CHECK(ls.at_bound[1]);
+  CHECK(!ls.at_bound[0]);
+  ls = solve_bounded_least_squares(a, 3, 2, b, {0, 0}, {1, inf});
+  CHECK(ls.x[0] == 1);
+  CHECK(ls.x[1] == 0);
+}
+
+TEST_CASE("bounded least squares equals the best of every active set (3 unknowns, 40 problems)") {
+  // Brute force: each unknown free, at its lower or at its upper bound (27 sets); the
+  // feasible solution with the least sum of squares is the bounded optimum.
+  const std::size_t m = 8, n = 3;
+  const std::vector<double> lo{0, -1, 0}, hi{2, 1, std::numeric_limits<double>::infinity()};
+  unsigned seed = 12345;
+  auto rnd = [&] { return (seed = seed * 1103515245u + 12345u) / 4294967296.0 * 2 - 1; };
+  for (int problem = 0; problem < 40; ++problem) {
+    std::vector<double> a(m * n), b(m);
+    for (double& v : a) v = rnd();
+    for (double& v : b) v = 3 * rnd();
+    auto sumsq = [&](const std::vector<double>& x) {
+      double s = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        double r = b[i];
+        for (std::size_t j = 0; j < n; ++j) r -= a[i * n + j] * x[j];
+        s += r * r;
+      }
+      return s;
+    };
+    double best = std::numeric_limits<double>::infinity();
+    for (int code = 0; code < 27; ++code) {
+      std::vector<int> st{code % 3, code / 3 % 3, code / 9};
+      std::vector<double> x(n), af, bf(b);
+      std::vector<std::size_t> f;
+      bool ok = true;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (st[j] == 0) f.push_back(j);
+        else if (st[j] == 1) x[j] = lo[j];
+        else if (std::isfinite(hi[j])) x[j] = hi[j];
+        else ok = false;
+      }
+      if (!ok) continue;
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j)
+          if (st[j] != 0) bf[i] -= a[i * n + j] * x[j];
+        for (std::size_t j : f) af.push_back(a[i * n + j]);
+      }
+      if (!f.empty()) {
+        LeastSquares sub = solve_least_squares(af, m, f.size(), bf);
+        if (sub.dependent) continue;
+        for (std::size_t k = 0; k < f.size(); ++k) x[f[k]] = sub.x[k];
+      }
+      bool inside = true;
+      for (std::size_t j = 0; j < n; ++j) inside = inside && x[j] >= lo[j] - 1e-12 && x[j] <= hi[j] + 1e-12;
+      if (inside) best = std::min(best, sumsq(x));
+    }
+    BoundedLeastSquares ls = solve_bounded_least_squares(a, m, n, b, lo, hi);
+    REQUIRE(!ls.dependent);
+    for (std::size_t j = 0; j < n; ++j) {
+      CHECK(ls.x[j] >= lo[j]);
+      CHECK(ls.x[j] <= hi[j]);
+    }
+    CHECK(close(sumsq(ls.x), best, 1e-10));
+  }
 }
 
 TEST_CASE("Levenberg-Marquardt fits a power law") {

@@ -303,6 +303,57 @@ TEST_CASE("simulate: FIFO among simultaneous requests, deterministic tie-breaks"
   CHECK(r.mean_finish.mean == 2.5);      // (2 + 3) / 2
 }
 
+// Events of constant durations wait in FIFO lanes, the others in a heap: the next event is
+// still the earliest of all, ties broken by the order they were scheduled.
+TEST_CASE("simulate: lanes and heap keep one order of events") {
+  // Both branches reach the server at time 1: the lane's (scheduled first) is served first.
+  NodeP lane_first = seq(delay(num(1)), use(num(0), num(1), num(2)));
+  NodeP heap_second = parloop("p", num(1), num(1), seq(delay(nm("p")), use(num(0), num(1), num(1))));
+  SimResult r = simulate_body(par(lane_first, heap_second), {}, det());
+  CHECK(r.makespan.mean == 4);
+  CHECK(r.mean_finish.mean == 3.5);  // 3 and 4; served the other way round it would be 2 and 4
+  SimResult s = simulate_body(par(heap_second, lane_first), {}, det());
+  CHECK(s.mean_finish.mean == 3);  // 2 and 4
+  // Nine distinct constant durations: the ninth goes to the heap, the order stays.
+  NodeP many = parloop("k", num(1), num(3), seq(delay(num(0.5)), use(num(0), num(1), num(1))));
+  for (int d = 1; d <= 9; ++d) many = par(many, seq(delay(num(d)), use(num(0), num(1), num(1))));
+  SimResult m = simulate_body(many, {}, det());
+  CHECK(m.makespan.mean == 12.5);  // 3 services from 0.5, then one each at 3.5 .. 11.5 ... ends 12.5
+}
+
+// Definitions that double per line: the normalized body shares its subtrees, and so does
+// the simulator, which counts before it allocates.
+TEST_CASE("simulate: budgets are checked before a run allocates") {
+  NodeP p = delay(num(1)), q = delay(num(1));
+  for (int k = 0; k < 25; ++k) {
+    p = par(p, p);
+    q = seq(q, q);
+  }
+  try {
+    simulate_body(p, {}, det());
+    FAIL("2^25 processes at once were simulated");
+  } catch (const SimError& e) {
+    CHECK(e.diag.kind == DiagKind::WorkLimit);
+    CHECK(std::string(e.what()).find("33554432") != std::string::npos);
+  }
+  SimOptions o = det();
+  o.max_processes = 0;  // no limit: the par of 2^25 is still compiled in the size of the text
+  o.max_events = 1000;
+  CHECK_THROWS_WITH_AS(simulate_body(p, {}, o), doctest::Contains("33554432 events"), SimError);
+  CHECK(simulate_body(q, {}, det()).makespan.mean == 33554432);
+  // past 2^30 events: refused with the number, not run to the limit
+  for (int k = 0; k < 10; ++k) q = seq(q, q);
+  CHECK_THROWS_WITH_AS(simulate_body(q, {}, det()), doctest::Contains("34359738368 events"), SimError);
+  // counted while running: a par whose width is known only when it starts
+  o = det();
+  o.max_processes = 100;
+  NodeP later = parloop("i", num(1), num(10),
+                        seq(delay(num(1)), parloop("j", num(1), bin(Op::Mul, nm("i"), nm("i")), delay(num(1)))));
+  CHECK_THROWS_WITH_AS(simulate_body(later, {}, o), doctest::Contains("--max-processes"), SimError);
+  o.max_processes = 1000;  // 385 at time 1
+  CHECK(simulate_body(later, {}, o).makespan.mean == 2);
+}
+
 TEST_CASE("simulate: text and JSON reports") {
   SimResult r = simulate_body(parloop("p", num(1), num(2), seq(delay(num(1)), use(num(0), num(1), num(2)))), {}, det());
   std::string j = format_sim_json(r, "main");

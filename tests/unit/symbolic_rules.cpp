@@ -422,6 +422,37 @@ TEST_CASE_FIXTURE(Fixture, "max of a convex body is at an end of the range") {
   CHECK(!rule_ext_convex(Max(i, 1, N, x * i * i), F, a));                  // sign of x unknown
 }
 
+TEST_CASE_FIXTURE(Fixture, "strided cyclic map: the busiest of gcd(a, P)-spaced positions gets ceil(n gcd(a, P) / P) items") {
+  symbol t("t"), S("S");
+  F.declare(t, "t");
+  F.declare_parameter(S, "S");
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_integer(P);
+  // red-black: 2 i + 1 mod P, P even or odd; a stride 3 with a shift; a reflected stride -2
+  for (ex pos : {mod_of(2 * i + 1, P), mod_of(3 * i + S, P) + 1, mod_of(P - 2 * i, P)}) {
+    Assumptions as;
+    ex v = vector_max(t * Sum(i, 1, N, unitvec(pos)));
+    auto r = rule_vmax_cyclic(v, g, as);
+    REQUIRE(r);
+    std::vector<GiNaC::exmap> pts;
+    for (numeric n : {0, 1, 2, 5, 7, 12})
+      for (numeric pp : {1, 2, 3, 4, 6, 9, 12})
+        for (numeric ss : {0, 2})
+          pts.push_back({{N, n}, {P, pp}, {t, 2}, {S, ss}});
+    CHECK(agrees(*r, v, pts));
+  }
+  // the shift must make whole positions: S is assumed an integer (checked at evaluation)
+  Assumptions as;
+  REQUIRE(rule_vmax_cyclic(vector_max(Sum(i, 1, N, unitvec(mod_of(2 * i + S, P)))), g, as));
+  CHECK(as.items.count("S is an integer"));
+  // a weight of unknown sign, or a divisor not known to be >= 1: left alone
+  symbol x2("x2");
+  F.declare_unbounded(x2, "x2");
+  CHECK(!rule_vmax_cyclic(vector_max(x2 * Sum(i, 1, N, unitvec(mod_of(2 * i, P)))), g, a));
+  CHECK(!rule_vmax_cyclic(vector_max(Sum(i, 1, N, unitvec(mod_of(2 * i, x)))), g, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "cyclic map: the busiest processor gets ceil(n / P) items") {
   symbol t("t");
   F.declare(t, "t");

@@ -6,7 +6,10 @@ Seismic (seed 004): phase times from the resource usage equations of seismic_pha
 with the Table 6 constants of phases 2 and 4, over three data sets and P = 1..8, times a
 deterministic +-0.5% disturbance ("measurement noise"); one exact copy of phase 2.
 cpi (seed 001): cpi = cpi_pipeline + (1 - m0)(h2 T2 + h3 T3) with m0 = 0.35 and
-cpi_pipeline = 0.8 over eight problem sizes, times a deterministic +-0.5% disturbance."""
+cpi_pipeline = 0.8 over eight problem sizes, times a deterministic +-0.5% disturbance.
+1-D Jacobi (jacobi_1d.pam): K sweeps of N cells over P processes with t_c = 1e-8 s per cell
+and t_msg = 5e-6 s per halo message, times a deterministic +-2% disturbance: the times span
+four decades, so absolute residuals let the largest decide."""
 
 TABLE6 = {  # seed 004, Table 6: s, s/B
     2: dict(c_comm_start=3.18e-4, c_comm_trans=6.62e-7, c_rd_start=8.58e-5, c_wr_start=3.04e-3, c_mem_trans=4.40e-8),
@@ -65,7 +68,35 @@ def write_cpi(path):
             f.write(f"{n},{h2:g},{h3:g},{cpi:.6f}\n")
 
 
+JACOBI = dict(t_c=1e-8, t_msg=5e-6)
+
+
+def jacobi_rows():
+    for p in (1, 2, 4, 8, 16, 32, 64, 128):
+        for n in (1000, 100000, 10000000):
+            yield dict(P=p, N=n, K=100)
+
+
+def jacobi_time(r, c):
+    """T_main of jacobi_1d.pam: a process with two neighbours is the slowest."""
+    messages = (r["P"] >= 2) + (r["P"] >= 3)
+    return r["K"] * (r["N"] / r["P"] * c["t_c"] + messages * c["t_msg"])
+
+
+def write_jacobi(path, amplitude, shift=0):
+    with open(path, "w") as f:
+        f.write(f"# 1-D Jacobi: jacobi_1d.pam with t_c = 1e-8, t_msg = 5e-6, noise +-{amplitude * 100:g}% "
+                "(make_fit_data.py)\n")
+        f.write("P,N,K,T_main\n")
+        for k, r in enumerate(jacobi_rows(), 1):
+            t = jacobi_time(r, JACOBI) * noise(k + shift, amplitude)
+            f.write(f"{r['P']},{r['N']},{r['K']},{t:.6g}\n")
+
+
 if __name__ == "__main__":
+    write_jacobi("jacobi_1d.csv", 0.02)
+    # another draw of the noise, for which unconstrained least squares puts t_msg below 0
+    write_jacobi("jacobi_1d_shifted.csv", 0.02, shift=5)
     write_seismic("seismic_phase2.csv", 2, 0.005)
     write_seismic("seismic_phase4.csv", 4, 0.005)
     write_seismic("seismic_phase2_exact.csv", 2, 0.0)

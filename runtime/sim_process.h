@@ -1,0 +1,41 @@
+// Internal to the simulator: a normalized process body compiled to a graph of PNodes
+// (simulate.cpp compiles it), and the budgets checked on that graph before anything runs.
+//
+// The graph shares what the normalized body shares: `c1 = c0 || c0`, `c2 = c1 || c1`, ...
+// is a chain of 25 nodes, not 2^25, so the budgets are computed in the size of the text.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "runtime/sim_expr.h"
+
+namespace pamc::sim {
+
+enum class PK : std::uint8_t { Nothing, Delay, Use, SeqList, ParList, SeqLoop, ParLoop, If };
+
+struct PNode {
+  PK kind = PK::Nothing;
+  Scalar t;                    // Delay, Use: duration
+  Scalar res_id, res_mult;     // Use
+  std::int32_t res_slot = -1;  // Use: resolved at compile time when both are constant
+  std::int32_t lane = -1;      // Delay, Use: the event lane of a constant duration (det), else -1
+  Loc res_loc;                 // Use: the fcfs(...) call (in a resource declaration: its name)
+  Scalar lb, ub;               // loops
+  Scalar cond;                 // If
+  const PNode* body = nullptr;     // loops
+  const PNode* a = nullptr;        // If: then
+  const PNode* b = nullptr;        // If: else (null: nothing)
+  std::vector<const PNode*> kids;  // SeqList, ParList
+  bool body_leaf = false;      // ParLoop: the body needs its Frame only when it starts
+  bool body_list = false;      // SeqLoop: the body is a `;` list, run by the loop's own task
+  Loc loc;
+};
+
+// Checks, before a run allocates anything, lower bounds of what the body needs: the
+// processes it starts at once (against max_processes) and the events of one run (against
+// max_events). Throws a located WorkLimit error with the number it would have needed.
+void check_budgets(const PNode* body, const SimOptions& opts);
+
+bool is_leaf(const PNode* n);
+
+}  // namespace pamc::sim
