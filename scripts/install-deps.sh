@@ -37,6 +37,7 @@ test_packages=(
   python3-pytest
   lintian file
   ginac-tools
+  python3-sympy
 )
 
 case "$purpose" in

@@ -17,7 +17,7 @@ _pamc() {
   local cur prev cmd
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="check compile eval simulate sweep explain sensitivity validate fit project hybrid"
+  local commands="check compile eval simulate sweep explain sensitivity validate fit project hybrid lsp"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -37,15 +37,16 @@ _pamc() {
     fit) opts="$defines --data --fit --target --measured --relative --start --max-iterations --json -o --output $common" ;;
     project) opts="--targets --coefficients --base-mode --method --application --seed --population --generations --stall --tournament --mutation --crossover --reproduction --limit --max-surrogates --json --csv $common" ;;
     hybrid) opts="--alpha --min-size --json $common" ;;
+    lsp) opts="--debounce --time-budget --limit $common" ;;
   esac
   case $prev in
     --stage) COMPREPLY=($(compgen -W "parsed normalized time simplified" -- "$cur")); return ;;
-    --emit) COMPREPLY=($(compgen -W "pamela cpp octave json" -- "$cur")); return ;;
+    --emit) COMPREPLY=($(compgen -W "pamela cpp octave json latex sympy" -- "$cur")); return ;;
     --dist) COMPREPLY=($(compgen -W "det exp" -- "$cur")); return ;;
     --machine) COMPREPLY=($(compgen -W "$(_pamc_machines)" -- "$cur")); return ;;
     -I|--include) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     -o|--output|--csv|--plot|--data|--trace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -D|--define|--target|--sweep|--fit|--start|--seed|--runs|--max-events|--max-terms|--max-iterations|--measured) return ;;
+    -D|--define|--target|--sweep|--fit|--start|--seed|--runs|--max-events|--max-terms|--max-iterations|--measured|--debounce|--time-budget|--limit) return ;;
   esac
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

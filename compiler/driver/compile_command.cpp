@@ -1,4 +1,4 @@
-// pamc compile: print or write the model at a stage, or emit C++, Octave or JSON
+// pamc compile: print or write the model at a stage, or emit C++, Octave, JSON, LaTeX or SymPy
 // (docs/cli.md, "compile").
 #include <cstdio>
 #include <filesystem>
@@ -14,12 +14,13 @@
 namespace pamc {
 namespace {
 
-enum class Emit { Pamela, Cpp, Octave, Json };
+enum class Emit { Pamela, Cpp, Octave, Json, Latex, Sympy };
 
 // The one place the stage and emitter names are spelled.
 const NameTable<Stage> kStages{
     {Stage::Parsed, "parsed"}, {Stage::Normalized, "normalized"}, {Stage::Time, "time"}, {Stage::Simplified, "simplified"}};
-const NameTable<Emit> kEmits{{Emit::Pamela, "pamela"}, {Emit::Cpp, "cpp"}, {Emit::Octave, "octave"}, {Emit::Json, "json"}};
+const NameTable<Emit> kEmits{{Emit::Pamela, "pamela"}, {Emit::Cpp, "cpp"}, {Emit::Octave, "octave"}, {Emit::Json, "json"},
+                           {Emit::Latex, "latex"}, {Emit::Sympy, "sympy"}};
 
 struct CompileCommand {
   std::string file;
@@ -60,12 +61,14 @@ std::string print_stats(const CostModel& model) {
 
 
 
-// --emit cpp|json: one text; --emit octave: a folder of function files. Everything is
+// --emit cpp|json|latex|sympy: one text; --emit octave: a folder of function files. Everything is
 // generated in memory first, so an emission error writes nothing.
 int emit_code(const CompileCommand& c, const CostModel& model) {
   try {
     if (c.emit == Emit::Cpp) return emit_text(c.output, emit::emit_cpp(model, c.all));
     if (c.emit == Emit::Json) return emit_text(c.output, emit::emit_json(model, c.all));
+    if (c.emit == Emit::Latex) return emit_text(c.output, emit::emit_latex(model, c.all));
+    if (c.emit == Emit::Sympy) return emit_text(c.output, emit::emit_sympy(model, c.all));
     auto files = emit::emit_octave(model, c.all);
     if (c.output.empty()) {
       return report(usage_error("compile --emit octave needs -o FOLDER"));

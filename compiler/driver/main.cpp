@@ -132,15 +132,18 @@ CommandLine parse_command(const Subcommand& sub, const std::vector<std::string>&
     std::cout << usage_line(sub, options) << "\n\n" << options << "\n";
     std::exit(0);
   }
-  if (!line.vm.count("file")) throw usage_error(command + ": no model FILE given (see 'pamc " + command + " --help')");
-  const auto& files = line.vm["file"].as<std::vector<std::string>>();
-  if (files.size() > 1) {
-    std::string list;
-    for (std::size_t i = 1; i < files.size(); ++i) list += (i > 1 ? "', '" : "") + files[i];
-    throw usage_error(command + ": one FILE is read ('" + files[0] + "'); '" + list +
-                      "' is not an option or an option's value (see 'pamc " + command + " --help')");
+  if (!line.vm.count("file")) {
+    if (sub.needs_file) throw usage_error(command + ": no model FILE given (see 'pamc " + command + " --help')");
+  } else {
+    const auto& files = line.vm["file"].as<std::vector<std::string>>();
+    if (files.size() > 1) {
+      std::string list;
+      for (std::size_t i = 1; i < files.size(); ++i) list += (i > 1 ? "', '" : "") + files[i];
+      throw usage_error(command + ": one FILE is read ('" + files[0] + "'); '" + list +
+                        "' is not an option or an option's value (see 'pamc " + command + " --help')");
+    }
+    line.file = files[0];
   }
-  line.file = files[0];
   return line;
 }
 

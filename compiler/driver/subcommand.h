@@ -44,6 +44,7 @@ struct Subcommand {
   // (report(e)): its location points into that file's text, which is gone once the error
   // has left the command; main's catch is for errors that name no such file.
   int (*run)(const CommandLine& line);
+  bool needs_file = true;  // false: the command reads no FILE (lsp serves the documents an editor opens)
 };
 
 // What every command that evaluates a model reads the same way: the file, the import

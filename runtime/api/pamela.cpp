@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "compiler/diag/diag.h"
+#include "compiler/emit/emit.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/symbolic/symbolic.h"
 #include "compiler/evaluate/compile.h"
@@ -57,6 +58,11 @@ struct ModelData {
   std::vector<Check> checks;
   std::vector<EquationData> equations;
   std::vector<GiNaC::symbol> symbols;  // the parameters' symbols, for exact evaluation
+  // The cost model as `pamc compile --emit latex|sympy` prints it (or why it cannot be).
+  struct Emitted {
+    std::string text, failure;
+  };
+  Emitted latex, sympy;
 };
 
 }  // namespace detail
@@ -175,6 +181,15 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     }
     data->equations.push_back(std::move(eq));
   }
+  auto emit = [&](std::string (*form)(const pamc::CostModel&, bool), detail::ModelData::Emitted& out) {
+    try {
+      out.text = form(model, false);
+    } catch (const pamc::CompileError& e) {
+      out.failure = e.diag.message;
+    }
+  };
+  emit(pamc::emit::emit_latex, data->latex);
+  emit(pamc::emit::emit_sympy, data->sympy);
   return data;
 }
 
@@ -222,6 +237,13 @@ const std::string& Model::name() const { return data_->name; }
 const std::vector<std::string>& Model::parameters() const { return data_->parameter_names; }
 const std::vector<Parameter>& Model::parameter_info() const { return data_->parameters; }
 const std::vector<std::string>& Model::assumptions() const { return data_->assumptions; }
+
+static const std::string& emitted(const detail::ModelData::Emitted& e) {
+  if (!e.failure.empty()) throw_simple("CannotEmit", e.failure);
+  return e.text;
+}
+const std::string& Model::latex() const { return emitted(data_->latex); }
+const std::string& Model::sympy() const { return emitted(data_->sympy); }
 
 std::vector<std::string> Model::top_level_equations() const {
   std::vector<std::string> out;

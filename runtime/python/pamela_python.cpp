@@ -11,12 +11,14 @@
 // released, so a million points cost what they cost in C++ plus one copy of the inputs.
 #include <pamela/pamela.h>
 #include <pybind11/numpy.h>
+#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -237,6 +239,29 @@ PYBIND11_MODULE(pamela, m) {
       .def_property_readonly("equations", &pamela::Model::equations)
       .def_property_readonly("top_level_equations", &pamela::Model::top_level_equations)
       .def_property_readonly("assumptions", &pamela::Model::assumptions)
+      .def("latex", &pamela::Model::latex,
+           "The top-level equations as amsmath (align*), as `pamc compile --emit latex` prints them")
+      .def("_repr_latex_",
+           [](const pamela::Model& model) {
+             // A notebook shows the equations; the comment lines (parameters, assumptions)
+             // stay out of the rendered math.
+             std::istringstream in(model.latex());
+             std::string out, line;
+             while (std::getline(in, line))
+               if (line.rfind("%", 0) != 0) out += line + "\n";
+             return out;
+           })
+      .def(
+          "sympy",
+          [](const pamela::Model& model) {
+            // The module `pamc compile --emit sympy` writes, run in a fresh module object.
+            py::object module = py::module_::import("types").attr("ModuleType")(model.name());
+            py::dict ns = module.attr("__dict__");
+            py::exec(model.sympy(), ns);
+            return module;
+          },
+          "The cost model as SymPy expressions: a module with one attribute per top-level equation, "
+          "parameters, defaults, assumptions, time_domain and evaluate(name, **values)")
       .def("function", &pamela::Model::function, "name"_a)
       .def("__call__",
            [](const pamela::Model& model, const py::args& args, const py::kwargs& kwargs) {

@@ -2,8 +2,8 @@
 """No model file reaches an internal error: a held-out set of mutated models (made here from
 the samples' and tests' model files by a seeded mutator: token deletions, insertions of
 Pamela tokens and of numbers at the limits, duplicated tokens) runs through compile, eval,
-simulate and compile --emit cpp/octave. Every run must end within 10 s with exit 0, or exit 1
-and a located `file:line:col: error:` diagnostic; exit 3, "internal error", a signal or a run
+simulate and compile --emit cpp/octave/latex/sympy. Every run must end within 10 s with
+exit 0, or exit 1 and a located `file:line:col: error:` diagnostic; exit 3, "internal error", a signal or a run
 past 10 s fails the test. The budgets are the commands' own options (--max-terms,
 --max-events), set low so the set runs in seconds on a loaded machine.
 --count N --seed S run another set (docs/testing.md)."""
@@ -91,7 +91,9 @@ def one(case):
             ["eval", path, "--max-terms", "1e6", *defs],
             ["simulate", path, "--max-events", "1000000", *defs],
             ["compile", path, "--emit", "cpp", "-o", path + ".cpp"],
-            ["compile", path, "--emit", "octave", "-o", path + ".m.d"]]
+            ["compile", path, "--emit", "octave", "-o", path + ".m.d"],
+            ["compile", path, "--emit", "latex", "-o", path + ".tex"],
+            ["compile", path, "--emit", "sympy", "-o", path + ".py"]]
     bad = []
     for args in runs:
         rc, out, err, secs = run(args, folder)

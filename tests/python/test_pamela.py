@@ -171,3 +171,26 @@ def test_the_session_in_docs_python_md_runs_as_written(monkeypatch):
     result = doctest.testfile(str(ROOT / "docs" / "python.md"), module_relative=False,
                               optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 15 and result.failed == 0
+
+
+def test_latex_is_what_pamc_emits_and_a_notebook_shows_it():
+    m = pamela.Model(MRM)
+    emitted = subprocess.run([PAMC, "compile", "--emit", "latex", str(MRM)], capture_output=True, text=True, check=True)
+    assert m.latex() == emitted.stdout
+    assert r"T_{\mathrm{main}} &= N \cdot \max\left(0.1 \cdot P, 10.1\right)" in m.latex()
+    shown = m._repr_latex_()
+    assert shown.startswith(r"\begin{align*}") and shown.rstrip().endswith(r"\end{align*}") and "%" not in shown
+
+
+def test_sympy_expressions_differentiate_and_evaluate_like_the_model():
+    sp = pytest.importorskip("sympy")
+    s = pamela.Model(MRM).sympy()
+    assert s.T_main == s.N * sp.Max(s.P / 10, sp.Rational(101, 10))
+    assert sp.diff(s.T_main, s.N) == sp.Max(s.P / 10, sp.Rational(101, 10))
+    assert s.evaluate("T_main", P=1000, N=10**6) == 100000000
+    t = pamela.Model(TZETAR)
+    ts = t.sympy()
+    point = dict(problem_size=64, nprocs=4)
+    want = t.evaluate(**point)
+    for name in t.top_level_equations:
+        assert float(ts.evaluate(name, **point)) == pytest.approx(want[name], rel=1e-12)

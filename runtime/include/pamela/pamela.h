@@ -129,6 +129,12 @@ class PAMELA_API Model {
   // pamela::Error (kind UnknownTarget) when there is none, or it is vector-valued.
   CostFunction function(const std::string& name) const;
 
+  // The top-level equations as `pamc compile --emit latex` prints them (amsmath align*), and
+  // as `--emit sympy` does (the text of a Python module of SymPy expressions). Throw
+  // pamela::Error (kind CannotEmit) for a construct the form cannot write.
+  const std::string& latex() const;
+  const std::string& sympy() const;
+
   // Every top-level equation at these parameter values (defaults fill the rest).
   std::map<std::string, double> evaluate(const std::map<std::string, double>& args) const;
 
