@@ -54,6 +54,12 @@ struct ModelData {
     Program program;
   };
   std::vector<Check> checks;
+  // The model's domain (declared bounds, index-free times >= 0): outside it, no value (NaN).
+  struct DomainCheck {
+    bool strict;
+    Program program;
+  };
+  std::vector<DomainCheck> domain;
   std::vector<EquationData> equations;
   std::vector<GiNaC::symbol> symbols;  // the parameters' symbols, for exact evaluation
 };
@@ -143,6 +149,12 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
       } catch (const pamc::eval::CompileFailure&) {
       }
     }
+  for (const pamc::DomainCheck& d : model.domain_checks()) {
+    try {
+      data->domain.push_back({d.strict, pamc::eval::compile_expression(d.value, params)});
+    } catch (const pamc::eval::CompileFailure&) {
+    }
+  }
   for (const pamc::CostEquation& e : model.equations) {
     detail::EquationData eq;
     eq.name = e.name;
@@ -284,6 +296,10 @@ bool conditions_hold(const detail::ModelData& m, const double* args) {
 
 double run_equation(const detail::ModelData& m, std::size_t eq, const double* args) {
   const detail::EquationData& e = m.equations[eq];
+  for (const auto& d : m.domain) {
+    const double v = d.program.run(args);  // NaN fails nothing: the evaluation will say
+    if (d.strict ? v <= 0 : v < 0) return std::nan("");
+  }
   if (e.conditional && !conditions_hold(m, args)) {
     bool exact = false;  // tracked: NaN where the model has no value (an empty max included)
     return e.time_program ? e.time_program->run_tracked(args, exact) : exact_at(m, e.time_value, args);
