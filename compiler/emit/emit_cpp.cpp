@@ -87,7 +87,8 @@ class CppPrinter : public CodePrinter {
   std::string mod(const std::string& a, const std::string& b) override { return "detail::mod(" + a + ", " + b + ")"; }
   std::string idiv(const std::string& a, const std::string& b) override { return "detail::idiv(" + a + ", " + b + ")"; }
   std::string compare(const std::string& op, const std::string& a, const std::string& b) override {
-    return "(" + a + " " + op + " " + b + " ? 1.0 : 0.0)";
+    static const std::map<std::string, std::string> fn{{"==", "eq"}, {"!=", "ne"}, {"<", "lt"}, {"<=", "le"}};
+    return "detail::" + fn.at(op) + "(" + a + ", " + b + ")";
   }
   std::string extremum(bool is_max, const std::vector<std::string>& args) override {
     // (std::max) stays a call even where a platform header defines a max() macro.
@@ -174,6 +175,12 @@ std::string emit_cpp(const CostModel& model, bool all) {
       << "  return p;\n"
       << "}\n"
       << "inline double div(double a, double b) { return b != 0.0 ? a / b : a == 0.0 ? 0.0 : std::nan(\"\"); }\n"
+      << "// A comparison is 1 or 0, and has no value where an operand has none.\n"
+      << "inline double truth(bool c, double a, double b) { return std::isnan(a) || std::isnan(b) ? std::nan(\"\") : c ? 1.0 : 0.0; }\n"
+      << "inline double eq(double a, double b) { return truth(a == b, a, b); }\n"
+      << "inline double ne(double a, double b) { return truth(a != b, a, b); }\n"
+      << "inline double lt(double a, double b) { return truth(a < b, a, b); }\n"
+      << "inline double le(double a, double b) { return truth(a <= b, a, b); }\n"
       << "inline double idiv(double a, double b) { return b != 0.0 ? std::floor(a / b) : std::nan(\"\"); }\n"
       << "inline double pow(double x, double y) { return x == 0.0 && y < 0.0 ? std::nan(\"\") : std::pow(x, y); }\n"
       << "inline double log(double x) { return x == 0.0 ? std::nan(\"\") : std::log(x); }\n"
@@ -228,7 +235,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
   out << "// True where the facts from the model and the assumptions listed at the top hold; there\n"
       << "// the functions below use their closed forms, elsewhere the unsimplified model.\n"
       << "inline bool assumptions_hold(" << params << ") {\n  return true";
-  for (const GiNaC::ex& e : model.assumptions.nonneg) out << "\n      && " << printer.print(e) << " >= 0.0";
+  for (const GiNaC::ex& e : model.closed_form_nonneg()) out << "\n      && " << printer.print(e) << " >= 0.0";
   for (const GiNaC::ex& e : model.assumptions.integer) out << "\n      && detail::is_integer(" << printer.print(e) << ")";
   out << ";\n}\n\n";
   const std::vector<DomainCheck> domain = model.domain_checks();
@@ -240,7 +247,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
       out << "\n      && " << (d.strict ? "!(" + printer.print(d.value) + " <= 0.0)" : "!(" + printer.print(d.value) + " < 0.0)");
     out << ";\n}\n\n";
   }
-  const bool conditional = !model.assumptions.nonneg.empty() || !model.assumptions.integer.empty();
+  const bool conditional = model.closed_form_conditional();
   for (std::size_t k = 0; k < equations.size(); ++k) {
     const std::string body = printer.print(equations[k]->value);
     out << "inline double " << eq_names[k] << "(" << params << ") {\n";

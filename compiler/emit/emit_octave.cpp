@@ -45,6 +45,10 @@ std::string octave_helper(const std::string& name) {
                    "  r = mod(a, b);\n  r((b == 0) & true(size(r))) = NaN;\nend\n"},
       {"pamc_pow", "function v = pamc_pow(b, e)\n  % 0 ^ -1 and a complex power ((-8) ^ 0.5) have no value\n"
                    "  v = b .^ e;\n  bad = ((b == 0) & (e < 0)) | (imag(v) ~= 0);\n  v = real(v);\n  v(bad) = NaN;\nend\n"},
+      {"pamc_cmp", "function v = pamc_cmp(op, a, b)\n  % 1 or 0, and no value where an operand has none\n"
+                   "  switch op\n    case '=='\n      v = double(a == b);\n    case '~='\n      v = double(a ~= b);\n"
+                   "    case '<'\n      v = double(a < b);\n    otherwise\n      v = double(a <= b);\n  end\n"
+                   "  v(isnan(a) | isnan(b)) = NaN;\nend\n"},
       {"pamc_sqrt", "function v = pamc_sqrt(x)\n  v = real(sqrt(x));\n  v(x < 0) = NaN;\nend\n"},
       {"pamc_log", "function v = pamc_log(x)\n  v = real(log(x));\n  v(x <= 0) = NaN;\nend\n"},
       {"pamc_log2", "function v = pamc_log2(x)\n  v = real(log2(x));\n  v(x <= 0) = NaN;\nend\n"},
@@ -110,7 +114,7 @@ class OctavePrinter : public CodePrinter {
   std::string mod(const std::string& a, const std::string& b) override { return helper("pamc_mod", "pamc_mod(" + a + ", " + b + ")"); }
   std::string idiv(const std::string& a, const std::string& b) override { return helper("pamc_idiv", "pamc_idiv(" + a + ", " + b + ")"); }
   std::string compare(const std::string& op, const std::string& a, const std::string& b) override {
-    return "double(" + a + " " + (op == "!=" ? "~=" : op) + " " + b + ")";
+    return helper("pamc_cmp", "pamc_cmp('" + (op == "!=" ? std::string("~=") : op) + "', " + a + ", " + b + ")");
   }
   std::string extremum(bool is_max, const std::vector<std::string>& args) override {
     return nest(is_max ? "pamc_max" : "pamc_min", args);
@@ -164,12 +168,12 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     for (std::size_t i = 0; i < pnames.size(); ++i) printer.bind(model.parameters[i].symbol, pnames[i]);
     std::string body = printer.print(e->value);
     // Outside the facts and assumptions, the unsimplified model (as pamc eval does).
-    const bool conditional = (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty()) &&
+    const bool conditional = model.closed_form_conditional() &&
                              !e->time_value.is_equal(e->value);
     std::string time_body, conds;
     if (conditional) {
       time_body = printer.print(e->time_value);
-      for (const GiNaC::ex& c : model.assumptions.nonneg) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
+      for (const GiNaC::ex& c : model.closed_form_nonneg()) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
       for (const GiNaC::ex& c : model.assumptions.integer) {
         std::string x = printer.print(c);
         conds += (conds.empty() ? "" : " && ") + ("(" + x + " == floor(" + x + "))");
@@ -201,7 +205,12 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     std::string bad, domain_tail;
     for (const DomainCheck& d : model.domain_checks())
       bad += (bad.empty() ? "" : " | ") + ("(" + printer.print(d.value) + (d.strict ? " <= 0)" : " < 0)"));
-    if (!bad.empty()) domain_tail = "  bad = " + bad + ";\n  value(bad & true(size(value))) = NaN;\n";
+    if (!bad.empty()) {
+      // a point at a time: a check may hold a resource vector's max, which is no array function
+      std::string spread;
+      for (const std::string& p : pnames) spread += ", " + p + " + zeros(size(value))";
+      domain_tail = "  bad = arrayfun(@(" + params + ") " + bad + spread + ");\n  value(bad) = NaN;\n";
+    }
     if (conditional) {
       // One point at a time: the closed form where its conditions hold, else the model.
       std::string call = "pamc_point(" + params + ")";

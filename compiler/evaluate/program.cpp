@@ -73,6 +73,8 @@ inline double quotient(double a, double b) {
   if (b == 0.0) return a == 0.0 ? 0.0 : std::nan("");
   return a / b;
 }
+// A comparison is 1 or 0, and has no value where an operand has none (sqrt(-3) < 2).
+inline double truth(bool c, double a, double b) { return a != a || b != b ? std::nan("") : c ? 1.0 : 0.0; }
 // max and min that keep a NaN (no value) wherever it stands: std::max(x, NaN) is x.
 inline double max_of(double a, double b) { return a != a ? a : b != b ? b : std::max(a, b); }
 inline double min_of(double a, double b) { return a != a ? a : b != b ? b : std::min(a, b); }
@@ -214,10 +216,10 @@ double execute(const Program& p, const double* args, double* stack, double* loca
       case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = power_of(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::Mod: --sp; sp[-1] = floor_mod(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::IDiv: --sp; sp[-1] = floor_div(sp[-1], sp[0]); note(sp[-1]); break;
-      case Op::Eq: --sp; sp[-1] = sp[-1] == sp[0] ? 1.0 : 0.0; break;
-      case Op::Ne: --sp; sp[-1] = sp[-1] != sp[0] ? 1.0 : 0.0; break;
-      case Op::Lt: --sp; sp[-1] = sp[-1] < sp[0] ? 1.0 : 0.0; break;
-      case Op::Le: --sp; sp[-1] = sp[-1] <= sp[0] ? 1.0 : 0.0; break;
+      case Op::Eq: --sp; sp[-1] = truth(sp[-1] == sp[0], sp[-1], sp[0]); break;
+      case Op::Ne: --sp; sp[-1] = truth(sp[-1] != sp[0], sp[-1], sp[0]); break;
+      case Op::Lt: --sp; sp[-1] = truth(sp[-1] < sp[0], sp[-1], sp[0]); break;
+      case Op::Le: --sp; sp[-1] = truth(sp[-1] <= sp[0], sp[-1], sp[0]); break;
       case Op::Neg: sp[-1] = -sp[-1]; break;
       case Op::Square: sp[-1] *= sp[-1]; note(sp[-1]); break;
       case Op::Sqrt: sp[-1] = std::sqrt(sp[-1]); inexact = Track; break;
@@ -377,10 +379,10 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
           case Op::Pow: for (std::size_t j = 0; j < n; ++j) x[j] = power_of(x[j], y[j]); break;
           case Op::Mod: for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], y[j]); break;
           case Op::IDiv: for (std::size_t j = 0; j < n; ++j) x[j] = floor_div(x[j], y[j]); break;
-          case Op::Eq: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] == y[j] ? 1.0 : 0.0; break;
-          case Op::Ne: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] != y[j] ? 1.0 : 0.0; break;
-          case Op::Lt: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] < y[j] ? 1.0 : 0.0; break;
-          default: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] <= y[j] ? 1.0 : 0.0; break;
+          case Op::Eq: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] == y[j], x[j], y[j]); break;
+          case Op::Ne: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] != y[j], x[j], y[j]); break;
+          case Op::Lt: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] < y[j], x[j], y[j]); break;
+          default: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] <= y[j], x[j], y[j]); break;
         }
         break;
       }

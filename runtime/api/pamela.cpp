@@ -142,7 +142,8 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
   data->required = data->defaults.size();
   while (data->required > 0 && data->defaults[data->required - 1]) --data->required;
   for (int integer = 0; integer < 2; ++integer)
-    for (const GiNaC::ex& a : integer ? model.assumptions.integer : model.assumptions.nonneg) {
+    for (const GiNaC::ex& a : integer ? std::vector<GiNaC::ex>(model.assumptions.integer.begin(), model.assumptions.integer.end())
+                                      : model.closed_form_nonneg()) {
       try {
         data->checks.push_back({pamc::sym::to_pamela(a) + (integer ? " is an integer" : " >= 0"), integer == 1,
                                 pamc::eval::compile_expression(a, params)});
@@ -163,7 +164,7 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     eq.vector = pamc::sym::is_vector_valued(e.value);
     eq.time_value = e.time_value;
     eq.conditional = !e.time_value.is_equal(e.value) &&
-                     (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty());
+                     model.closed_form_conditional();
     if (eq.conditional && !pamc::sym::is_vector_valued(e.time_value)) {
       try {
         eq.time_program = pamc::eval::compile_expression(e.time_value, params);
@@ -264,10 +265,15 @@ std::map<std::string, double> Model::evaluate(const std::map<std::string, double
   return out;
 }
 
-std::vector<std::string> Model::violated_assumptions(const std::vector<double>& args) const {
-  if (args.size() != data_->parameter_names.size())
-    throw std::invalid_argument("violated_assumptions: " + std::to_string(data_->parameter_names.size()) +
-                                " arguments expected (" + std::to_string(args.size()) + " given)");
+std::vector<std::string> Model::violated_assumptions(const std::vector<double>& given) const {
+  const std::size_t count = data_->parameter_names.size();
+  if (given.size() > count || given.size() < data_->required)
+    throw std::invalid_argument("violated_assumptions: " +
+                                (data_->required == count ? std::to_string(count)
+                                                          : std::to_string(data_->required) + " to " + std::to_string(count)) +
+                                " arguments expected (" + std::to_string(given.size()) + " given)");
+  std::vector<double> args = given;  // trailing defaulted parameters left out take their defaults
+  for (std::size_t i = args.size(); i < count; ++i) args.push_back(data_->defaults[i]->run(args.data()));
   std::vector<std::string> out;
   for (const auto& c : data_->checks) {
     double v = c.program.run(args.data());

@@ -83,7 +83,7 @@ class ModelGenerator:
         if k == 14: return "sqrt(%s ^ 2 + 1)" % n()
         if k == 15: return "max([%s, %s, 1] * 2)" % (n(), n())
         if k == 16: return n() if self.in_f else "f(%s)" % n()
-        if k == 17: return "max(%s * unitvec(2) + [1, 2])" % n()
+        if k == 17: return "max((%s) * unitvec(2) + [1, 2])" % n()
         return "%s * %d" % (self.var(scope), self.u(1, 4))
 
     def resource(self, scope):
