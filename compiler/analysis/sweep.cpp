@@ -235,7 +235,7 @@ Sweep::Sweep(const CostModel& model, const std::map<std::string, GiNaC::numeric>
     }
   }
   for (const GiNaC::ex& e : model.assumptions.integer) add_check(e, Check::Integer);
-  for (const GiNaC::ex& e : model.closed_form_nonneg()) add_check(e, Check::Nonneg);
+  for (const GiNaC::ex& e : model.assumptions.nonneg) add_check(e, Check::Nonneg);
 }
 
 void Sweep::indices(std::size_t i, std::vector<std::size_t>& idx) const {

@@ -235,7 +235,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
   out << "// True where the facts from the model and the assumptions listed at the top hold; there\n"
       << "// the functions below use their closed forms, elsewhere the unsimplified model.\n"
       << "inline bool assumptions_hold(" << params << ") {\n  return true";
-  for (const GiNaC::ex& e : model.closed_form_nonneg()) out << "\n      && " << printer.print(e) << " >= 0.0";
+  for (const GiNaC::ex& e : model.assumptions.nonneg) out << "\n      && " << printer.print(e) << " >= 0.0";
   for (const GiNaC::ex& e : model.assumptions.integer) out << "\n      && detail::is_integer(" << printer.print(e) << ")";
   out << ";\n}\n\n";
   const std::vector<DomainCheck> domain = model.domain_checks();
@@ -247,7 +247,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
       out << "\n      && " << (d.strict ? "!(" + printer.print(d.value) + " <= 0.0)" : "!(" + printer.print(d.value) + " < 0.0)");
     out << ";\n}\n\n";
   }
-  const bool conditional = model.closed_form_conditional();
+  const bool conditional = !model.assumptions.nonneg.empty() || !model.assumptions.integer.empty();
   for (std::size_t k = 0; k < equations.size(); ++k) {
     const std::string body = printer.print(equations[k]->value);
     out << "inline double " << eq_names[k] << "(" << params << ") {\n";

@@ -168,12 +168,12 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     for (std::size_t i = 0; i < pnames.size(); ++i) printer.bind(model.parameters[i].symbol, pnames[i]);
     std::string body = printer.print(e->value);
     // Outside the facts and assumptions, the unsimplified model (as pamc eval does).
-    const bool conditional = model.closed_form_conditional() &&
+    const bool conditional = (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty()) &&
                              !e->time_value.is_equal(e->value);
     std::string time_body, conds;
     if (conditional) {
       time_body = printer.print(e->time_value);
-      for (const GiNaC::ex& c : model.closed_form_nonneg()) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
+      for (const GiNaC::ex& c : model.assumptions.nonneg) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
       for (const GiNaC::ex& c : model.assumptions.integer) {
         std::string x = printer.print(c);
         conds += (conds.empty() ? "" : " && ") + ("(" + x + " == floor(" + x + "))");

@@ -112,7 +112,7 @@ bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env) {
     At at = value_at(e, v);
     if (at == At::Fails || (at == At::Value && !v.is_integer())) return false;
   }
-  for (const GiNaC::ex& e : model.closed_form_nonneg()) {
+  for (const GiNaC::ex& e : model.assumptions.nonneg) {
     GiNaC::numeric v;
     At at = value_at(e, v);
     if (at == At::Fails || (at == At::Value && v.is_negative())) return false;

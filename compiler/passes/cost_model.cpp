@@ -22,12 +22,6 @@ const CostParameter* CostModel::parameter(const std::string& n) const {
   return nullptr;
 }
 
-std::vector<GiNaC::ex> CostModel::closed_form_nonneg() const {
-  std::vector<GiNaC::ex> out(assumptions.nonneg.begin(), assumptions.nonneg.end());
-  for (const CostParameter& p : parameters) out.push_back(p.symbol);
-  return out;
-}
-
 std::vector<DomainCheck> CostModel::domain_checks() const {
   std::vector<DomainCheck> out;
   for (const CostParameter& p : parameters)

@@ -78,11 +78,6 @@ struct CostModel {
 
   const CostParameter* parameter(const std::string& name) const;
   std::vector<DomainCheck> domain_checks() const;
-  // What must be >= 0 for the closed forms to hold: the assumptions' nonnegative
-  // expressions, and every parameter (the simplifier takes a parameter to be >= 0 unless its
-  // bounds say otherwise). Where one is negative, every evaluator uses the time domain.
-  std::vector<GiNaC::ex> closed_form_nonneg() const;
-  bool closed_form_conditional() const { return !parameters.empty() || !assumptions.integer.empty() || !assumptions.nonneg.empty(); }
   const CostEquation* equation(const std::string& name) const;
 };
 

@@ -142,8 +142,7 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
   data->required = data->defaults.size();
   while (data->required > 0 && data->defaults[data->required - 1]) --data->required;
   for (int integer = 0; integer < 2; ++integer)
-    for (const GiNaC::ex& a : integer ? std::vector<GiNaC::ex>(model.assumptions.integer.begin(), model.assumptions.integer.end())
-                                      : model.closed_form_nonneg()) {
+    for (const GiNaC::ex& a : integer ? model.assumptions.integer : model.assumptions.nonneg) {
       try {
         data->checks.push_back({pamc::sym::to_pamela(a) + (integer ? " is an integer" : " >= 0"), integer == 1,
                                 pamc::eval::compile_expression(a, params)});
@@ -164,7 +163,7 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
     eq.vector = pamc::sym::is_vector_valued(e.value);
     eq.time_value = e.time_value;
     eq.conditional = !e.time_value.is_equal(e.value) &&
-                     model.closed_form_conditional();
+                     (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty());
     if (eq.conditional && !pamc::sym::is_vector_valued(e.time_value)) {
       try {
         eq.time_program = pamc::eval::compile_expression(e.time_value, params);
