@@ -53,7 +53,9 @@ NOVAL = "no value"
 # error (a work limit, a number too large to hold) leaves the point out of the comparison.
 NO_VALUE_KINDS = {"EvaluationError", "DivisionByZero", "DomainError", "NegativeTime", "InvalidMultiplicity",
                   "NonIntegerBound", "EmptyRange", "ParameterOutOfBounds", "InvalidCondition"}
-UNKNOWN_KINDS = {"WorkLimit", "ValueTooLarge", "Interrupted"}
+# AliasedResource (two resource families at one position at this point) is checked by
+# eval and the simulator only: left out here until the other evaluators check it too.
+UNKNOWN_KINDS = {"WorkLimit", "ValueTooLarge", "Interrupted", "AliasedResource"}
 # Disagreements known and not yet fixed, each with its reason: (model label, backend,
 # reason). A known one is printed, not failed; one that no longer shows fails the test, so
 # that the entry goes when its cause is fixed.
