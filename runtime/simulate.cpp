@@ -383,8 +383,13 @@ std::int32_t Engine::resource_slot(std::int64_t index, std::int64_t servers, con
   return slot;
 }
 
+// A resource's position (its fcfs index) is a nonnegative integer, as in every evaluator: a
+// use of fcfs(-1, 1) has no value (docs/semantics.md).
 std::int64_t resource_index(double v, const Loc& loc) {
-  return integer_bound(v, loc, "the resource index");
+  std::int64_t i = integer_bound(v, loc, "the resource index");
+  if (i < 0)
+    fail(loc, DiagKind::NonIntegerBound, "resource position " + std::to_string(i) + " is not a nonnegative integer");
+  return i;
 }
 std::int64_t resource_servers(double v, const Loc& loc) {
   std::int64_t b = integer_bound(v, loc, "the resource multiplicity");

@@ -77,7 +77,7 @@ std::string CodePrinter::print(const ex& e) {
   if (is_class<GiNaC::power>(e)) {
     ex exponent = e.op(1);
     if (exponent == GiNaC::numeric(1, 2)) return sqrt(print(e.op(0)));
-    if (exponent == GiNaC::numeric(-1)) return "(" + number(1) + div_op() + print(e.op(0)) + ")";
+    if (exponent == GiNaC::numeric(-1)) return quotient(number(1), print(e.op(0)));
     return power(print(e.op(0)), print(exponent));
   }
   if (sym::is_extremum(e)) {
@@ -174,20 +174,19 @@ std::string CodePrinter::print_add(const ex& e) {
 // Factors with negative integer exponents go to a denominator: a*b^-1 prints as a/b.
 std::string CodePrinter::print_mul(const ex& e) {
   using namespace GiNaC;
-  std::string num, den;
+  std::vector<std::string> num, den;
   for (std::size_t i = 0; i < e.nops(); ++i) {
     ex f = e.op(i);
     if (is_class<GiNaC::power>(f) && is_class<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
         ex_to<numeric>(f.op(1)).is_negative()) {
-      ex positive = GiNaC::pow(f.op(0), -f.op(1));
-      den += (den.empty() ? "" : mul_op()) + print(positive);
+      den.push_back(print(GiNaC::pow(f.op(0), -f.op(1))));
     } else {
-      num += (num.empty() ? "" : mul_op()) + print(f);
+      num.push_back(print(f));
     }
   }
-  if (num.empty()) num = number(1);
-  if (den.empty()) return "(" + num + ")";
-  return "(" + num + div_op() + "(" + den + "))";
+  std::string n = num.empty() ? number(1) : num.size() == 1 ? num[0] : product(num);
+  if (den.empty()) return num.size() == 1 ? "(" + n + ")" : n;
+  return quotient(n, den.size() == 1 ? den[0] : product(den));
 }
 
 std::string CodePrinter::print_function(const ex& e) {
@@ -202,7 +201,7 @@ std::string CodePrinter::print_function(const ex& e) {
       const char* name = sym::pamela_function(e) == Fn::Floor ? "floor" : "ceil";
       auto q = sym::as_quotient(e.op(0));
       if (!q) return call(name, {arg(0)});
-      return call(name, {"(" + print(q->first) + div_op() + "(" + print(q->second) + "))"});
+      return call(name, {quotient(print(q->first), print(q->second))});
     }
     case Fn::Log2: return call("log2", {arg(0)});
     case Fn::Mod: return mod(arg(0), arg(1));

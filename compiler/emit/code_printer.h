@@ -54,8 +54,11 @@ class CodePrinter {
 
  protected:
   virtual std::string number(const GiNaC::numeric& x) = 0;
-  virtual std::string mul_op() { return "*"; }
-  virtual std::string div_op() { return "/"; }
+  // A product and a quotient, as pamc eval reads them (docs/semantics.md, "Points without a
+  // value"): a zero factor makes a product 0 even where another factor has no value, x / 0
+  // has no value (NaN, not an infinity) unless x is 0.
+  virtual std::string product(const std::vector<std::string>& factors) = 0;
+  virtual std::string quotient(const std::string& num, const std::string& den) = 0;
   virtual std::string power(const std::string& base, const std::string& exponent) = 0;
   virtual std::string sqrt(const std::string& x) = 0;
   virtual std::string call(const std::string& fn, const std::vector<std::string>& args) = 0;  // fn: floor, ceil, abs, log, log2, exp

@@ -28,7 +28,7 @@ const std::set<std::string>& cpp_reserved() {
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // names the header itself uses, and lower-case macros of common C/C++ platforms
-      "std", "Results", "evaluate", "assumptions_hold", "detail", "acc", "v", "r", "main", "linux", "unix", "i386", "errno", "assert",
+      "std", "Results", "evaluate", "assumptions_hold", "in_domain", "detail", "acc", "v", "r", "main", "linux", "unix", "i386", "errno", "assert",
       "alloca", "stdin", "stdout", "stderr", "offsetof", "setjmp", "va_arg", "va_start", "va_end", "va_copy",
       "math_errhandling", "issubnormal", "signbit", "isnan", "isinf", "isfinite", "isnormal", "fpclassify"};
   return words;
@@ -72,15 +72,23 @@ class CppPrinter : public CodePrinter {
     if (t.find_first_of(".eE") == std::string::npos) t += ".0";
     return d < 0 ? "(" + t + ")" : t;
   }
-  std::string power(const std::string& b, const std::string& e) override { return "std::pow(" + b + ", " + e + ")"; }
+  std::string product(const std::vector<std::string>& fs) override {
+    std::string out = "detail::mul({";
+    for (std::size_t i = 0; i < fs.size(); ++i) out += (i ? ", " : "") + fs[i];
+    return out + "})";
+  }
+  std::string quotient(const std::string& n, const std::string& d) override { return "detail::div(" + n + ", " + d + ")"; }
+  std::string power(const std::string& b, const std::string& e) override { return "detail::pow(" + b + ", " + e + ")"; }
   std::string sqrt(const std::string& x) override { return "std::sqrt(" + x + ")"; }
   std::string call(const std::string& fn, const std::vector<std::string>& a) override {
+    if (fn == "log" || fn == "log2") return "detail::" + fn + "(" + a[0] + ")";
     return "std::" + std::string(fn == "abs" ? "fabs" : fn) + "(" + a[0] + ")";
   }
   std::string mod(const std::string& a, const std::string& b) override { return "detail::mod(" + a + ", " + b + ")"; }
-  std::string idiv(const std::string& a, const std::string& b) override { return "std::floor(" + a + " / " + b + ")"; }
+  std::string idiv(const std::string& a, const std::string& b) override { return "detail::idiv(" + a + ", " + b + ")"; }
   std::string compare(const std::string& op, const std::string& a, const std::string& b) override {
-    return "(" + a + " " + op + " " + b + " ? 1.0 : 0.0)";
+    static const std::map<std::string, std::string> fn{{"==", "eq"}, {"!=", "ne"}, {"<", "lt"}, {"<=", "le"}};
+    return "detail::" + fn.at(op) + "(" + a + ", " + b + ")";
   }
   std::string extremum(bool is_max, const std::vector<std::string>& args) override {
     // (std::max) stays a call even where a platform header defines a max() macro.
@@ -90,13 +98,13 @@ class CppPrinter : public CodePrinter {
   }
   std::string reduction(int kind, bool empty_is_zero, const std::string& i, const std::string& lb,
                         const std::string& ub, const std::string& body) override {
-    // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min gives -inf/+inf, or 0
-    // for a par's max (empty_is_zero).
+    // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min has no value (NaN), a
+    // par's max is 0 there (empty_is_zero); a NaN term is kept.
     std::string init = kind == 0 ? "0.0" : kind == 1 ? "-HUGE_VAL" : "HUGE_VAL";
-    std::string step = kind == 0 ? "acc += v;" : kind == 1 ? "acc = (std::max)(acc, v);" : "acc = (std::min)(acc, v);";
-    std::string result = empty_is_zero ? "(" + i + "_any ? acc : 0.0)" : "acc";
-    std::string mark = empty_is_zero ? " " + i + "_any = true;" : "";
-    std::string any = empty_is_zero ? " bool " + i + "_any = false;" : "";
+    std::string step = kind == 0 ? "acc += v;" : kind == 1 ? "acc = detail::max({acc, v});" : "acc = detail::min({acc, v});";
+    std::string result = kind == 0 ? "acc" : "(" + i + "_any ? acc : " + (empty_is_zero ? "0.0" : "std::nan(\"\")") + ")";
+    std::string mark = kind != 0 ? " " + i + "_any = true;" : "";
+    std::string any = kind != 0 ? " bool " + i + "_any = false;" : "";
     return "[&]() { double acc = " + init + ";" + any + " const double " + i + "_lb = " + lb + ", " + i + "_ub = " + ub +
            "; if (!detail::is_integer(" + i + "_lb) || !detail::is_integer(" + i + "_ub)) return std::nan(\"\"); for (double " + i +
            " = " + i + "_lb; " + i + " <= " + i + "_ub; " + i + " += 1.0) { const double v = " + body + "; " + step + mark +
@@ -158,6 +166,25 @@ std::string emit_cpp(const CostModel& model, bool all) {
       << "// Pamela's mod: floor semantics, also for negative operands.\n"
       << "inline double mod(double a, double b) { return a - b * std::floor(a / b); }\n"
       << "inline bool is_integer(double x) { return std::floor(x) == x; }\n"
+      << "// Products and quotients as pamc eval reads them: a zero factor makes a product 0 even\n"
+      << "// where another factor has no value (a branch not taken); x / 0, 0 ^ -1 and log(0) have\n"
+      << "// no value: NaN, never an infinity.\n"
+      << "inline double mul(std::initializer_list<double> xs) {\n"
+      << "  double p = 1.0;\n"
+      << "  for (double x : xs) { if (x == 0.0) return 0.0; p *= x; }\n"
+      << "  return p;\n"
+      << "}\n"
+      << "inline double div(double a, double b) { return b != 0.0 ? a / b : a == 0.0 ? 0.0 : std::nan(\"\"); }\n"
+      << "// A comparison is 1 or 0, and has no value where an operand has none.\n"
+      << "inline double truth(bool c, double a, double b) { return std::isnan(a) || std::isnan(b) ? std::nan(\"\") : c ? 1.0 : 0.0; }\n"
+      << "inline double eq(double a, double b) { return truth(a == b, a, b); }\n"
+      << "inline double ne(double a, double b) { return truth(a != b, a, b); }\n"
+      << "inline double lt(double a, double b) { return truth(a < b, a, b); }\n"
+      << "inline double le(double a, double b) { return truth(a <= b, a, b); }\n"
+      << "inline double idiv(double a, double b) { return b != 0.0 ? std::floor(a / b) : std::nan(\"\"); }\n"
+      << "inline double pow(double x, double y) { return x == 0.0 && y < 0.0 ? std::nan(\"\") : std::pow(x, y); }\n"
+      << "inline double log(double x) { return x == 0.0 ? std::nan(\"\") : std::log(x); }\n"
+      << "inline double log2(double x) { return x == 0.0 ? std::nan(\"\") : std::log2(x); }\n"
       << "// max and min that keep a NaN (where the model has no value) instead of dropping it.\n"
       << "inline double max(std::initializer_list<double> xs) {\n"
       << "  double m = -HUGE_VAL;\n"
@@ -211,10 +238,20 @@ std::string emit_cpp(const CostModel& model, bool all) {
   for (const GiNaC::ex& e : model.assumptions.nonneg) out << "\n      && " << printer.print(e) << " >= 0.0";
   for (const GiNaC::ex& e : model.assumptions.integer) out << "\n      && detail::is_integer(" << printer.print(e) << ")";
   out << ";\n}\n\n";
+  const std::vector<DomainCheck> domain = model.domain_checks();
+  if (!domain.empty()) {
+    out << "// False outside the model's domain (a declared bound broken, a negative time): there the\n"
+        << "// model has no value, and the functions below return NaN.\n"
+        << "inline bool in_domain(" << params << ") {\n  return true";
+    for (const DomainCheck& d : domain)
+      out << "\n      && " << (d.strict ? "!(" + printer.print(d.value) + " <= 0.0)" : "!(" + printer.print(d.value) + " < 0.0)");
+    out << ";\n}\n\n";
+  }
   const bool conditional = !model.assumptions.nonneg.empty() || !model.assumptions.integer.empty();
   for (std::size_t k = 0; k < equations.size(); ++k) {
     const std::string body = printer.print(equations[k]->value);
     out << "inline double " << eq_names[k] << "(" << params << ") {\n";
+    if (!domain.empty()) out << "  if (!in_domain(" << args << ")) return std::nan(\"\");\n";
     if (conditional && !equations[k]->time_value.is_equal(equations[k]->value))
       out << "  if (!assumptions_hold(" << args << ")) return " << printer.print(equations[k]->time_value) << ";\n";
     out << "  return " << body << ";\n}\n\n";

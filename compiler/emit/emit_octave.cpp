@@ -27,11 +27,44 @@ const std::set<std::string>& octave_reserved() {
       "fprintf", "exist", "path", "addpath", "load", "save", "eval", "feval", "numel", "length", "isempty",
       "any", "all", "find", "round", "fix", "rem", "sign", "eps", "true", "false", "inf", "nan", "NA",
       "realmax", "realmin", "class", "isa", "cellfun", "struct", "cell", "num2str", "str2func", "func2str",
-      "value", "nargin", "nargout", "varargin", "varargout", "exit", "quit", "clear", "who", "whos", "format", "more"};
+      "value", "bad", "nargin", "nargout", "varargin", "varargout", "exit", "quit", "clear", "who", "whos", "format", "more"};
   return words;
 }
 
 
+
+// The pamc_ subfunctions OctavePrinter calls: element-wise, on arrays that broadcast.
+std::string octave_helper(const std::string& name) {
+  static const std::map<std::string, std::string> text{
+      {"pamc_mul", "function p = pamc_mul(a, b)\n  % a zero factor makes the product 0, even where the other has no value\n"
+                   "  p = a .* b;\n  p((a == 0) | (b == 0)) = 0;\nend\n"},
+      {"pamc_div", "function q = pamc_div(a, b)\n  % a / 0 has no value (NaN, not Inf); 0 / 0 is 0 (a zero factor)\n"
+                   "  q = a ./ b;\n  q((b == 0) & (a ~= 0)) = NaN;\n  q((b == 0) & (a == 0)) = 0;\nend\n"},
+      {"pamc_idiv", "function q = pamc_idiv(a, b)\n  q = floor(a ./ b);\n  q((b == 0) & true(size(q))) = NaN;\nend\n"},
+      {"pamc_mod", "function r = pamc_mod(a, b)\n  % Octave's mod(x, 0) is x: here it has no value\n"
+                   "  r = mod(a, b);\n  r((b == 0) & true(size(r))) = NaN;\nend\n"},
+      {"pamc_pow", "function v = pamc_pow(b, e)\n  % 0 ^ -1 and a complex power ((-8) ^ 0.5) have no value\n"
+                   "  v = b .^ e;\n  bad = ((b == 0) & (e < 0)) | (imag(v) ~= 0);\n  v = real(v);\n  v(bad) = NaN;\nend\n"},
+      {"pamc_cmp", "function v = pamc_cmp(op, a, b)\n  % 1 or 0, and no value where an operand has none\n"
+                   "  switch op\n    case '=='\n      v = double(a == b);\n    case '~='\n      v = double(a ~= b);\n"
+                   "    case '<'\n      v = double(a < b);\n    otherwise\n      v = double(a <= b);\n  end\n"
+                   "  v(isnan(a) | isnan(b)) = NaN;\nend\n"},
+      {"pamc_sqrt", "function v = pamc_sqrt(x)\n  v = real(sqrt(x));\n  v(x < 0) = NaN;\nend\n"},
+      {"pamc_log", "function v = pamc_log(x)\n  v = real(log(x));\n  v(x <= 0) = NaN;\nend\n"},
+      {"pamc_log2", "function v = pamc_log2(x)\n  v = real(log2(x));\n  v(x <= 0) = NaN;\nend\n"},
+      {"pamc_max", "function m = pamc_max(a, b)\n  % Octave's max drops a NaN: here it is kept (no value)\n"
+                   "  m = max(a, b);\n  m(isnan(a) | isnan(b)) = NaN;\nend\n"},
+      {"pamc_min", "function m = pamc_min(a, b)\n  m = min(a, b);\n  m(isnan(a) | isnan(b)) = NaN;\nend\n"},
+      {"pamc_reduce",
+       "function v = pamc_reduce(kind, empty_is_zero, f, lb, ub)\n"
+       "  % kind 0 sum, 1 max, 2 min over the integers lb .. ub; a bound that is not an integer,\n"
+       "  % a NaN term, or a max or min over no terms (but a par's, which is 0) has no value\n"
+       "  if lb ~= floor(lb) || ub ~= floor(ub)\n    v = NaN;\n    return;\n  end\n"
+       "  xs = arrayfun(f, lb:ub);\n"
+       "  if kind == 0\n    v = sum(xs);\n  elseif isempty(xs)\n    v = NaN;\n    if empty_is_zero\n      v = 0;\n    end\n"
+       "  elseif any(isnan(xs))\n    v = NaN;\n  elseif kind == 1\n    v = max(xs);\n  else\n    v = min(xs);\n  end\nend\n"}};
+  return text.at(name);
+}
 
 std::string one_line(std::string s) {
   for (char& c : s)
@@ -43,6 +76,7 @@ class OctavePrinter : public CodePrinter {
  public:
   using CodePrinter::CodePrinter;
   bool saw_reduction = false;
+  std::set<std::string> helpers;  // the pamc_ subfunctions the printed code calls
   std::vector<std::string> subfunctions;  // one per resource-vector max, after the main function
 
  protected:
@@ -52,31 +86,44 @@ class OctavePrinter : public CodePrinter {
     std::string t = shortest(d);
     return d < 0 ? "(" + t + ")" : t;
   }
-  std::string mul_op() override { return " .* "; }
-  std::string div_op() override { return " ./ "; }
-  std::string power(const std::string& b, const std::string& e) override { return "(" + b + " .^ " + e + ")"; }
-  std::string sqrt(const std::string& x) override { return "sqrt(" + x + ")"; }
-  std::string call(const std::string& fn, const std::vector<std::string>& a) override { return fn + "(" + a[0] + ")"; }
-  std::string mod(const std::string& a, const std::string& b) override { return "mod(" + a + ", " + b + ")"; }
-  std::string idiv(const std::string& a, const std::string& b) override { return "floor(" + a + " ./ " + b + ")"; }
+  // Helpers that read arithmetic as pamc eval does (docs/semantics.md, "Points without a
+  // value"): Octave's own max drops a NaN, mod(x, 0) is x, x ./ 0 is Inf, sqrt(-1) and
+  // log(-1) are complex, and a:b rounds a fractional bound. Each is a subfunction of the
+  // file that uses it.
+  std::string helper(const std::string& name, const std::string& call) {
+    helpers.insert(name);
+    return call;
+  }
+  std::string nest(const std::string& fn, const std::vector<std::string>& args) {
+    std::string out = args.back();
+    for (std::size_t i = args.size() - 1; i-- > 0;) out = fn + "(" + args[i] + ", " + out + ")";
+    return helper(fn, out);
+  }
+  std::string product(const std::vector<std::string>& fs) override { return nest("pamc_mul", fs); }
+  std::string quotient(const std::string& n, const std::string& d) override {
+    return helper("pamc_div", "pamc_div(" + n + ", " + d + ")");
+  }
+  std::string power(const std::string& b, const std::string& e) override {
+    return helper("pamc_pow", "pamc_pow(" + b + ", " + e + ")");
+  }
+  std::string sqrt(const std::string& x) override { return helper("pamc_sqrt", "pamc_sqrt(" + x + ")"); }
+  std::string call(const std::string& fn, const std::vector<std::string>& a) override {
+    if (fn == "log" || fn == "log2") return helper("pamc_" + fn, "pamc_" + fn + "(" + a[0] + ")");
+    return fn + "(" + a[0] + ")";
+  }
+  std::string mod(const std::string& a, const std::string& b) override { return helper("pamc_mod", "pamc_mod(" + a + ", " + b + ")"); }
+  std::string idiv(const std::string& a, const std::string& b) override { return helper("pamc_idiv", "pamc_idiv(" + a + ", " + b + ")"); }
   std::string compare(const std::string& op, const std::string& a, const std::string& b) override {
-    return "double(" + a + " " + (op == "!=" ? "~=" : op) + " " + b + ")";
+    return helper("pamc_cmp", "pamc_cmp('" + (op == "!=" ? std::string("~=") : op) + "', " + a + ", " + b + ")");
   }
   std::string extremum(bool is_max, const std::vector<std::string>& args) override {
-    // Octave's max(a, b) is element-wise and binary: nest it.
-    std::string out = args.back();
-    for (std::size_t i = args.size() - 1; i-- > 0;) out = std::string(is_max ? "max(" : "min(") + args[i] + ", " + out + ")";
-    return out;
+    return nest(is_max ? "pamc_max" : "pamc_min", args);
   }
   std::string reduction(int kind, bool empty_is_zero, const std::string& i, const std::string& lb,
                         const std::string& ub, const std::string& body) override {
     saw_reduction = true;
-    std::string values = "arrayfun(@(" + i + ") " + body + ", " + lb + ":" + ub + ")";
-    if (kind == 0) return "sum(" + values + ")";
-    std::string m = std::string(kind == 1 ? "max([-Inf, " : "min([Inf, ") + values + "])";
-    // A par's max is 0 on an empty range: pick it by indexing (Octave indexes a literal).
-    if (empty_is_zero) return "[0, " + m + "](1 + (" + lb + " <= " + ub + "))";
-    return m;
+    return helper("pamc_reduce", "pamc_reduce(" + std::to_string(kind) + ", " + (empty_is_zero ? "1" : "0") + ", @(" + i +
+                                     ") " + body + ", " + lb + ", " + ub + ")");
   }
   // Resource vectors: statements in a subfunction of the file, called with the values it
   // needs; positions that are not nonnegative integers, or a non-integer loop bound, give NaN.
@@ -148,6 +195,22 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       out << "\n";
     }
     for (const std::string& a : sym::assumption_lines(model.assumptions)) out << "  % assumes " << a << "\n";
+    // Defaulted parameters at the end may be left out, as in C++ and Python.
+    std::size_t first_default = model.parameters.size();
+    while (first_default > 0 && model.parameters[first_default - 1].default_value) --first_default;
+    for (std::size_t i = first_default; i < model.parameters.size(); ++i)
+      out << "  if nargin < " << i + 1 << "\n    " << pnames[i] << " = " << printer.print(*model.parameters[i].default_value)
+          << ";\n  end\n";
+    // Outside the model's domain (a declared bound broken, a negative time): no value.
+    std::string bad, domain_tail;
+    for (const DomainCheck& d : model.domain_checks())
+      bad += (bad.empty() ? "" : " | ") + ("(" + printer.print(d.value) + (d.strict ? " <= 0)" : " < 0)"));
+    if (!bad.empty()) {
+      // a point at a time: a check may hold a resource vector's max, which is no array function
+      std::string spread;
+      for (const std::string& p : pnames) spread += ", " + p + " + zeros(size(value))";
+      domain_tail = "  bad = arrayfun(@(" + params + ") " + bad + spread + ");\n  value(bad) = NaN;\n";
+    }
     if (conditional) {
       // One point at a time: the closed form where its conditions hold, else the model.
       std::string call = "pamc_point(" + params + ")";
@@ -158,7 +221,7 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       } else {
         out << "  value = " << call << ";\n";
       }
-      out << "end\n\nfunction v = pamc_point(" << params << ")\n"
+      out << domain_tail << "end\n\nfunction v = pamc_point(" << params << ")\n"
           << "  if " << conds << "\n    v = " << body << ";\n  else\n    v = " << time_body << ";\n  end\n";
     } else if (printer.saw_reduction && !pnames.empty()) {
       // Loops inside: broadcast the parameters and evaluate element by element.
@@ -170,8 +233,10 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       std::string shape = sum.empty() ? "" : " + zeros(size(" + sum + "))";
       out << "  value = " << body << shape << ";\n";
     }
+    if (!conditional) out << domain_tail;
     out << "end\n";
     for (const std::string& f : printer.subfunctions) out << "\n" << f;
+    for (const std::string& h : printer.helpers) out << "\n" << octave_helper(h);
     if (!printer.subfunctions.empty())
       out << "\nfunction acc = pamc_vadd(acc, k, x)\n"
           << "  % x at position k of a resource vector (NaN where k is not a position);\n"

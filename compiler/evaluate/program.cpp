@@ -67,12 +67,21 @@ inline double times(double a, double b) {
   const double p = a * b;
   return p == p ? p : ((a == 0.0) | (b == 0.0) ? 0.0 : p);
 }
-// a / b, and 0 where a is 0 and b has no finite reciprocal (0 / 0): a product with a
+// a / b; a / 0 has no value (NaN, never an infinity), and 0 / 0 is 0: a product with a
 // zero factor, c * 6 * (N - k)^-1 at c = 0, k = N.
 inline double quotient(double a, double b) {
-  const double q = a / b;
-  return q == q ? q : (a == 0.0 ? 0.0 : q);
+  if (b == 0.0) return a == 0.0 ? 0.0 : std::nan("");
+  return a / b;
 }
+// A comparison is 1 or 0, and has no value where an operand has none (sqrt(-3) < 2).
+inline double truth(bool c, double a, double b) { return a != a || b != b ? std::nan("") : c ? 1.0 : 0.0; }
+// max and min that keep a NaN (no value) wherever it stands: std::max(x, NaN) is x.
+inline double max_of(double a, double b) { return a != a ? a : b != b ? b : std::max(a, b); }
+inline double min_of(double a, double b) { return a != a ? a : b != b ? b : std::min(a, b); }
+// Functions outside their domain have no value: 0 ^ -1 and log(0) are NaN, not infinities.
+inline double power_of(double x, double y) { return x == 0.0 && y < 0.0 ? std::nan("") : std::pow(x, y); }
+inline double log_of(double x) { return x == 0.0 ? std::nan("") : std::log(x); }
+inline double log2_of(double x) { return x == 0.0 ? std::nan("") : std::log2(x); }
 // floor(x / k), in int64 when both are integers below 2^53 (no rounding of x / k first).
 inline double floor_div(double x, double k) {
   constexpr double kLimit = 9007199254740992.0;
@@ -84,7 +93,7 @@ inline double floor_div(double x, double k) {
       return static_cast<double>(q);
     }
   }
-  return fast_floor(x / k);
+  return k == 0.0 ? std::nan("") : fast_floor(x / k);
 }
 
 // The vector slots of one run: each an array of elements and a poison flag.
@@ -120,7 +129,7 @@ struct Vectors {
     while (n > 0 && e[n - 1] == 0.0) --n;  // elements end at the highest nonzero one
     if (n == 0) return 0.0;
     double m = e[0];
-    for (std::size_t i = 1; i < n; ++i) m = std::max(m, e[i]);
+    for (std::size_t i = 1; i < n; ++i) m = max_of(m, e[i]);
     return m;
   }
 };
@@ -179,14 +188,14 @@ double execute(const Program& p, const double* args, double* stack, double* loca
       case Op::Max: {
         sp -= in.a;
         double s = sp[0];
-        for (std::uint32_t i = 1; i < in.a; ++i) s = std::max(s, sp[i]);
+        for (std::uint32_t i = 1; i < in.a; ++i) s = max_of(s, sp[i]);
         *sp++ = s;
         break;
       }
       case Op::Min: {
         sp -= in.a;
         double s = sp[0];
-        for (std::uint32_t i = 1; i < in.a; ++i) s = std::min(s, sp[i]);
+        for (std::uint32_t i = 1; i < in.a; ++i) s = min_of(s, sp[i]);
         *sp++ = s;
         break;
       }
@@ -204,21 +213,21 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         }
         sp[-1] = quotient(sp[-1], sp[0]);
         break;
-      case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = std::pow(sp[-1], sp[0]); note(sp[-1]); break;
+      case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = power_of(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::Mod: --sp; sp[-1] = floor_mod(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::IDiv: --sp; sp[-1] = floor_div(sp[-1], sp[0]); note(sp[-1]); break;
-      case Op::Eq: --sp; sp[-1] = sp[-1] == sp[0] ? 1.0 : 0.0; break;
-      case Op::Ne: --sp; sp[-1] = sp[-1] != sp[0] ? 1.0 : 0.0; break;
-      case Op::Lt: --sp; sp[-1] = sp[-1] < sp[0] ? 1.0 : 0.0; break;
-      case Op::Le: --sp; sp[-1] = sp[-1] <= sp[0] ? 1.0 : 0.0; break;
+      case Op::Eq: --sp; sp[-1] = truth(sp[-1] == sp[0], sp[-1], sp[0]); break;
+      case Op::Ne: --sp; sp[-1] = truth(sp[-1] != sp[0], sp[-1], sp[0]); break;
+      case Op::Lt: --sp; sp[-1] = truth(sp[-1] < sp[0], sp[-1], sp[0]); break;
+      case Op::Le: --sp; sp[-1] = truth(sp[-1] <= sp[0], sp[-1], sp[0]); break;
       case Op::Neg: sp[-1] = -sp[-1]; break;
       case Op::Square: sp[-1] *= sp[-1]; note(sp[-1]); break;
       case Op::Sqrt: sp[-1] = std::sqrt(sp[-1]); inexact = Track; break;
       case Op::Floor: sp[-1] = fast_floor(sp[-1]); break;
       case Op::Ceil: sp[-1] = std::ceil(sp[-1]); break;
       case Op::Abs: sp[-1] = std::fabs(sp[-1]); break;
-      case Op::Log: sp[-1] = std::log(sp[-1]); inexact = Track; break;
-      case Op::Log2: sp[-1] = std::log2(sp[-1]); note(sp[-1]); break;
+      case Op::Log: sp[-1] = log_of(sp[-1]); inexact = Track; break;
+      case Op::Log2: sp[-1] = log2_of(sp[-1]); note(sp[-1]); break;
       case Op::Exp: sp[-1] = std::exp(sp[-1]); inexact = Track; break;
       case Op::LoopInit: {
         sp -= 2;
@@ -232,7 +241,9 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         }
         const bool empty = !(locals[in.a] <= locals[in.a + 1]);
         failed = failed || (empty && (in.kind & 0x0f) != 0 && !(in.kind & kEmptyIsZero));
-        *sp++ = empty && (in.kind & kEmptyIsZero) ? 0.0 : loop_init_value(in.kind & 0x0f);
+        // an empty max or min has no value; a par's max is 0 there (kEmptyIsZero)
+        *sp++ = !empty ? loop_init_value(in.kind & 0x0f)
+                : (in.kind & kEmptyIsZero) || (in.kind & 0x0f) == 0 ? 0.0 : std::nan("");
         if (empty) pc = in.b - 1;
         break;
       }
@@ -281,7 +292,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         const double v = *--sp;
         double& acc = sp[-1];
         const std::uint8_t kind = in.kind & 0x0f;
-        acc = kind == 0 ? acc + v : kind == 1 ? std::max(acc, v) : std::min(acc, v);
+        acc = kind == 0 ? acc + v : kind == 1 ? max_of(acc, v) : min_of(acc, v);
         note(acc);
         step();
         locals[in.a] += 1.0;
@@ -343,8 +354,8 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
           switch (in.op) {
             case Op::Add: for (std::size_t j = 0; j < n; ++j) r[j] += x[j]; break;
             case Op::Mul: for (std::size_t j = 0; j < n; ++j) r[j] = times(r[j], x[j]); break;
-            case Op::Max: for (std::size_t j = 0; j < n; ++j) r[j] = std::max(r[j], x[j]); break;
-            default: for (std::size_t j = 0; j < n; ++j) r[j] = std::min(r[j], x[j]); break;
+            case Op::Max: for (std::size_t j = 0; j < n; ++j) r[j] = max_of(r[j], x[j]); break;
+            default: for (std::size_t j = 0; j < n; ++j) r[j] = min_of(r[j], x[j]); break;
           }
         }
         ++sp;
@@ -365,13 +376,13 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
         switch (in.op) {
           case Op::Sub: for (std::size_t j = 0; j < n; ++j) x[j] -= y[j]; break;
           case Op::Div: for (std::size_t j = 0; j < n; ++j) x[j] = quotient(x[j], y[j]); break;
-          case Op::Pow: for (std::size_t j = 0; j < n; ++j) x[j] = std::pow(x[j], y[j]); break;
+          case Op::Pow: for (std::size_t j = 0; j < n; ++j) x[j] = power_of(x[j], y[j]); break;
           case Op::Mod: for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], y[j]); break;
           case Op::IDiv: for (std::size_t j = 0; j < n; ++j) x[j] = floor_div(x[j], y[j]); break;
-          case Op::Eq: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] == y[j] ? 1.0 : 0.0; break;
-          case Op::Ne: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] != y[j] ? 1.0 : 0.0; break;
-          case Op::Lt: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] < y[j] ? 1.0 : 0.0; break;
-          default: for (std::size_t j = 0; j < n; ++j) x[j] = x[j] <= y[j] ? 1.0 : 0.0; break;
+          case Op::Eq: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] == y[j], x[j], y[j]); break;
+          case Op::Ne: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] != y[j], x[j], y[j]); break;
+          case Op::Lt: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] < y[j], x[j], y[j]); break;
+          default: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] <= y[j], x[j], y[j]); break;
         }
         break;
       }
@@ -402,8 +413,8 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
           case Op::Floor: for (std::size_t j = 0; j < n; ++j) x[j] = fast_floor(x[j]); break;
           case Op::Ceil: for (std::size_t j = 0; j < n; ++j) x[j] = std::ceil(x[j]); break;
           case Op::Abs: for (std::size_t j = 0; j < n; ++j) x[j] = std::fabs(x[j]); break;
-          case Op::Log: for (std::size_t j = 0; j < n; ++j) x[j] = std::log(x[j]); break;
-          case Op::Log2: for (std::size_t j = 0; j < n; ++j) x[j] = std::log2(x[j]); break;
+          case Op::Log: for (std::size_t j = 0; j < n; ++j) x[j] = log_of(x[j]); break;
+          case Op::Log2: for (std::size_t j = 0; j < n; ++j) x[j] = log2_of(x[j]); break;
           default: for (std::size_t j = 0; j < n; ++j) x[j] = std::exp(x[j]); break;
         }
         break;

@@ -28,6 +28,17 @@ std::vector<std::string> CostModel::parameter_names() const {
   return names;
 }
 
+std::vector<DomainCheck> CostModel::domain_checks() const {
+  std::vector<DomainCheck> out;
+  for (const CostParameter& p : parameters)
+    for (const CostParameter::Bound& b : p.bounds) {
+      const bool below = b.op[0] == '<';  // P <= v: v - P >= 0
+      out.push_back({below ? b.value - p.symbol : p.symbol - b.value, b.op.size() == 1});
+    }
+  for (const TimeSite& t : times) out.push_back({t.time, false});
+  return out;
+}
+
 const CostEquation* CostModel::equation(const std::string& n) const {
   for (const CostEquation& e : equations)
     if (e.name == n) return &e;

@@ -52,6 +52,15 @@ struct TimeSite {
   std::string what;  // "delay" or "use"
 };
 
+// What a point must meet to be in the model's domain: every declared bound (`P >= 1`) and
+// every index-free time >= 0. Where `value` is below 0 (at or below 0 when `strict`) the
+// point has no value, in every evaluator (pamc eval reports the error, the others give NaN);
+// a value that is itself undefined fails nothing here (the evaluation will say).
+struct DomainCheck {
+  GiNaC::ex value;
+  bool strict = false;
+};
+
 struct CostModel {
   std::string name;  // the model file's stem
   std::vector<CostParameter> parameters;
@@ -69,6 +78,7 @@ struct CostModel {
 
   const CostParameter* parameter(const std::string& name) const;
   std::vector<std::string> parameter_names() const;  // for "did you mean" (diag/suggest.h)
+  std::vector<DomainCheck> domain_checks() const;
   const CostEquation* equation(const std::string& name) const;
 };
 

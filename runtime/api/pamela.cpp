@@ -56,6 +56,12 @@ struct ModelData {
     Program program;
   };
   std::vector<Check> checks;
+  // The model's domain (declared bounds, index-free times >= 0): outside it, no value (NaN).
+  struct DomainCheck {
+    bool strict;
+    Program program;
+  };
+  std::vector<DomainCheck> domain;
   std::vector<EquationData> equations;
   std::vector<GiNaC::symbol> symbols;  // the parameters' symbols, for exact evaluation
   // The cost model as `pamc compile --emit latex|sympy` prints it (or why it cannot be).
@@ -150,6 +156,12 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
       } catch (const pamc::eval::CompileFailure&) {
       }
     }
+  for (const pamc::DomainCheck& d : model.domain_checks()) {
+    try {
+      data->domain.push_back({d.strict, pamc::eval::compile_expression(d.value, params)});
+    } catch (const pamc::eval::CompileFailure&) {
+    }
+  }
   for (const pamc::CostEquation& e : model.equations) {
     detail::EquationData eq;
     eq.name = e.name;
@@ -275,10 +287,15 @@ std::map<std::string, double> Model::evaluate(const std::map<std::string, double
   return out;
 }
 
-std::vector<std::string> Model::violated_assumptions(const std::vector<double>& args) const {
-  if (args.size() != data_->parameter_names.size())
-    throw std::invalid_argument("violated_assumptions: " + std::to_string(data_->parameter_names.size()) +
-                                " arguments expected (" + std::to_string(args.size()) + " given)");
+std::vector<std::string> Model::violated_assumptions(const std::vector<double>& given) const {
+  const std::size_t count = data_->parameter_names.size();
+  if (given.size() > count || given.size() < data_->required)
+    throw std::invalid_argument("violated_assumptions: " +
+                                (data_->required == count ? std::to_string(count)
+                                                          : std::to_string(data_->required) + " to " + std::to_string(count)) +
+                                " arguments expected (" + std::to_string(given.size()) + " given)");
+  std::vector<double> args = given;  // trailing defaulted parameters left out take their defaults
+  for (std::size_t i = args.size(); i < count; ++i) args.push_back(data_->defaults[i]->run(args.data()));
   std::vector<std::string> out;
   for (const auto& c : data_->checks) {
     double v = c.program.run(args.data());
@@ -307,6 +324,10 @@ bool conditions_hold(const detail::ModelData& m, const double* args) {
 
 double run_equation(const detail::ModelData& m, std::size_t eq, const double* args) {
   const detail::EquationData& e = m.equations[eq];
+  for (const auto& d : m.domain) {
+    const double v = d.program.run(args);  // NaN fails nothing: the evaluation will say
+    if (d.strict ? v <= 0 : v < 0) return std::nan("");
+  }
   if (e.conditional && !conditions_hold(m, args)) {
     bool exact = false;  // tracked: NaN where the model has no value (an empty max included)
     return e.time_program ? e.time_program->run_tracked(args, exact) : exact_at(m, e.time_value, args);

@@ -278,11 +278,15 @@ PYBIND11_MODULE(pamela, m) {
       .def("violated_assumptions",
            [](const pamela::Model& model, const py::args& args, const py::kwargs& kwargs) {
              std::vector<py::object> given = bind_arguments(model.name(), model.parameters(), args, kwargs);
+             // Every parameter, but those with a default at the end of the list (the library
+             // fills them in, as a call does).
+             std::size_t end = given.size();
+             while (end > 0 && !given[end - 1] && model.parameter_info()[end - 1].default_text) --end;
              std::vector<double> point;
-             for (std::size_t i = 0; i < given.size(); ++i) {
+             for (std::size_t i = 0; i < end; ++i) {
                if (!given[i])
-                 throw py::type_error("violated_assumptions needs every parameter: '" + model.parameters()[i] +
-                                      "' is missing");
+                 throw py::type_error("violated_assumptions needs every parameter without a default: '" +
+                                      model.parameters()[i] + "' is missing");
                point.push_back(py::cast<double>(given[i]));
              }
              return model.violated_assumptions(point);

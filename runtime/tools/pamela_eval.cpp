@@ -5,7 +5,8 @@
 //   ...
 // and prints one JSON object per model and line:
 //   {"model": PATH, "equations": ["T_main", ...], "values": [[v, ...], ...], "valid": [true, ...]}
-// (a row per point, a value per top-level scalar equation; null for NaN/inf; valid: the
+// (a row per point, a value per top-level scalar equation; null where the model has no value
+// (NaN), "inf" or "-inf" for an infinity, so that a script tells the two apart; valid: the
 // closed form's assumptions hold at that point), or
 //   {"model": PATH, "error": "rendered diagnostics"}
 #include <pamela/pamela.h>
@@ -29,9 +30,10 @@ Json one_line(std::string s) {
   return s;
 }
 
-// Every digit a double has (scripts compare them); NaN and infinities are null.
+// Every digit a double has (scripts compare them); NaN is null, an infinity a string.
 Json number(double v) {
-  if (!std::isfinite(v)) return nullptr;
+  if (std::isnan(v)) return nullptr;
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return pamc::json_number_text(buf);
@@ -59,7 +61,9 @@ void run(const Job& job) {
       for (const pamela::CostFunction& f : fs) row.push_back(number(f(point)));
       values.push_back(std::move(row));
     }
-    for (const std::vector<double>& point : job.points) valid.push_back(model.violated_assumptions(point).empty());
+    for (const std::vector<double>& point : job.points)  // null for a point that leaves defaults out
+      valid.push_back(point.size() == model.parameters().size() ? Json(model.violated_assumptions(point).empty())
+                                                                 : Json(nullptr));
     doc["equations"] = std::move(equations);
     doc["values"] = std::move(values);
     doc["valid"] = std::move(valid);

@@ -120,9 +120,9 @@ class PAMELA_API Model {
   std::vector<std::string> top_level_equations() const;
   // What closed forms relied on without proof ("N is an integer", ...).
   const std::vector<std::string>& assumptions() const;
-  // Those of them that fail at these arguments (all parameters, declaration order). The
-  // closed forms equal the model only where none fails; pamc eval falls back to the
-  // unsimplified model there, compiled functions do not.
+  // Those of them that fail at these arguments (the parameters in declaration order; the
+  // defaulted ones at the end may be left out). The closed forms equal the model only where
+  // none fails; there the functions, as pamc eval, evaluate the unsimplified model.
   std::vector<std::string> violated_assumptions(const std::vector<double>& args) const;
 
   // "T_main", "main" (a process: T_main) or a numeric equation's name. Throws
