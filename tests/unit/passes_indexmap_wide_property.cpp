@@ -26,6 +26,7 @@
 
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
+#include "tests/unit/edge_points.h"
 
 using namespace pamc;
 
@@ -187,14 +188,9 @@ class WideModels {
 
 // A parameter value: ordinary (0..9) half the time, else negative, zero, fractional or huge.
 GiNaC::numeric sample(std::mt19937& rng) {
-  static const GiNaC::numeric edges[] = {-3, -1, 0, GiNaC::numeric(1, 2), GiNaC::numeric(5, 2), 1, 1000000};
   if (std::uniform_int_distribution<int>(0, 1)(rng)) return std::uniform_int_distribution<int>(0, 9)(rng);
-  return edges[std::uniform_int_distribution<int>(0, 6)(rng)];
+  return edge::value(rng);
 }
-
-// Brute force's budget: its workload vector grows quadratically with the positions it holds,
-// so a point that needs more terms than this is not compared (WorkLimit).
-constexpr double kBruteTerms = 4000;
 
 // The models that give a wrong value somewhere today, by seed: a closed count or sum applied
 // where its range is empty (N, B or L negative: eval -18, brute force 0), a value where a
@@ -238,40 +234,12 @@ TEST_CASE("property: a wider index-map generator at negative, zero, fractional a
         if (text.find(std::string("parameter ") + p + "\n") == std::string::npos) bind.erase(p);
       std::ostringstream at;
       for (const auto& [name, v] : bind) at << name << "=" << v << " ";
-      EvalRequest req;
-      req.bindings = bind;
-      req.targets = {"T_main"};
-      EvalRequest brute_req = req;
-      brute_req.compiled = false;
-      brute_req.max_terms = kBruteTerms;
-      sym::Value brute;
-      bool brute_has_value = false;
-      std::string brute_error;
-      try {
-        brute = evaluate_model(timed->model, brute_req).values[0].second;
-        brute_has_value = true;
-      } catch (const CompileError& e) {
-        if (e.diag.kind == DiagKind::WorkLimit || e.diag.kind == DiagKind::ValueTooLarge) {
-          ++not_compared;  // too large for brute force: nothing to compare
-          continue;
-        }
-        brute_error = e.diag.message;
-      }
-      std::string problem;
-      try {
-        EvalResult r = evaluate_model(c->model, req);
-        if (!brute_has_value)
-          problem = "eval gives " + format_value(r.values[0].second) + " where the model has none (brute force: " + brute_error + ")";
-        else if (!sym::values_equal(r.values[0].second, brute, 1e-12))
-          problem = "eval " + format_value(r.values[0].second) + " != brute force " + format_value(brute);
-      } catch (const CompileError& e) {
-        if (brute_has_value)
-          problem = "eval fails (" + e.diag.message + ") where brute force gives " + format_value(brute);
-      }
-      if (problem.empty()) {
-        ++(brute_has_value ? compared : no_value);
-        continue;
-      }
+      edge::Verdict v = edge::compare(c->model, timed->model, "T_main", bind);
+      if (v.outcome == edge::Outcome::NotCompared) ++not_compared;  // too large for brute force
+      if (v.outcome == edge::Outcome::NoValueBoth) ++no_value;
+      if (v.outcome == edge::Outcome::Compared) ++compared;
+      if (v.outcome != edge::Outcome::Mismatch) continue;
+      const std::string& problem = v.problem;
       if (kKnownMismatchSeeds.count(seed)) {
         ++known;
         known_wrong.insert(seed);
