@@ -10,10 +10,12 @@
 
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
+#include "tests/unit/edge_points.h"
 
 using namespace pamc;
 
@@ -84,11 +86,22 @@ class IndexMapModels {
   std::mt19937 rng_;
 };
 
+// Models that give a wrong value at an edge point today, listed by seed: a closed count
+// applied where its range is empty (N or B < 0), and a par's max (0 over an empty range)
+// that the closed form turns into a user's max (no value there). Remove a seed once it is fixed: the test fails on
+// a listed seed that is right at every point, and on any mismatch of a seed not listed.
+const std::set<int> kKnownEdgeMismatchSeeds = {
+    2, 5, 17, 35, 50, 51, 66, 73, 75, 85, 93, 95, 113, 133, 135, 145, 148, 155, 156, 186, 220, 222, 269,
+    281, 318, 336, 337, 394, 396, 421, 455, 466, 500, 524, 537, 541, 556, 574, 648, 678, 687, 726, 744,
+    758, 762, 788, 825, 836, 839, 843, 853, 854, 891, 909, 948, 971, 980, 985};
+
 }  // namespace
 
 TEST_CASE("property: models written without bounds evaluate to brute force's value (1000 index-map models)") {
   const int kModels = 1000;
   long compared = 0, no_value = 0, closed = 0;
+  long edge_compared = 0, edge_none = 0, edge_skipped = 0, edge_mismatches = 0;
+  std::set<int> edge_known;
   for (int seed = 1; seed <= kModels; ++seed) {
     IndexMapModels gen(static_cast<unsigned>(seed));
     std::string text = gen.model();
@@ -100,6 +113,29 @@ TEST_CASE("property: models written without bounds evaluate to brute force's val
     REQUIRE(t);
     if (sym::count_reductions(t->value) == 0) ++closed;
     else if (std::getenv("PAMC_SHOW_OPEN")) MESSAGE("open:\n" << text << print_cost_model(c->model, false));
+    // Edge points: each parameter negative, zero, fractional or huge half of the time.
+    auto timed = compile_text("indexmap.pam", text, {}, Stage::Time, diags);
+    REQUIRE(timed);
+    std::mt19937 edges(static_cast<unsigned>(seed) * 7u + 1u);
+    for (int k = 0; k < 4; ++k) {
+      std::map<std::string, GiNaC::numeric> bind;
+      for (const char* p : {"N", "P", "B"})
+        bind[p] = std::uniform_int_distribution<int>(0, 1)(edges) ? edge::value(edges)
+                                                                 : GiNaC::numeric(std::uniform_int_distribution<int>(0, 9)(edges));
+      edge::Verdict v = edge::compare(c->model, timed->model, "T_main", bind);
+      edge_compared += v.outcome == edge::Outcome::Compared;
+      edge_none += v.outcome == edge::Outcome::NoValueBoth;
+      edge_skipped += v.outcome == edge::Outcome::NotCompared;
+      if (v.outcome != edge::Outcome::Mismatch) continue;
+      if (kKnownEdgeMismatchSeeds.count(seed)) {
+        edge_known.insert(seed);
+        if (std::getenv("PAMC_SHOW_KNOWN")) MESSAGE("known: N=" << bind["N"] << " P=" << bind["P"] << " B=" << bind["B"] << ": " << v.problem);
+        continue;
+      }
+      ++edge_mismatches;
+      FAIL_CHECK("N=" << bind["N"] << " P=" << bind["P"] << " B=" << bind["B"] << ": " << v.problem
+                      << "\n  closed form: " << sym::to_pamela(t->value));
+    }
     std::mt19937 points(static_cast<unsigned>(seed) * 104729u);
     for (int k = 0; k < 5; ++k) {
       std::map<std::string, GiNaC::numeric> bind{{"N", std::uniform_int_distribution<int>(0, 9)(points)},
@@ -130,6 +166,12 @@ TEST_CASE("property: models written without bounds evaluate to brute force's val
       }
     }
   }
+  MESSAGE("edge points (N, P, B also negative, zero, fractional, huge): " << edge_compared << " values compared, "
+                                                                          << edge_none << " without a value on both sides, "
+                                                                          << edge_skipped << " too large for brute force");
+  CHECK(edge_mismatches == 0);
+  for (int seed : kKnownEdgeMismatchSeeds)
+    if (!edge_known.count(seed)) FAIL_CHECK("seed " << seed << " is right at every edge point now: remove it");
   MESSAGE("index-map models: " << closed << " of " << kModels << " closed; " << compared << " values compared, "
                                << no_value << " points without a value");
   CHECK(compared > 3000);

@@ -8,11 +8,14 @@
 // failures.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "compiler/evaluate/evaluate_model.h"
 #include "compiler/passes/pipeline.h"
+#include "tests/unit/edge_points.h"
 
 using namespace pamc;
 
@@ -220,11 +223,22 @@ bool same_value(const sym::Value& a, const sym::Value& b) {
   return true;
 }
 
+// Models that give a wrong value at an edge point today, by seed: closed counts applied at
+// N or K < 0, a value where a max over an empty range or a negative position leaves the
+// model without one. Remove a seed once fixed (the test fails on a listed seed that is
+// right at every edge point).
+const std::set<int> kKnownEdgeMismatchSeeds = {
+    1, 60, 67, 111, 119, 174, 196, 222, 230, 255, 263, 266, 280, 304, 310, 356, 357, 388, 500, 506, 521,
+    529, 575, 579, 599, 714, 733, 735, 779, 794, 799, 805, 813, 851, 865, 898, 920, 989, 991, 997, 1000,
+    1055, 1086, 1087, 1115, 1118, 1136, 1138};
+
 }  // namespace
 
 TEST_CASE("property: closed forms equal brute force on 1200 random models") {
   const int kModels = 1200;
   long compared = 0, skipped = 0, outside_assumptions = 0, residual = 0, reductions_before = 0, closed_models = 0;
+  long edge_compared = 0, edge_mismatches = 0;
+  std::set<int> edge_known;
   for (int seed = 1; seed <= kModels; ++seed) {
     ModelGenerator gen(static_cast<unsigned>(seed));
     std::string text = gen.model();
@@ -246,6 +260,34 @@ TEST_CASE("property: closed forms equal brute force on 1200 random models") {
     for (const CostEquation& eq : simplified.equations) left += sym::count_reductions(eq.value);
     residual += left;
     if (left == 0) ++closed_models;
+    // Edge points within the declared bounds: N and K negative, zero, fractional or huge; P, B
+    // at 1, 5/2 or 10^6; M at P, P + 1/2 or P + 10^6; Q at 2, 5/2 or 5. As pamc eval runs it.
+    std::mt19937 edges(static_cast<unsigned>(seed) * 31u + 7u);
+    auto one_of = [&](std::initializer_list<GiNaC::numeric> xs) {
+      auto it = xs.begin();
+      std::advance(it, std::uniform_int_distribution<int>(0, static_cast<int>(xs.size()) - 1)(edges));
+      return *it;
+    };
+    for (int point = 0; point < 3; ++point) {
+      const GiNaC::numeric half(1, 2), big(1000000);
+      std::map<std::string, GiNaC::numeric> bind{{"N", edge::value(edges)}, {"K", edge::value(edges)},
+                                                 {"P", one_of({1, 1 + 3 * half, big})}, {"B", one_of({1, 1 + 3 * half, big})},
+                                                 {"Q", one_of({2, 5 * half, 5})}};
+      bind["M"] = bind["P"] + one_of({0, half, big});
+      for (const char* target : {"T_main", "value"}) {
+        edge::Verdict v = edge::compare(simplified, timed->model, target, bind);
+        edge_compared += v.outcome == edge::Outcome::Compared;
+        if (v.outcome != edge::Outcome::Mismatch) continue;
+        if (kKnownEdgeMismatchSeeds.count(seed)) {
+          edge_known.insert(seed);
+          if (std::getenv("PAMC_SHOW_KNOWN")) MESSAGE("known: " << target << ": " << v.problem);
+          continue;
+        }
+        ++edge_mismatches;
+        FAIL_CHECK(std::string(target) << " at N=" << bind["N"] << " K=" << bind["K"] << " P=" << bind["P"] << " B=" << bind["B"]
+                          << " M=" << bind["M"] << " Q=" << bind["Q"] << ": " << v.problem);
+      }
+    }
     std::mt19937 points(static_cast<unsigned>(seed) * 7919u);
     for (int point = 0; point < 4; ++point) {
       std::map<std::string, GiNaC::numeric> bind{{"N", std::uniform_int_distribution<int>(0, 6)(points)},
@@ -297,4 +339,9 @@ TEST_CASE("property: closed forms equal brute force on 1200 random models") {
                          << " left after simplification; " << closed_models << " of " << kModels
                          << " models fully closed");
   CHECK(compared > 10000);
+  MESSAGE("edge points (N, K negative, zero, fractional, huge; P, B, M, Q at their bounds' edges): " << edge_compared
+                                                                                                   << " values compared");
+  CHECK(edge_mismatches == 0);
+  for (int seed : kKnownEdgeMismatchSeeds)
+    if (!edge_known.count(seed)) FAIL_CHECK("seed " << seed << " is right at every edge point now: remove it");
 }

@@ -240,6 +240,14 @@ std::vector<GiNaC::exmap> make_points(const Params& s, unsigned seed, int n, boo
   pts.push_back({{s.N, 1}, {s.P, 1}, {s.M, 1}, {s.K, 0}, {s.Q, 1}, {s.B, 1}});
   while (static_cast<int>(pts.size()) < n)
     pts.push_back({{s.N, in(0, 7)}, {s.P, in(1, 4)}, {s.M, in(0, 4)}, {s.K, in(0, 4)}, {s.Q, in(0, 3)}, {s.B, in(1, 3)}});
+  // Edge points within the facts (every parameter >= 0, P and B >= 1): fractional values and
+  // large ones (100: a dense workload vector of 1000 positions made the test 13 times slower).
+  if (reals) {
+    const numeric half(1, 2), big(100);
+    pts.push_back({{s.N, 5 * half}, {s.P, 1}, {s.M, half}, {s.K, 3 * half}, {s.Q, half}, {s.B, 1}});
+    pts.push_back({{s.N, big}, {s.P, 3}, {s.M, 2}, {s.K, 1}, {s.Q, 2}, {s.B, 2}});
+    pts.push_back({{s.N, 4}, {s.P, big}, {s.M, big}, {s.K, big}, {s.Q, big}, {s.B, big}});
+  }
   if (reals)
     for (int k = 0; k < 8; ++k)
       pts.push_back({{s.N, in(0, 7)}, {s.P, numeric(2 * in(1, 3) + 1, 2)}, {s.M, in(0, 4)}, {s.K, in(0, 4)},
