@@ -55,6 +55,14 @@ class SympyPrinter : public CodePrinter {
     if (x.is_rational()) return "sp.Rational(" + text(x.numer()) + ", " + text(x.denom()) + ")";
     return "sp.Float(\"" + shortest(x.to_double()) + "\")";
   }
+  // SymPy's own product and quotient: the model's zero-factor rule is for numbers, and a
+  // SymPy user works with the formula.
+  std::string product(const std::vector<std::string>& fs) override {
+    std::string out;
+    for (const std::string& f : fs) out += (out.empty() ? "(" : ")*(") + f;
+    return out + ")";
+  }
+  std::string quotient(const std::string& n, const std::string& d) override { return "(" + n + ")/(" + d + ")"; }
   std::string power(const std::string& b, const std::string& e) override { return "(" + b + ")**(" + e + ")"; }
   std::string sqrt(const std::string& x) override { return "sp.sqrt(" + x + ")"; }
   std::string call(const std::string& fn, const std::vector<std::string>& a) override {
