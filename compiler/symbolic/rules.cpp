@@ -2851,6 +2851,13 @@ std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a
   if (auto m = single_map(e.op(0))) {
     const reduction& r = ex_to<reduction>(m->red);
     if (!distinct(m->pos, r.index_ex())) return std::nullopt;
+    // The positions a i + d must exist: d an integer, the lowest one >= 0 (proved, or
+    // assumed and checked: cpu(i + B) at B = -3 has no value, and the max of the weights
+    // would give one). Over-strict where a guard skips the low positions: then the
+    // assumption fails and the unsimplified model answers.
+    auto lin = linear_in(m->pos, r.index_ex());
+    ex lowest = lin->first.is_positive() ? lin->first * r.lb() + lin->second : lin->first * r.ub() + lin->second;
+    if (!require({{true, lin->second}, {false, lowest}}, f, a)) return std::nullopt;
     if (auto wc = map_weight(*m, f, a)) {
       if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
       return nonempty_guard(r.ub() - r.lb(), f) * *wc;

@@ -43,41 +43,15 @@ CANNOT_COMPUTE = {"WorkLimit", "ValueTooLarge"}
 # Models that give a wrong value today, with why; remove an entry once it is fixed.
 KNOWN_WRONG = {
     # A closed count or sum applied where its range is empty (ub < lb - 1): a negative count.
-    "seq_triangle.pam": "K (K + 1) / 2 at K < 0 (eval 30 at K = -3, t = 10; the model 0)",
-    "cyclic_index_weight.pam": "the cyclic load of weight i at N < 0 (eval 1 at N = -3, P = 2; the model 0)",
-    "block_ceil.pam": "negative count at N < 0",
-    "block_divides.pam": "negative count at N < 0",
-    "block_rows.pam": "negative count at N < 0",
-    "block_rows_weighted.pam": "negative count at N < 0",
-    "divides_rounds.pam": "negative count at N < 0",
-    "even_odd.pam": "negative count at N < 0",
-    "gauss_cyclic_steps.pam": "negative count at N < 0",
-    "halo_ring.pam": "negative count at N < 0",
-    "iterations.pam": "negative count at N < 0 and T < 0",
-    "matmul_block.pam": "negative count at N < 0",
-    "mrm.pam": "negative count at N < 0",
-    "owner_computes.pam": "negative count at N < 0",
-    "shared_bus.pam": "negative count at N < 0",
-    "pipeline_stages.pam": "negative count at N < 0",
-    "pipeline_weighted.pam": "negative count at S < 0",
-    "tree_ceil.pam": "the local phase's count N at N < 0 (P = 3, N = -3: eval -1, brute force 2)",
-    "tree_halving.pam": "negative count at N < 0",
     "tree_split_work.pam": "negative count at L < 0; eval runs past the time limit at L = 1e6",
-    "jacobi_1d.pam": "negative count at K < 0",
-    "red_black.pam": "negative count at K < 0",
-    "owner_worker_queue.pam": "negative count at N < 0",
-    "tree_doubling.pam": "2 ^ (L + 1) - 2 at L < 0, where the loop is empty",
-    "lu_pivot_owner.pam": "the pivot column's sum at N < 0",
     # A value where the model has none.
     "tree_levels.pam": "a value at L < 0, where the loop bound 2 ^ L - 1 is not an integer",
     # Evaluators, not the simplifier: a workload vector of 1e6 positions takes minutes (quadratic).
-    "jacobi_halo.pam": "eval runs past the time limit at P = 1e6",
     "merge_tree.pam": "eval runs past the time limit at P = 1e6",
     "wavefront.pam": "eval runs past the time limit at N = 1e6 with P = 2.5 or -3 (no value there)",
     "tree_cyclic_levels.pam": "eval runs past the time limit at L = 1e6 (2 ^ (L - d) terms)",
     # A use time below zero that depends on an index: brute force gives a negative max, eval
     # fails with a position error; docs/semantics.md says a time is never below zero.
-    "banded_rows.pam": "W < 0: brute force -5, eval fails with 'unitvec position -1'",
 }
 
 

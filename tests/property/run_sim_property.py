@@ -251,7 +251,7 @@ CANNOT_COMPUTE = ("[WorkLimit]", "[ValueTooLarge]")
 # Files whose models give a wrong value at an edge point today (a closed count applied where
 # its range is empty: N or K < 0). Remove an entry once fixed; a listed file that is right
 # at every edge point fails the test, so the list stays true.
-KNOWN_EDGE_WRONG = {"seqprob_009.pam", "seqprob_017.pam"}
+KNOWN_EDGE_WRONG = set()
 
 
 def edge_mismatches(pamc, path, names, seed):

@@ -90,10 +90,7 @@ class IndexMapModels {
 // applied where its range is empty (N or B < 0), and a par's max (0 over an empty range)
 // that the closed form turns into a user's max (no value there). Remove a seed once it is fixed: the test fails on
 // a listed seed that is right at every point, and on any mismatch of a seed not listed.
-const std::set<int> kKnownEdgeMismatchSeeds = {
-    2, 5, 17, 35, 50, 51, 66, 73, 75, 85, 93, 95, 113, 133, 135, 145, 148, 155, 156, 186, 220, 222, 269,
-    281, 318, 336, 337, 394, 396, 421, 455, 466, 500, 524, 537, 541, 556, 574, 648, 678, 687, 726, 744,
-    758, 762, 788, 825, 836, 839, 843, 853, 854, 891, 909, 948, 971, 980, 985};
+const std::set<int> kKnownEdgeMismatchSeeds = {};
 
 }  // namespace
 

@@ -198,10 +198,7 @@ GiNaC::numeric sample(std::mt19937& rng) {
 // whose closed range reaches position -1 (`max(1, p - W)` at W = -3), a max over an empty
 // range. Remove a seed once the simplifier is fixed: the test fails on a listed seed that is
 // right at every point, and on any mismatch of a seed not listed.
-const std::set<int> kKnownMismatchSeeds = {
-    2,   4,   59,  69,  70,  121, 137, 146, 150, 179, 191, 193, 202, 222, 232, 235, 239, 243, 249, 253,
-    324, 348, 355, 365, 393, 414, 427, 434, 455, 477, 495, 537, 561, 586, 592, 600, 615, 626, 629, 637,
-    646, 655, 674, 676, 723, 753, 760, 775, 813, 862, 869, 887, 899, 921, 934, 953, 954, 991};
+const std::set<int> kKnownMismatchSeeds = {};
 
 }  // namespace
 

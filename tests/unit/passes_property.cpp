@@ -228,9 +228,7 @@ bool same_value(const sym::Value& a, const sym::Value& b) {
 // model without one. Remove a seed once fixed (the test fails on a listed seed that is
 // right at every edge point).
 const std::set<int> kKnownEdgeMismatchSeeds = {
-    1, 60, 67, 111, 119, 174, 196, 222, 230, 255, 263, 266, 280, 304, 310, 356, 357, 388, 500, 506, 521,
-    529, 575, 579, 599, 714, 733, 735, 779, 794, 799, 805, 813, 851, 865, 898, 920, 989, 991, 997, 1000,
-    1055, 1086, 1087, 1115, 1118, 1136, 1138};
+    898, 989};
 
 }  // namespace
 
