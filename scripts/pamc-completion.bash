@@ -30,7 +30,7 @@ _pamc() {
     check) opts="$common --no-lower" ;;
     compile) opts="--stage --emit -o --output --all --stats $common" ;;
     eval) opts="$defines --target --json --brute-force --max-terms $common" ;;
-    simulate) opts="$defines --dist --seed --runs --max-events --target --json $common" ;;
+    simulate) opts="$defines --dist --seed --runs --max-events --max-processes --target --json $common" ;;
     sweep) opts="$defines --sweep --target --csv --plot --speedup --timing --heatmap $common" ;;
     explain|sensitivity) opts="$defines --target --json $common" ;;
     validate) opts="$defines --trace --json $common" ;;

@@ -150,7 +150,7 @@ class pamc_vmax(sp.Function):
         if v.free_symbols:
             return None
         acc = {}
-        for term in sp.Add.make_args(sp.expand(v.doit())):
+        for term in sp.Add.make_args(sp.expand(pamc_doit(v))):
             position, weight = sp.Integer(0), sp.Integer(1)
             for f in sp.Mul.make_args(term):
                 if getattr(f, "func", None) == unitvec:
@@ -169,6 +169,27 @@ class pamc_vmax(sp.Function):
         if len(acc) < max(acc) + 1:
             values.append(sp.Integer(0))
         return sp.Max(*values)
+
+
+def pamc_doit(e):
+    """e with every sum over numbers added up term by term (SymPy's own summation of a
+    Piecewise body, such as (2^d + 1 <= P) over d, can be wrong), then evaluated."""
+    def explicit(s):
+        k, a, b = s.limits[0]
+        a, b = sp.simplify(a), sp.simplify(b)
+        if not (a.is_number and b.is_number) or abs(b - a) > 10**6:
+            return s
+        if a != sp.floor(a) or b != sp.floor(b):
+            return sp.nan
+        if b < a:
+            return sp.Integer(0)
+        return sp.Add(*[s.function.subs(k, j) for j in range(int(a), int(b) + 1)])
+    for _ in range(64):  # nested sums: an outer one's terms hold inner sums over numbers
+        f = e.replace(lambda x: isinstance(x, sp.Sum), explicit)
+        if f == e:
+            break
+        e = f
+    return e.doit()
 
 
 def pamc_holds(relation, point):
@@ -197,7 +218,7 @@ def evaluate(name, **values):
         else:
             raise ValueError("no value for the parameter " + p.name)
     holds = all(pamc_holds(a, point) for a in assumptions)
-    return (equations if holds else time_domain)[name].subs(point).doit()
+    return pamc_doit((equations if holds else time_domain)[name].subs(point))
 )PY";
 
 }  // namespace

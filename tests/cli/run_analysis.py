@@ -170,15 +170,20 @@ def main():
     # t_msg = 0 (the other branch dominates when t_msg < 0) are not reported.
     rc, out, err = pamc("explain", jacobi, "-D", "P=4", "-D", "N=1000", "-D", "K=10", "--json")
     try:
-        m = json.loads(out)["T_main"]["extrema"][0]
-        ok = (m["tied"] == [] and len(m["same"]) == 1 and m["crossovers"] == []
-              and m["args"][m["dominant"]]["expression"] == "(2 <= P) * t_msg + (3 <= P) * t_msg + N * t_c / P")
+        # The simplifier may also see that the branches are one: then no max is left at all.
+        t = json.loads(out)["T_main"]
+        if not t["extrema"]:
+            ok = "one regime" in " ".join(t["notes"])
+        else:
+            m = t["extrema"][0]
+            ok = (m["tied"] == [] and len(m["same"]) == 1 and m["crossovers"] == []
+                  and m["args"][m["dominant"]]["expression"] == "(2 <= P) * t_msg + (3 <= P) * t_msg + N * t_c / P")
     except Exception as e:  # noqa: BLE001
         ok, out = False, f"{out} {e}"
     check("explain: two branches equal for all P >= 2 are one regime (no tie, no crossover at t_msg = 0)", ok, out + err)
     rc, out, err = pamc("explain", jacobi, "-D", "P=4", "-D", "N=1000", "-D", "K=10")
     check("explain text: no 'tie', the equal branch marked as the same near the point",
-          rc == 0 and "tie" not in out and "the same as the dominant term near this point" in out, out + err)
+          rc == 0 and "tie" not in out and ("the same as the dominant term near this point" in out or "one regime" in out), out + err)
     # Crossovers at a negative value or with a region below 0 (N = 0 where the other
     # branch would dominate for N < 0, a numeric root at N = -3e-60): none of them.
     mrm_ts = write(tmp, "mrm_ts.pam", "numeric parameter P\nnumeric parameter N\nnumeric parameter t_l = 10\n"
