@@ -153,7 +153,7 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
         fail(loc, DiagKind::ValueTooLarge,
              "the exact value of " +
                  (constant ? text() : sym::to_pamela(a) + " ^ " + sym::to_pamela(y) + " (a factor of " + sym::to_pamela(a) + " ^ (" + sym::to_pamela(b) + "))") +
-                 " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
+                 " has about " + sym::digits_text(bits) +
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "compiler/symbolic/class_test.h"
 
@@ -64,8 +65,16 @@ double sum_bits(const numeric& a, const numeric& b) {
          2 * (integer_bits(a.denom()) + integer_bits(b.denom())) + 1;
 }
 
+std::string digits_text(double bits) {
+  double digits = bits / 3.321928;
+  if (digits < 1e15) return std::to_string(static_cast<long long>(digits));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", digits);  // inf and NaN print as words
+  return buf;
+}
+
 std::string too_large_message(const std::string& what, double bits) {
-  return "the exact value of " + what + " would have about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
+  return "the exact value of " + what + " would have about " + digits_text(bits) +
          " digits (more than 300,000); pamc keeps numbers exact, so a number this large has no value";
 }
 

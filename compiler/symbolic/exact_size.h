@@ -25,6 +25,11 @@ double product_bits(const GiNaC::exvector& factors);
 double sum_bits(const GiNaC::exvector& terms);
 double sum_bits(const GiNaC::numeric& a, const GiNaC::numeric& b);  // a + b, without building a vector
 
+// The number of decimal digits of a number of `bits` bits, as a message says it: "575279",
+// or "1.1e+19" past what a long long holds (converting that was undefined behaviour, found
+// by the fuzzer: 2 ^ 64 ^ 2 ^ 64 said it had -9223372036854775808 digits).
+std::string digits_text(double bits);
+
 // The error message for an operation whose exact result would have `bits` bits: "the exact
 // value of <what> would have about N digits (more than 300,000); ...".
 std::string too_large_message(const std::string& what, double bits);
