@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <set>
 
 #include "compiler/evaluate/compile.h"
 #include "compiler/passes/lower.h"
@@ -77,7 +78,12 @@ struct SProgram : SNode {
 
 // Names the model text uses: each must be a loop index in scope or a parameter with a
 // value (the lowering would only say "not a parameter or loop index").
-void check_names(const ast::NodeP& e, std::vector<std::string>& scope, const std::map<std::string, double>& params) {
+// The model is a DAG (normalization shares an equation's body among its uses): a node is
+// checked once per scope it is seen in (`seen`), not once per path to it.
+using Checked = std::set<std::pair<const ast::Node*, std::vector<std::string>>>;
+void check_names(const ast::NodeP& e, std::vector<std::string>& scope, const std::map<std::string, double>& params,
+                 Checked& seen) {
+  if (!e->kids.empty() && !seen.emplace(e.get(), scope).second) return;
   if (e->kind == ast::Kind::Name) {
     if (std::find(scope.begin(), scope.end(), e->name) == scope.end() && !params.count(e->name))
       fail(e->loc, DiagKind::UnboundParameter,
@@ -85,17 +91,17 @@ void check_names(const ast::NodeP& e, std::vector<std::string>& scope, const std
     return;
   }
   if (e->kind == ast::Kind::Reduce) {
-    check_names(e->kids.at(0), scope, params);
-    check_names(e->kids.at(1), scope, params);
+    check_names(e->kids.at(0), scope, params, seen);
+    check_names(e->kids.at(1), scope, params, seen);
     scope.push_back(e->name);
-    check_names(e->kids.at(2), scope, params);
+    check_names(e->kids.at(2), scope, params, seen);
     scope.pop_back();
     return;
   }
   if (e->kind == ast::Kind::Call && e->name == "fcfs")
     fail(e->loc, DiagKind::TypeMismatch, "a resource where a numeric expression is needed");
   for (const ast::NodeP& k : e->kids)
-    if (k) check_names(k, scope, params);
+    if (k) check_names(k, scope, params, seen);
 }
 
 }  // namespace
@@ -141,7 +147,8 @@ ExprCompiler::~ExprCompiler() = default;
 Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
   {
     std::vector<std::string> scope = scope_;
-    check_names(e, scope, params_);
+    Checked seen;
+    check_names(e, scope, params_, seen);
   }
   std::map<std::string, GiNaC::ex> names = impl_->param_values;
   std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> slots = impl_->param_slots;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 #include "compiler/symbolic/symbolic.h"
 
@@ -62,11 +63,17 @@ class Compiler {
     depth_ += delta;
     p_.max_stack = std::max<std::uint32_t>(p_.max_stack, static_cast<std::uint32_t>(depth_));
   }
+  // Each constant once in the table, found through a hash map (a search of the table made a
+  // vector literal of n distinct elements quadratic). A NaN matches nothing, -0 matches 0,
+  // as == has it.
   void push_const(double v) {
-    auto it = std::find(p_.consts.begin(), p_.consts.end(), v);
-    std::uint32_t k = static_cast<std::uint32_t>(it - p_.consts.begin());
-    if (it == p_.consts.end()) p_.consts.push_back(v);
-    push(Op::Const, k);
+    if (const_index_.size() != p_.consts.size()) {  // the table grew elsewhere: index it again
+      const_index_.clear();
+      for (std::size_t k = p_.consts.size(); k-- > 0;) const_index_[p_.consts[k]] = static_cast<std::uint32_t>(k);
+    }
+    auto [it, fresh] = const_index_.try_emplace(v, static_cast<std::uint32_t>(p_.consts.size()));
+    if (fresh) p_.consts.push_back(v);
+    push(Op::Const, it->second);
   }
   void unary(Op op) { p_.code.push_back(Instr{op, 0, 0, 0}); }
   void binary(Op op) {
@@ -293,6 +300,7 @@ class Compiler {
   Program& p_;
   const std::map<ex, unsigned, GiNaC::ex_is_less>& params_;
   std::map<ex, std::uint32_t, GiNaC::ex_is_less> locals_;
+  std::unordered_map<double, std::uint32_t> const_index_;  // consts[k] -> its first k
   int depth_ = 0;
 };
 

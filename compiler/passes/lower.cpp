@@ -13,6 +13,7 @@
 // resource still takes t; b divides only the aggregate workload (docs/semantics.md).
 #include "compiler/passes/lower.h"
 #include "compiler/symbolic/class_test.h"
+#include "compiler/symbolic/exact_size.h"
 
 #include <array>
 #include <cctype>
@@ -152,7 +153,7 @@ ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
         fail(loc, DiagKind::ValueTooLarge,
              "the exact value of " +
                  (constant ? text() : sym::to_pamela(a) + " ^ " + sym::to_pamela(y) + " (a factor of " + sym::to_pamela(a) + " ^ (" + sym::to_pamela(b) + "))") +
-                 " has about " + std::to_string(static_cast<long long>(bits / 3.321928)) +
+                 " has about " + sym::digits_text(bits) +
                  " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
     }
   }
@@ -215,7 +216,10 @@ class Lowering {
       }
       case Kind::IfExpr: {
         ex c = lower_num(n->kids[0], scope);
-        return c * lower_num(n->kids[1], scope) + (1 - c) * lower_num(n->kids[2], scope);
+        ex a = lower_num(n->kids[1], scope), b = lower_num(n->kids[2], scope);
+        check_product({c, a}, n->loc, "product");
+        check_product({c, b}, n->loc, "product");
+        return c * a + (1 - c) * b;
       }
       case Kind::Vector: {
         GiNaC::exvector elems;
@@ -226,6 +230,24 @@ class Lowering {
         fail(n->loc, DiagKind::TypeMismatch, "expected a numeric expression, found a process");
     }
   }
+
+  // The equation being lowered, named in the errors of the exact-number budget.
+  std::string equation;
+
+  // The budget on exact numbers (symbolic/exact_size.h), checked before GiNaC folds the
+  // constants of a sum or a product.
+  const GiNaC::exvector& check_sum(const GiNaC::exvector& terms, const Loc& loc) {
+    double bits = sym::sum_bits(terms);
+    if (bits > sym::kMaxExactBits) fail(loc, DiagKind::ValueTooLarge, named(sym::too_large_message("this sum", bits)));
+    return terms;
+  }
+  const GiNaC::exvector& check_product(const GiNaC::exvector& factors, const Loc& loc, const char* what) {
+    double bits = sym::product_bits(factors);
+    if (bits > sym::kMaxExactBits)
+      fail(loc, DiagKind::ValueTooLarge, named(sym::too_large_message(std::string("this ") + what, bits)));
+    return factors;
+  }
+  std::string named(const std::string& message) const { return equation.empty() ? message : equation + ": " + message; }
 
   // The symbol of a loop index bound here (see LowerMemo::indices).
   GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
@@ -276,11 +298,12 @@ class Lowering {
       terms.reserve(n->kids.size());
       for (const NodeP& k : n->kids) terms.push_back(lower_num(k, scope));
       switch (n->op) {
-        case Op::Add: return GiNaC::add(terms);
+        case Op::Add: return GiNaC::add(check_sum(terms, n->loc));
         case Op::Mul:
         case Op::And:  // independence: P(a and b) = P(a) P(b)
-          return GiNaC::mul(terms);
+          return GiNaC::mul(check_product(terms, n->loc, "product"));
         case Op::Or: {  // P(a or b or ...) = 1 - (1 - P(a)) (1 - P(b)) ...
+          check_product(terms, n->loc, "product");
           if (terms.size() == 2) return terms[0] + terms[1] - terms[0] * terms[1];
           GiNaC::exvector misses;
           for (const ex& t : terms) misses.push_back(1 - t);
@@ -291,6 +314,18 @@ class Lowering {
     }
     ex a = lower_num(n->kids[0], scope);
     ex b = lower_num(n->kids[1], scope);
+    switch (n->op) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Or: check_sum({a, b}, n->loc); break;
+      case Op::Mul:
+      case Op::And: check_product({a, b}, n->loc, "product"); break;
+      case Op::Div:
+      case Op::Mod:
+      case Op::IDiv: check_product({a, b}, n->loc, "quotient"); break;
+      default: break;
+    }
+    if (n->op == Op::Or) check_product({a, b}, n->loc, "product");
     switch (n->op) {
       case Op::Add: return a + b;
       case Op::Sub: return a - b;
@@ -489,7 +524,13 @@ bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
 
 ex lower_numeric(const NodeP& e, const std::map<std::string, GiNaC::ex>& scope) {
   Scope copy = scope;
-  return Lowering(nullptr).lower_num(e, copy);  // lower()'s memo is not for one expression alone
+  // A memo of its own (lower()'s is for the whole model): the expression is a DAG whose
+  // shared subtrees (a numeric equation used twice per line) would be lowered once per path,
+  // exponentially many times. The names given are fixed for this call, like parameters.
+  const Scope fixed = scope;
+  LowerMemo memo;
+  memo.params = &fixed;
+  return Lowering(&memo).lower_num(e, copy);
 }
 
 CostModel lower(const NormalModel& model) {
@@ -520,6 +561,7 @@ CostModel lower(const NormalModel& model) {
   memo.params = &params_only;
   Lowering lowering(&memo);
   for (const NormalEquation& e : model.equations) {
+    lowering.equation = e.name;
     if (e.type == ast::Type::Numeric) {
       ex value = lowering.lower_num(e.body, scope);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});

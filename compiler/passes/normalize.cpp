@@ -5,6 +5,7 @@
 // indices of seq/par/sum/max/min) are renamed when an inserted expression has a free name
 // they would capture, so substitution never changes which variable a name means.
 #include "compiler/passes/normalize.h"
+#include "compiler/passes/nesting.h"
 
 #include <functional>
 #include <map>
@@ -225,7 +226,9 @@ class Normalizer {
 
 NormalModel normalize(const Program& program, Diagnostics& diags) {
   try {
-    return Normalizer(program, diags).run();
+    NormalModel model = Normalizer(program, diags).run();
+    check_loop_nesting(model);
+    return model;
   } catch (const CompileError& e) {
     diags.error(e.diag.loc, e.diag.kind, e.diag.message);
     return {};

@@ -1,6 +1,7 @@
 #include "compiler/passes/pipeline.h"
 
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/evaluate.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/print.h"
@@ -24,7 +25,11 @@ Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& input
   sym::SimplifyCache cache;  // shared work across the equations; output unchanged
   for (std::size_t k = 0; k < model.equations.size(); ++k) {
     const CostEquation& e = model.equations[k];
-    r.values.push_back(sym::simplify(inputs[k], facts, r.assumptions, r.stats, cache));
+    try {
+      r.values.push_back(sym::simplify(inputs[k], facts, r.assumptions, r.stats, cache));
+    } catch (const sym::EvalError& err) {  // the exact-number budget: located at the equation
+      throw CompileError{Diagnostic{Severity::Error, err.diag.kind, e.loc, e.name + ": " + err.message, {}}};
+    }
     long n = sym::count_reductions(r.values.back());
     r.all += n;
     if (e.top_level) r.top += n;

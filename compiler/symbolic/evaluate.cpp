@@ -4,6 +4,7 @@
 #include <optional>
 #include "compiler/symbolic/class_test.h"
 
+#include "compiler/symbolic/exact_size.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/print.h"
@@ -41,28 +42,58 @@ const numeric& need_scalar(const Value& v, const char* what) {
   return v.scalar;
 }
 
-Value add_v(const Value& a, const Value& b) {
-  if (!a.is_vector && !b.is_vector) return scalar(a.scalar + b.scalar);
-  if (!a.is_vector && a.scalar.is_zero()) return b;
-  if (!b.is_vector && b.scalar.is_zero()) return a;
-  if (!a.is_vector || !b.is_vector) fail(DiagKind::VectorValue, "a scalar added to a vector");
-  auto m = a.elems;
-  for (const auto& [k, x] : b.elems) m[k] = m.count(k) ? m[k] + x : x;
-  return vec(m);
+// The budget on exact numbers (exact_size.h), before each sum, product and quotient.
+void check_size(double bits, const char* what) {
+  if (bits > kMaxExactBits) fail(DiagKind::ValueTooLarge, too_large_message(what, bits));
+}
+double bits_of(const numeric& x) { return exact_bits(x); }
+
+// A number as a message quotes it: a long one by its size, not its 300,000 digits.
+std::string short_number(const numeric& x) {
+  std::string s = number_to_pamela(x);
+  if (s.size() <= 40) return s;
+  return "(a number of " + std::to_string(s.size()) + " characters)";
+}
+
+// acc += b, in place: a sum of n unit vectors (a vector literal, a loop over positions)
+// grows one map, where copying it per term was quadratic in n.
+void add_into(Value& acc, const Value& b) {
+  if (!acc.is_vector && !b.is_vector) {
+    check_size(sum_bits({acc.scalar, b.scalar}), "a sum");
+    acc = scalar(acc.scalar + b.scalar);
+    return;
+  }
+  if (!b.is_vector && b.scalar.is_zero()) return;
+  if (!acc.is_vector && acc.scalar.is_zero()) {
+    acc = b;
+    return;
+  }
+  if (!acc.is_vector || !b.is_vector) fail(DiagKind::VectorValue, "a scalar added to a vector");
+  for (const auto& [k, x] : b.elems) {
+    auto [it, fresh] = acc.elems.try_emplace(k, x);
+    if (fresh) continue;
+    check_size(sum_bits({it->second, x}), "a sum");
+    it->second = it->second + x;
+    if (it->second.is_zero()) acc.elems.erase(it);
+  }
 }
 
 Value mul_v(const Value& a, const Value& b) {
-  if (!a.is_vector && !b.is_vector) return scalar(a.scalar * b.scalar);
+  auto times = [](const numeric& x, const numeric& y) {
+    check_size(bits_of(x) + bits_of(y), "a product");
+    return x * y;
+  };
+  if (!a.is_vector && !b.is_vector) return scalar(times(a.scalar, b.scalar));
   if (a.is_vector && b.is_vector) {  // elementwise
     std::map<long, numeric> m;
     for (const auto& [k, x] : a.elems)
-      if (auto it = b.elems.find(k); it != b.elems.end()) m[k] = x * it->second;
+      if (auto it = b.elems.find(k); it != b.elems.end()) m[k] = times(x, it->second);
     return vec(m);
   }
   const Value& v = a.is_vector ? a : b;
   const numeric& s = a.is_vector ? b.scalar : a.scalar;
   std::map<long, numeric> m;
-  for (const auto& [k, x] : v.elems) m[k] = x * s;
+  for (const auto& [k, x] : v.elems) m[k] = times(x, s);
   return vec(m);
 }
 
@@ -161,7 +192,7 @@ struct Evaluator {
     if (is_class<constant>(e)) return scalar(to_number(e));
     if (is_class<add>(e)) {
       Value r = ev(e.op(0));
-      for (size_t i = 1; i < e.nops(); ++i) r = add_v(r, ev(e.op(i)));
+      for (size_t i = 1; i < e.nops(); ++i) add_into(r, ev(e.op(i)));
       return r;
     }
     if (is_class<mul>(e)) return product(e);
@@ -180,7 +211,7 @@ struct Evaluator {
                       : std::fabs(nx.to_double()) *
                             (std::log2(std::fabs(nb.numer().to_double())) + std::log2(nb.denom().to_double()));
         if (bits > 1e6)
-          fail(DiagKind::ValueTooLarge, "the exact value of " + number_to_pamela(nb) + " ^ " + number_to_pamela(nx) +
+          fail(DiagKind::ValueTooLarge, "the exact value of " + short_number(nb) + " ^ " + short_number(nx) +
                " has more than 300,000 digits; pamc keeps numbers exact, so a power this large has no value");
         // A big exact power costs four steps of the budget per bit (computing it costs more
         // than its size): sum (i = 1, 1e7) { 2 ^ i } would otherwise run for hours within
@@ -223,6 +254,7 @@ struct Evaluator {
       case Fn::Div: {
         numeric a = need_scalar(ev(e.op(0)), "mod/div"), b = need_scalar(ev(e.op(1)), "mod/div");
         if (b.is_zero()) fail(DiagKind::DivisionByZero, "division by zero");
+        check_size(bits_of(a) + bits_of(b), "a quotient");
         numeric q = floor_n(a / b);
         return scalar(pamela_function(e) == Fn::Div ? q : a - b * q);
       }
@@ -284,7 +316,7 @@ struct Evaluator {
       if (i == lb)
         acc = b;
       else if (r.kind() == ReduceKind::Sum)
-        acc = add_v(acc, b);
+        add_into(acc, b);
       else
         acc = ext_v(acc, b, r.kind() == ReduceKind::Max);
       if (i == ub) break;

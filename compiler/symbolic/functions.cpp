@@ -3,6 +3,7 @@
 #include "compiler/symbolic/class_test.h"
 
 #include <cmath>
+#include <map>
 
 namespace pamc::sym {
 
@@ -159,10 +160,13 @@ numeric ceil_num(const numeric& x) { return -floor_num(-x); }
 
 ex unitvec(const ex& k) { return pam_unitvec(k); }
 
+// One sum built at once (GiNaC sorts and combines its terms once): adding the elements one
+// at a time re-sorted the growing sum per element, quadratic in the literal's length.
 ex vector_literal(const exvector& elems) {
-  ex v = 0;
-  for (size_t i = 0; i < elems.size(); ++i) v += elems[i] * unitvec(numeric(static_cast<long>(i)));
-  return v;
+  exvector terms;
+  terms.reserve(elems.size());
+  for (size_t i = 0; i < elems.size(); ++i) terms.push_back(elems[i] * unitvec(numeric(static_cast<long>(i))));
+  return add(terms);
 }
 
 ex vector_max(const ex& v) { return pam_vmax(v); }
@@ -256,23 +260,28 @@ std::optional<VectorTerms> split_vector(const ex& v) {
     for (size_t i = 0; i < x.nops(); ++i) terms.push_back(x.op(i));
   else
     terms.push_back(x);
+  // Linear in the number of terms: scalars are summed once at the end, and a position finds
+  // its earlier term through a map (the terms keep their first-seen order).
+  exvector scalars;
+  std::map<ex, size_t, ex_is_less> slot;
+  std::vector<exvector> coeffs;
   for (const ex& t : terms) {
     if (!is_vector_valued(t)) {
-      out.scalar += t;
+      scalars.push_back(t);
       continue;
     }
     auto uc = split_factor(t, [](const ex& f) { return pamela_function(f) == Fn::Unitvec; });
     if (!uc) return std::nullopt;
-    ex pos = uc->first.op(0), coeff = uc->second;
-    bool merged = false;
-    for (auto& pc : out.terms)
-      if (pc.first.is_equal(pos)) {
-        pc.second += coeff;
-        merged = true;
-        break;
-      }
-    if (!merged) out.terms.emplace_back(pos, coeff);
+    ex pos = uc->first.op(0);
+    auto [it, fresh] = slot.try_emplace(pos, out.terms.size());
+    if (fresh) {
+      out.terms.emplace_back(pos, 0);
+      coeffs.emplace_back();
+    }
+    coeffs[it->second].push_back(uc->second);
   }
+  out.scalar = add(scalars);
+  for (size_t k = 0; k < out.terms.size(); ++k) out.terms[k].second = add(coeffs[k]);
   return out;
 }
 

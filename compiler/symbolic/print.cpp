@@ -264,16 +264,17 @@ Text vector_text(const ex& e) {
   auto vt = split_vector(e);
   if (!vt || !vt->scalar.is_zero()) return {"", -1};
   long n = 0;
-  ex others = 0;
+  GiNaC::exvector rest;  // summed once: adding term by term is quadratic in a long literal
   std::vector<std::pair<long, ex>> lit;
   for (const auto& [pos, c] : vt->terms) {
     if (is_class<numeric>(pos) && ex_to<numeric>(pos).is_nonneg_integer() && ex_to<numeric>(pos) <= 1000) {
       lit.emplace_back(ex_to<numeric>(pos).to_long(), c);
       n = std::max(n, ex_to<numeric>(pos).to_long() + 1);
     } else {
-      others += c * pamc::sym::unitvec(pos);
+      rest.push_back(c * pamc::sym::unitvec(pos));
     }
   }
+  ex others = GiNaC::add(rest);
   if (lit.empty()) return {"", -1};
   std::vector<ex> elems(n, ex(0));
   for (const auto& [k, c] : lit) elems[k] += c;

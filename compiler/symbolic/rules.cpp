@@ -1554,7 +1554,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<add>(v)) return std::nullopt;
   struct Part {
     ex red;  // 0 for the part outside reductions
-    ex sum = 0;
+    exvector terms;  // summed once at the end: adding one by one is quadratic in a long literal
     Interval pos;
     bool have_pos = false;
   };
@@ -1587,7 +1587,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
       parts.back().red = red;
       part = &parts.back();
     }
-    part->sum += t;
+    part->terms.push_back(t);
     // positions of this term
     Facts fi = f;
     ex body = t;
@@ -1610,7 +1610,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions&) {
       if (!before(parts[j].pos, parts[k].pos) && !before(parts[k].pos, parts[j].pos)) return std::nullopt;
   if (!terms_nonneg(v, f)) return std::nullopt;  // last: the expensive proof
   exvector maxes;
-  for (const Part& p : parts) maxes.push_back(vector_max(p.sum));
+  for (const Part& p : parts) maxes.push_back(vector_max(add(p.terms)));
   return make_max(maxes);
 }
 
@@ -2621,7 +2621,9 @@ std::optional<std::pair<ex, ex>> position_span(const ex& red, const ex& pos, con
 std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   ex v = e.op(0).expand();
-  if (!is_class<add>(v)) return std::nullopt;
+  // Each term is proved apart from every group, quadratic in the terms: a vector of more
+  // than 256 terms (a long literal, which vmax_numeric evaluates) is left alone.
+  if (!is_class<add>(v) || v.nops() > 256) return std::nullopt;
   struct Group {
     ex sum = 0;
     std::vector<std::pair<ex, ex>> spans;

@@ -24,6 +24,8 @@
 #include "compiler/symbolic/simplify.h"
 #include "compiler/symbolic/class_test.h"
 
+#include "compiler/symbolic/evaluate.h"
+#include "compiler/symbolic/exact_size.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/load_families.h"
@@ -215,6 +217,7 @@ struct Driver {
       } child(*this, cx);
       x = e.map(child);
     }
+    check_numbers(x);
     if (no_rule_applies(x)) return x;
     if (firings_left <= 0) {
       ++exhausted;
@@ -226,10 +229,25 @@ struct Driver {
         if (trace_rules()) std::cerr << "rule " << rules[k].name << ": " << to_pamela(x) << "  ->  " << to_pamela(*y) << "\n";
         c.log.push_back(static_cast<unsigned char>(k));
         --firings_left;
+        check_numbers(*y);
         return run(*y, cx);
       }
     }
     return x;
+  }
+
+  // The budget on exact numbers (exact_size.h). GiNaC folds the numbers of a node as the
+  // node is built, so the simplifier checks what it built: the number itself or a node's
+  // numeric coefficient or constant term. A closed form whose number doubles per equation
+  // (d1 = sum (i = 1, d0) { d0 + 1 }, ...) stops one step past the budget, not minutes later.
+  static void check_numbers(const ex& x) {
+    auto too_large = [](const ex& n) { return is_class<numeric>(n) && exact_bits(ex_to<numeric>(n)) > kMaxExactBits; };
+    bool large = too_large(x);
+    for (size_t k = 0; !large && k < x.nops(); ++k) large = too_large(x.op(k));
+    if (large)
+      throw EvalError(DiagKind::ValueTooLarge,
+                      "the exact value of a number in its closed form has more than 300,000 digits; pamc keeps "
+                      "numbers exact, so a number this large has no value");
   }
 
   // A rule whose rewrite GiNaC refuses (substituting i = 0 into 0 ^ i is pow(0, 0), which

@@ -130,6 +130,11 @@ REGRESSIONS = [
     # "internal error" (exit 3). 0 ^ 0 is 1, as the evaluators have it.
     ("fuzz_zero_pow_zero.pam", "% command: EvaluationError\nnumeric x = 0 ^ -0\n", ["eval", "--target", "x"], 0,
      "numeric x = 1\n"),
+    # The fuzzer's crash (structure-aware mutations, crash-cd5ffc84): the digit count of
+    # (2 ^ 64) ^ (2 ^ 64) overflowed a long long (undefined behaviour; it printed
+    # -9223372036854775808 digits).
+    ("fuzz_power_digits.pam", "numeric x = (2 ^ 64) ^ (2 ^ 64)\nprocess main = delay(x)\n", ["compile"], 1,
+     "has about 3.6e+20 digits"),
     # The same through the simplifier: unrolling sum (i = 0, 0) { 0 ^ i } substituted i = 0.
     ("zero_pow_index.pam", "numeric parameter n = 0\nnumeric x = sum (i = 0, 0) { 0 ^ i }\n"
      "numeric y = sum (i = 0, n) { i ^ i }\n", ["eval", "--target", "x", "--target", "y"], 0,

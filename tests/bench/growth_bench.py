@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Growth of pamc's time and memory on hostile inputs, one class at a time, at sizes 2^k:
+
+  numbers   numeric c1 = c0 * c0 + c0, c2 = c1 * c1 + c1, ... (each line doubles the exact
+            number's size): k lines; the exact-number budget stops it at c20
+  nesting   k nested `par (i = 1, 2)` loops around a delay; the loop-nesting limit (32)
+            stops it past 32
+  vectors   a vector literal of k elements, [1, 1, ...], and the time max(v)
+
+Each size runs through compile, eval and simulate; the table gives wall time, peak RSS and
+the outcome (ok, or the kind of the located error). Near-linear means: doubling k about
+doubles the time and memory up to the limit, and past it the error comes at once.
+
+  python3 tests/bench/growth_bench.py --pamc build/pamc [--classes numbers,nesting,vectors]
+"""
+import argparse, os, re, subprocess, tempfile, time
+
+KIND = re.compile(r"error: .*\[(\w+)\]")
+
+
+def numbers(k):
+    lines = ["numeric c0 = 3"] + ["numeric c%d = c%d * c%d + c%d" % (i, i - 1, i - 1, i - 1) for i in range(1, k + 1)]
+    return "\n".join(lines) + "\nprocess main = delay(c%d)\n" % k
+
+
+def nesting(k):
+    return "process main = " + "par (i = 1, 2) " * k + "delay(1)\n"
+
+
+def vectors(k):
+    return "numeric v = [" + ", ".join(["1"] * k) + "]\nprocess main = delay(max(v))\n"
+
+
+CLASSES = {"numbers": (numbers, [2 ** j for j in range(1, 6)]),
+           "nesting": (nesting, [2 ** j for j in range(1, 11)]),
+           "vectors": (vectors, [2 ** j for j in range(4, 18, 2)])}
+COMMANDS = ["compile", "eval", "simulate"]
+
+
+def run(pamc, command, path, timeout):
+    """(seconds, peak MiB, outcome) of one run; outcome is 'ok', an error kind or 'timeout'."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen([pamc, command, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    timed_out = False
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - t0 > timeout and not timed_out:
+            p.kill()
+            timed_out = True
+        time.sleep(0.005)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode("utf-8", "replace")
+    p.stderr.close()
+    if timed_out:
+        return wall, ru.ru_maxrss / 1024.0, "timeout"
+    code = os.waitstatus_to_exitcode(status)
+    m = KIND.search(err)
+    return wall, ru.ru_maxrss / 1024.0, "ok" if code == 0 else (m.group(1) if m else "exit %d" % code)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pamc", default="build/pamc")
+    ap.add_argument("--classes", default=",".join(CLASSES))
+    ap.add_argument("--timeout", type=float, default=60)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.classes.split(","):
+            make, sizes = CLASSES[name]
+            print("%s: size, then seconds / peak MiB / outcome for %s" % (name, ", ".join(COMMANDS)))
+            for k in sizes:
+                path = os.path.join(tmp, "%s_%d.pam" % (name, k))
+                with open(path, "w") as f:
+                    f.write(make(k))
+                cells = []
+                for command in COMMANDS:
+                    wall, rss, outcome = run(args.pamc, command, path, args.timeout)
+                    cells.append("%7.2f s %6.1f MiB %-14s" % (wall, rss, outcome))
+                print("  %7d  %s" % (k, "  ".join(cells)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

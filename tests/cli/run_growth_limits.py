@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Hostile inputs past pamc's limits end at once with a located error, in little memory: one
+input per class of tests/bench/growth_bench.py, through compile, eval and simulate.
+
+  numbers   32 lines that each double an exact number's size: the exact-number budget stops
+            the line that would pass 300,000 digits (ValueTooLarge, naming its equation)
+  nesting   1024 nested `par (i = 1, 2)`: the loop-nesting limit (NestingTooDeep at the
+            33rd loop), and the same depth reached through 64 processes calling each other
+  vectors   no limit: a literal of 2^15 elements gives its value (vector literals are built
+            in linear time)
+
+Not a timed test: each run has a CPU limit (RLIMIT_CPU) and a peak-memory check that only a
+runaway breaks (before these limits, the first two classes ran for minutes and gigabytes)."""
+import argparse, os, re, resource, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import growth_bench  # noqa: E402  (the generators the benchmark measures)
+import harness
+from harness import check
+
+CPU_SECONDS = 30 * float(os.environ.get("PAMC_TIMEOUT_SCALE", "1"))
+PEAK_MIB = 100 * float(os.environ.get("PAMC_TIMEOUT_SCALE", "1"))  # ASan doubles memory
+
+
+def limited():
+    resource.setrlimit(resource.RLIMIT_CPU, (int(CPU_SECONDS), int(CPU_SECONDS) + 1))
+
+
+def run(args):
+    """(exit status or -signal, stdout, stderr, peak MiB) of pamc under the CPU limit."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([harness.PAMC, *args], stdout=out, stderr=err, preexec_fn=limited)
+        _, status, ru = os.wait4(p.pid, 0)
+        out.seek(0)
+        err.seek(0)
+        return (os.waitstatus_to_exitcode(status), out.read().decode("utf-8", "replace"),
+                err.read().decode("utf-8", "replace"), ru.ru_maxrss / 1024.0)
+
+
+def past_limit(tmp, name, text, kind, where, message, equation):
+    """The simulator evaluates expressions, not equations: its message is located at the
+    equation's line but does not repeat the name the compiler's messages start with."""
+    path = harness.write(tmp, name, text)
+    for command in ("compile", "eval", "simulate"):
+        said = (equation + ": " if command != "simulate" or kind != "ValueTooLarge" else "") + message
+        located = re.compile(r"^%s:%s: error: %s.*\[%s\]$" % (re.escape(path), where, re.escape(said), kind), re.M)
+        rc, out, err, peak = run([command, path])
+        check("%s: pamc %s: exit 1, %s at %s" % (name, command, kind, where), rc == 1 and located.search(err),
+              "rc=%s %s" % (rc, err[:400]))
+        check("%s: pamc %s: peak memory under %d MiB" % (name, command, PEAK_MIB), peak < PEAK_MIB, "%.1f MiB" % peak)
+        check("%s: pamc %s: no partial output" % (name, command), out == "", out[:200])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pamc", default="build/pamc")
+    args = ap.parse_args()
+    harness.PAMC = os.path.abspath(args.pamc)
+    with tempfile.TemporaryDirectory() as tmp:
+        # c20 = c19 * c19 + c19 would have about 575,000 digits: line 21, the product.
+        past_limit(tmp, "numbers_32.pam", growth_bench.numbers(32), "ValueTooLarge", "21:19",
+                   "the exact value of this product would have about", "c20")
+        # The 33rd loop of 1024 starts at column 16 + 32 * 15.
+        past_limit(tmp, "nesting_1024.pam", growth_bench.nesting(1024), "NestingTooDeep", "1:%d" % (16 + 32 * 15),
+                   "loops nested more than 32 deep", "main")
+        calls = "process p0 = delay(1)\n" + "".join("process p%d = par (i = 1, 2) p%d\n" % (k, k - 1) for k in range(1, 65))
+        past_limit(tmp, "nesting_calls_64.pam", calls + "process main = p64\n", "NestingTooDeep", "2:14",
+                   "loops nested more than 32 deep", "p33")
+        # No limit on vectors: 2^15 ones, max(v) = 1 by every command.
+        path = harness.write(tmp, "vectors_32768.pam", growth_bench.vectors(1 << 15))
+        for command, want in (("compile", "numeric T_main = max(["), ("eval", "numeric T_main = 1\n"),
+                              ("simulate", "")):
+            rc, out, err, peak = run([command, path])
+            check("vectors_32768.pam: pamc %s: exit 0 with %r" % (command, want), rc == 0 and want in out,
+                  "rc=%s %s %s" % (rc, out[:200], err[:300]))
+            check("vectors_32768.pam: pamc %s: peak memory under %d MiB" % (command, PEAK_MIB), peak < PEAK_MIB,
+                  "%.1f MiB" % peak)
+    return harness.summary("growth-limit checks")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
