@@ -15,6 +15,7 @@
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/exact_size.h"
 
+#include <tuple>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -121,8 +122,62 @@ sym::ReduceKind reduce_kind(Op op) {
 // a ^ b, with a constant base and exponent checked first: 0 to a negative power has no
 // value, and an exact power of more than a million bits (10 ^ 10 ^ 10) would take all
 // memory before it printed; a fractional power of a negative number is not real.
+// The loops being lowered, innermost last: index, lb, ub (checked_pow reads the bounds).
+thread_local std::vector<std::tuple<ex, ex, ex>> loops_in_scope;
+struct LoopInScope {
+  LoopInScope(const ex& i, const ex& lb, const ex& ub) { loops_in_scope.emplace_back(i, lb, ub); }
+  ~LoopInScope() { loops_in_scope.pop_back(); }
+};
+
+// Bits of c ^ y for a rational c and an integer y (0 for c = 0, 1 or -1).
+double power_bits(const GiNaC::numeric& c, const GiNaC::numeric& y) {
+  if (!c.is_rational() || !y.is_integer() || c.is_zero() || c == 1 || c == -1) return 0;
+  return std::fabs(y.to_double()) * (std::log2(std::fabs(c.numer().to_double())) + std::log2(c.denom().to_double()));
+}
+
+// GiNaC computes some powers exactly on its own, before any rule runs: (n - 0.001) ^ 1e9
+// takes out (1/1000) ^ 1e9, and 1000 ^ (l + 1) becomes 1000 ^ (1 - 1e9) where a rule puts
+// the loop's bound l = log2(P) - 1e9. Both are refused here as the constant power is.
+void check_hidden_powers(const ex& a, const ex& b, const Loc& loc) {
+  using GiNaC::numeric;
+  auto refuse = [&](double bits, const std::string& what) {
+    if (bits > 1e6)
+      fail(loc, DiagKind::ValueTooLarge,
+           "the exact value of " + what + " has about " + sym::digits_text(bits) +
+               " digits (more than 300,000); pamc keeps numbers exact, so a power this large has no value");
+  };
+  if (!GiNaC::is_a<numeric>(a) && GiNaC::is_a<numeric>(b) && GiNaC::ex_to<numeric>(b).is_integer()) {
+    ex x = a.expand();
+    GiNaC::exvector terms = GiNaC::is_a<GiNaC::add>(x) ? GiNaC::exvector(x.begin(), x.end()) : GiNaC::exvector{x};
+    for (const ex& t : terms) {
+      ex c = GiNaC::is_a<numeric>(t) ? t : GiNaC::is_a<GiNaC::mul>(t) ? t.op(t.nops() - 1) : ex(1);
+      if (GiNaC::is_a<numeric>(c))
+        refuse(power_bits(GiNaC::ex_to<numeric>(c), GiNaC::ex_to<numeric>(b)), "(" + sym::to_pamela(a) + ") ^ " + sym::to_pamela(b) + "'s coefficient " + sym::to_pamela(c) + " ^ " + sym::to_pamela(b));
+    }
+  }
+  if (GiNaC::is_a<numeric>(a) && !GiNaC::is_a<numeric>(b)) {
+    for (const auto& [i, lb, ub] : loops_in_scope) {
+      if (!b.has(i)) continue;
+      for (const ex& bound : {lb, ub}) {
+        // A numeric bound is the loop's own business (its range and the rules' power limits);
+        // a symbolic bound with a huge constant part is what a rule substitutes unchecked.
+        if (GiNaC::is_a<numeric>(bound)) continue;
+        ex e = b.subs(GiNaC::exmap{{i, bound}}).expand();
+        ex k = GiNaC::is_a<numeric>(e) ? e : ex(0);
+        if (GiNaC::is_a<GiNaC::add>(e))
+          for (std::size_t j = 0; j < e.nops(); ++j)
+            if (GiNaC::is_a<numeric>(e.op(j))) k = e.op(j);
+        if (GiNaC::is_a<numeric>(k) && GiNaC::ex_to<numeric>(k).is_integer())
+          refuse(power_bits(GiNaC::ex_to<numeric>(a), GiNaC::ex_to<numeric>(k)),
+                 sym::to_pamela(a) + " ^ (" + sym::to_pamela(b) + ") at " + sym::to_pamela(i) + " = " + sym::to_pamela(bound));
+      }
+    }
+  }
+}
+
 ex checked_pow(const ex& a, const ex& b, const Loc& loc) {
   using GiNaC::numeric;
+  check_hidden_powers(a, b, loc);
   // 2 ^ (l + 1e9) is 2 ^ l * 2 ^ 1e9 once expanded (comparisons and the simplifier expand):
   // the constant part of a symbolic exponent is held to the same limit as a constant power.
   ex constant_exponent = b;
@@ -212,6 +267,7 @@ class Lowering {
         ex ub = lower_num(n->kids[1], scope);
         GiNaC::symbol index = index_symbol(n->name, n->loc);
         BindIndex bind(memo_, scope, n->name, index);
+        LoopInScope in_scope(index, lb, ub);
         return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
       }
       case Kind::IfExpr: {
@@ -425,6 +481,7 @@ class Lowering {
         Lowered b;
         {
           BindIndex bind(memo_, scope, n->name, index);
+          LoopInScope in_scope(index, lb, ub);
           b = lower_process(n->kids[2], scope);
         }
         ex delta = sym::make_reduction(sym::ReduceKind::Sum, index, lb, ub, b.delta);

@@ -43,11 +43,9 @@ CANNOT_COMPUTE = {"WorkLimit", "ValueTooLarge"}
 # Models that give a wrong value today, with why; remove an entry once it is fixed.
 KNOWN_WRONG = {
     # A closed count or sum applied where its range is empty (ub < lb - 1): a negative count.
-    "tree_split_work.pam": "negative count at L < 0; eval runs past the time limit at L = 1e6",
     # A value where the model has none.
     "tree_levels.pam": "a value at L < 0, where the loop bound 2 ^ L - 1 is not an integer",
     # Evaluators, not the simplifier: a workload vector of 1e6 positions takes minutes (quadratic).
-    "merge_tree.pam": "eval runs past the time limit at P = 1e6",
     "wavefront.pam": "eval runs past the time limit at N = 1e6 with P = 2.5 or -3 (no value there)",
     "tree_cyclic_levels.pam": "eval runs past the time limit at L = 1e6 (2 ^ (L - d) terms)",
     # A use time below zero that depends on an index: brute force gives a negative max, eval
