@@ -7,6 +7,8 @@
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace pamc::sym {
@@ -123,6 +125,15 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
   std::vector<Loop> loops;
   std::vector<Family> fams;
   if (!read_families(e.op(0), loops, 1, 1, fams)) return std::nullopt;
+  // In printed-text order: GiNaC's operand order follows the executable's layout, and where
+  // two rebuilt sums are alike, the first one added names the loop index.
+  std::vector<std::pair<std::string, size_t>> order;
+  for (size_t k = 0; k < fams.size(); ++k)
+    order.emplace_back(to_pamela(fams[k].outer * nest(fams[k].loops, fams[k].weight * unitvec(fams[k].pos))), k);
+  std::sort(order.begin(), order.end());
+  std::vector<Family> sorted;
+  for (const auto& [text, k] : order) sorted.push_back(fams[k]);
+  fams = sorted;
   ex v = 0;
   bool changed = false;
   for (const Family& fam : fams) {

@@ -28,12 +28,24 @@ std::optional<ex> transcendental_in(const ex& e, const ex& i) {
   return std::nullopt;
 }
 
-// A unitvec position in e that depends on i.
+// The unitvec positions in e that depend on i.
+void positions_in(const ex& e, const ex& i, std::vector<ex>& out) {
+  if (pamela_function(e) == Fn::Unitvec) {
+    if (e.op(0).has(i)) out.push_back(e.op(0));
+    return;
+  }
+  for (size_t k = 0; k < e.nops(); ++k) positions_in(e.op(k), i, out);
+}
+
+// The first of them in printed-text order (GiNaC's operand order follows the executable's
+// layout, and the note must not).
 std::optional<ex> position_in(const ex& e, const ex& i) {
-  if (pamela_function(e) == Fn::Unitvec) return e.op(0).has(i) ? std::optional<ex>(e.op(0)) : std::nullopt;
-  for (size_t k = 0; k < e.nops(); ++k)
-    if (auto x = position_in(e.op(k), i)) return x;
-  return std::nullopt;
+  std::vector<ex> all;
+  positions_in(e, i, all);
+  std::optional<ex> best;
+  for (const ex& x : all)
+    if (!best || to_pamela(x) < to_pamela(*best)) best = x;
+  return best;
 }
 
 bool has_predicate(const ex& e, const ex& i) {
