@@ -358,11 +358,16 @@ ExtremumInfo analyse_extremum(const CostModel& model, const Env& env, const ex& 
   info.text = sym::to_pamela(m);
   info.is_max = sym::is_max(m);
   std::vector<ex> args;
-  for (std::size_t i = 0; i < m.nops(); ++i) {
-    auto v = value_at(m.op(i), env.env);
+  // The branches in printed-text order, as the printer writes the max (GiNaC's operand
+  // order follows the executable's layout).
+  std::vector<std::pair<std::string, ex>> ops;
+  for (std::size_t i = 0; i < m.nops(); ++i) ops.emplace_back(sym::to_pamela(m.op(i)), m.op(i));
+  std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [text, op] : ops) {
+    auto v = value_at(op, env.env);
     if (!v) continue;
-    args.push_back(m.op(i));
-    info.args.push_back({sym::to_pamela(m.op(i)), *v, parameters_in(model, m.op(i))});
+    args.push_back(op);
+    info.args.push_back({text, *v, parameters_in(model, op)});
   }
   if (info.args.empty()) return info;
   for (std::size_t i = 1; i < info.args.size(); ++i) {
