@@ -69,14 +69,22 @@ std::vector<std::string> CostModel::open_notes() const {
     for (const GiNaC::ex& x : reds) {
       const auto& r = GiNaC::ex_to<sym::reduction>(x);
       std::string kind = r.kind() == sym::ReduceKind::Sum ? "sum" : r.kind() == sym::ReduceKind::Max ? "max" : "min";
+      // The loop's place: its own site, else (alike sums over loops of one name are merged,
+      // and which index survives follows GiNaC's term order) the first loop of that name.
       std::string where;
+      const LoopSite* site = nullptr;
       for (const LoopSite& l : loops)
-        if (l.index.is_equal(r.index()) && l.loc.valid()) {
-          std::string path = l.loc.file->path;  // the file's name: stable wherever the model lives
-          path = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-          where = " (" + path + ":" + std::to_string(l.loc.line) + ":" + std::to_string(l.loc.col) + ")";
-          break;
-        }
+        if (l.index.is_equal(r.index()) && l.loc.valid()) site = &l;
+      if (!site)
+        for (const LoopSite& l : loops)
+          if (GiNaC::is_a<GiNaC::symbol>(l.index) && GiNaC::ex_to<GiNaC::symbol>(l.index).get_name() == r.index().get_name() &&
+              l.loc.valid() && (!site || std::make_pair(l.loc.line, l.loc.col) < std::make_pair(site->loc.line, site->loc.col)))
+            site = &l;
+      if (site) {
+        std::string path = site->loc.file->path;  // the file's name: stable wherever the model lives
+        path = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+        where = " (" + path + ":" + std::to_string(site->loc.line) + ":" + std::to_string(site->loc.col) + ")";
+      }
       std::string note = kind + " over " + r.index().get_name() + where + ": " + sym::why_open(x, facts);
       if (seen.insert(note).second) notes.push_back(note);
     }

@@ -72,13 +72,6 @@ ex nest(const std::vector<Loop>& loops, ex body) {
   return body;
 }
 
-void denominators_of(const ex& e, std::vector<symbol>& out) {
-  if (is_class<power>(e) && is_class<symbol>(e.op(0)) && is_class<numeric>(e.op(1)) &&
-      ex_to<numeric>(e.op(1)).is_negative())
-    out.push_back(ex_to<symbol>(e.op(0)));
-  for (size_t k = 0; k < e.nops(); ++k) denominators_of(e.op(k), out);
-}
-
 // The family with its position loop q outermost and the other loops summed into the
 // weight; nullopt when the position depends on no loop or on several, when q is already
 // the only loop, or when q's range depends on another loop of the family.
@@ -103,7 +96,7 @@ std::optional<ex> collapse(const Family& fam, const Facts& f, Assumptions& a) {
   for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
   if (may_fail(fam.weight, in) && !f.provably_nonneg(lq.ub - lq.lb)) {
     std::vector<symbol> dens;
-    denominators_of(fam.weight, dens);
+    denominators(fam.weight, dens);
     std::vector<symbol> assume;
     for (const symbol& d : dens) {
       if (in.mentions_index(d) || in.provably_positive(d)) continue;
@@ -136,13 +129,24 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
   fams = sorted;
   ex v = 0;
   bool changed = false;
+  std::vector<ex> parts;
   for (const Family& fam : fams) {
     if (auto c = collapse(fam, f, a)) {
-      v += *c;
+      parts.push_back(*c);
       changed = true;
     } else {
-      v += fam.outer * nest(fam.loops, fam.weight * unitvec(fam.pos));
+      parts.push_back(fam.outer * nest(fam.loops, fam.weight * unitvec(fam.pos)));
     }
+  }
+  // Alike parts (the same sum over loops named p and q) are written as the first one, so
+  // the index name GiNaC keeps when it adds them up does not depend on its term order.
+  for (size_t k = 0; k < parts.size(); ++k) {
+    for (size_t j = 0; j < k; ++j)
+      if (parts[k].is_equal(parts[j])) {
+        parts[k] = parts[j];
+        break;
+      }
+    v += parts[k];
   }
   if (!changed) return std::nullopt;
   return vector_max(v);

@@ -18,6 +18,13 @@ namespace pamc::sym {
 
 using namespace GiNaC;
 
+void denominators(const ex& e, std::vector<symbol>& out) {
+  if (is_class<power>(e) && is_class<symbol>(e.op(0)) && is_class<numeric>(e.op(1)) &&
+      ex_to<numeric>(e.op(1)).is_negative())
+    out.push_back(ex_to<symbol>(e.op(0)));
+  for (size_t k = 0; k < e.nops(); ++k) denominators(e.op(k), out);
+}
+
 namespace {
 
 // A side condition: `e >= 0`, or `e is an integer`.
@@ -130,12 +137,7 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
 // evaluate it. A quotient by a parameter (N / P, with P >= 0 by default) fails only at
 // P = 0: then assume P >= 1 (recorded and checked: where it fails, the unsimplified model
 // answers), if that is all that could fail. True when the body cannot fail (then or now).
-void denominators(const ex& e, std::vector<symbol>& out) {
-  if (is_class<power>(e) && is_class<symbol>(e.op(0)) && is_class<numeric>(e.op(1)) &&
-      ex_to<numeric>(e.op(1)).is_negative())
-    out.push_back(ex_to<symbol>(e.op(0)));
-  for (size_t k = 0; k < e.nops(); ++k) denominators(e.op(k), out);
-}
+
 bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a) {
   if (!may_fail(body, f)) return true;
   std::vector<symbol> dens;
@@ -706,7 +708,7 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   // charged to processor p, e.g. an ownership test and the owned work).
   ex v = e.op(0);
   exvector terms = operands_of(v, true);
-  if (terms.size() > 1) terms = operands_of(v.expand(), true);
+  if (terms.size() > 1) terms = sorted_by_text(operands_of(v.expand(), true));  // the first names the index
   const reduction* r = nullptr;
   ex body = 0, d;
   for (const ex& term : terms) {
@@ -735,6 +737,18 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   if (d.has(p)) return std::nullopt;
   Facts fi = f;
   fi.declare_index(r->index(), r->lb(), r->ub());
+  // The positions p + d must exist where a weight may be nonzero: d an integer and the
+  // lowest position >= 0, or position lb + d at -1 with a zero weight there (a guard that
+  // is false: `if (p > 0) use(link(p - 1), t)`). link(p - 1) unguarded at p = 0 has no value.
+  {
+    ex start = (r->lb() + d).expand();
+    ex w0 = body.subs(exmap{{p, r->lb()}});
+    bool zero_at_lb = f.provably_nonneg(w0) && f.provably_nonneg(-w0);
+    if (!f.provably_nonneg(start) && !(zero_at_lb && f.provably_nonneg(start + 1)) &&
+        !require({{false, start}}, f, a))
+      return std::nullopt;
+    if (!require({{true, d}}, f, a)) return std::nullopt;
+  }
   bool need_zero = false;
   if (!fi.provably_nonneg(body)) {
     ex start = (r->lb() + d).expand();

@@ -90,6 +90,8 @@ std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions&
 // Could evaluating e fail at a point the facts allow (empty max/min range, division by a
 // possibly-zero value, log of a possibly non-positive one)? Conservative: true when unsure.
 bool may_fail(const ex& e, const Facts& f);
+// The symbols e divides by (a power of a symbol with a negative exponent), in e's order.
+void denominators(const ex& e, std::vector<GiNaC::symbol>& out);
 
 // GiNaC's factor() of a polynomial over the rationals, with a fast path for the shape cost
 // models produce most (a common monomial times a linear polynomial with positive
