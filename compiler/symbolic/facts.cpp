@@ -261,19 +261,23 @@ Interval Facts::symbol_range(const symbol& s, int depth) const {
   auto it = info_.find(s);
   if (it == info_.end()) return Interval::all();
   const Info& info = it->second;
-  auto narrow = [&](Interval r) {
-    if (depth < 8) {
-      for (const auto& [b, strict] : info.lower) {
-        End lo = range_rec(b, depth + 1).lo;
-        lo.open = lo.open || strict;
-        r = intersect(r, Interval{lo, End{1, 0, true}});
-      }
-      for (const auto& [b, strict] : info.upper) {
-        End hi = range_rec(b, depth + 1).hi;
-        hi.open = hi.open || strict;
-        r = intersect(r, Interval{End{-1, 0, true}, hi});
-      }
+  // The symbolic bounds' interval, once (the bounds recurse: computing it twice per level
+  // would double the work at every level of a chain of bounds).
+  Interval bounds = Interval::all();
+  if (depth < 8) {
+    for (const auto& [b, strict] : info.lower) {
+      End lo = range_rec(b, depth + 1).lo;
+      lo.open = lo.open || strict;
+      bounds = intersect(bounds, Interval{lo, End{1, 0, true}});
     }
+    for (const auto& [b, strict] : info.upper) {
+      End hi = range_rec(b, depth + 1).hi;
+      hi.open = hi.open || strict;
+      bounds = intersect(bounds, Interval{End{-1, 0, true}, hi});
+    }
+  }
+  auto narrow = [&](Interval r) {
+    r = intersect(r, bounds);
     if (info.integer) {  // an integer strictly above 0 is >= 1, etc.
       if (!r.lo.inf) r.lo = End{0, r.lo.open && r.lo.v.is_integer() ? r.lo.v + 1 : -floor_n(-r.lo.v), false};
       if (!r.hi.inf) r.hi = End{0, r.hi.open && r.hi.v.is_integer() ? r.hi.v - 1 : floor_n(r.hi.v), false};
