@@ -105,12 +105,14 @@ BoundedLeastSquares solve_bounded_least_squares(const std::vector<double>& a, st
     for (std::size_t i = 0; i < m; ++i) colnorm[j] += a[i * n + j] * a[i * n + j];
   for (double& c : colnorm) c = std::sqrt(c);
   // Solves for the free columns with the held ones at their bounds; false if none is free.
-  auto solve_free = [&](std::vector<double>& z) -> bool {
+  // The free columns, and their least-squares problem with the held ones at their bounds.
+  auto free_columns = [&] {
     std::vector<std::size_t> f;
     for (std::size_t j = 0; j < n; ++j)
       if (state[j] == Free) f.push_back(j);
-    z = x;
-    if (f.empty()) return false;
+    return f;
+  };
+  auto solve_columns = [&](const std::vector<std::size_t>& f) {
     std::vector<double> af(m * f.size()), bf(m);
     for (std::size_t i = 0; i < m; ++i) {
       double r = b[i];
@@ -119,7 +121,13 @@ BoundedLeastSquares solve_bounded_least_squares(const std::vector<double>& a, st
       bf[i] = r;
       for (std::size_t k = 0; k < f.size(); ++k) af[i * f.size() + k] = a[i * n + f[k]];
     }
-    LeastSquares ls = solve_least_squares(af, m, f.size(), bf);
+    return solve_least_squares(af, m, f.size(), bf);
+  };
+  auto solve_free = [&](std::vector<double>& z) -> bool {
+    std::vector<std::size_t> f = free_columns();
+    z = x;
+    if (f.empty()) return false;
+    LeastSquares ls = solve_columns(f);
     if (ls.dependent) return false;  // not when A has full rank
     for (std::size_t k = 0; k < f.size(); ++k) z[f[k]] = ls.x[k];
     return true;
@@ -173,20 +181,10 @@ BoundedLeastSquares solve_bounded_least_squares(const std::vector<double>& a, st
     }
   }
   // The free columns' exact solution (no accumulated steps) and their variances.
-  std::vector<std::size_t> f;
-  for (std::size_t j = 0; j < n; ++j)
-    if (state[j] == Free) f.push_back(j);
+  std::vector<std::size_t> f = free_columns();
   out.cov_diag.assign(n, 0);
   if (!f.empty()) {
-    std::vector<double> af(m * f.size()), bf(m);
-    for (std::size_t i = 0; i < m; ++i) {
-      double r = b[i];
-      for (std::size_t j = 0; j < n; ++j)
-        if (state[j] != Free) r -= a[i * n + j] * x[j];
-      bf[i] = r;
-      for (std::size_t k = 0; k < f.size(); ++k) af[i * f.size() + k] = a[i * n + f[k]];
-    }
-    LeastSquares ls = solve_least_squares(af, m, f.size(), bf);
+    LeastSquares ls = solve_columns(f);
     if (!ls.dependent)
       for (std::size_t k = 0; k < f.size(); ++k) {
         x[f[k]] = std::clamp(ls.x[k], lo[f[k]], hi[f[k]]);
