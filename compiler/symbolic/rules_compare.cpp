@@ -1,0 +1,181 @@
+// Rewrite rules for comparisons: decided by the facts, split over a max/min side, written in
+// a normal form (numbers left, positive terms right). See rules.h.
+#include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <algorithm>
+#include <map>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+using namespace detail;
+
+namespace {
+
+bool has_function_or_reduction(const ex& e) {
+  if (is_class<function>(e) || is_class<reduction>(e) || is_class<extremum>(e)) return true;
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (has_function_or_reduction(e.op(k))) return true;
+  return false;
+}
+
+// The truth value of a comparison when the facts decide it, else nullopt.
+std::optional<bool> decide_comparison(const ex& e, const Facts& f) {
+  Fn fn = pamela_function(e);
+  if (!is_comparison(e)) return std::nullopt;
+  ex d = (e.op(1) - e.op(0)).expand();  // b - a
+  std::optional<bool> lt, le;           // a < b, a <= b
+  if (f.provably_positive(d)) lt = le = true;
+  else if (f.provably_nonneg(-d)) lt = false;
+  if (!le && f.provably_nonneg(d)) le = true;
+  else if (!le && f.provably_positive(-d)) le = false;
+  switch (fn) {
+    case Fn::Lt: return lt;
+    case Fn::Le: return le;
+    case Fn::Eq:
+    case Fn::Ne: {
+      std::optional<bool> eq;
+      if (d.is_zero()) eq = true;
+      else if (f.provably_positive(d) || f.provably_positive(-d)) eq = false;
+      if (!eq) return std::nullopt;
+      return fn == Fn::Eq ? *eq : !*eq;
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+// e with the comparisons the facts decide replaced by 1 or 0, and 0 mod k, 0 div k by 0
+// for k provably positive.
+ex decide_all(const ex& e, const Facts& f) {
+  struct Decide : map_function {
+    const Facts& f;
+    explicit Decide(const Facts& f_) : f(f_) {}
+    ex operator()(const ex& x) override {
+      if (x.nops() == 0 || is_class<reduction>(x)) return x;
+      ex y = x.map(*this);
+      Fn fn = pamela_function(y);
+      if ((fn == Fn::Mod || fn == Fn::Div) && y.op(0).is_zero() && f.provably_positive(y.op(1))) return 0;
+      if (auto t = decide_comparison(y, f)) return *t ? 1 : 0;
+      return y;
+    }
+  } d(f);
+  return d(e);
+}
+
+}  // namespace detail
+
+// A comparison (a == b, a != b, a < b, a <= b) whose truth the facts prove is 1 or 0:
+// (p != q) with p < q in the context, (0 <= N / P) with N, P >= 0. Always (the value is
+// the proved one).
+std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions&) {
+  // Only differences built from symbols and numbers: an owner test such as
+  // (i - 1) div B != i div B is the sum rules' business, and proving it costs.
+  if (!is_comparison(e)) return std::nullopt;
+  if (has_function_or_reduction(e.op(0)) || has_function_or_reduction(e.op(1))) return std::nullopt;
+  if (auto t = decide_comparison(e, f)) return ex(*t ? 1 : 0);
+  return std::nullopt;
+}
+
+// A comparison with a max or min as one side is the max or min of the comparisons with
+// each argument in its place (monotonicity of <= and < in each side):
+//   (a <= max(x, y)) = max((a <= x), (a <= y)),  (a <= min(x, y)) = min((a <= x), (a <= y)),
+//   (max(x, y) <= a) = min((x <= a), (y <= a)),  (min(x, y) <= a) = max((x <= a), (y <= a)),
+// and the same for <. Exact for any values (each side 0 or 1); the parts then fold or are
+// decided by the facts ((0 < max(0, P - 2)) = (0 < P - 2)). Always.
+std::optional<ex> rule_cmp_extremum(const ex& e, const Facts&, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    // The side is a max/min, or c + a max/min (c + max(x, y) = max(c + x, c + y)).
+    ex x = e.op(side), c = 0;
+    if (is_class<add>(x)) {
+      for (size_t j = 0; j < x.nops(); ++j)
+        if (is_class<extremum>(x.op(j))) {
+          c = x - x.op(j);
+          x = x.op(j);
+          break;
+        }
+    }
+    if (!is_class<extremum>(x)) continue;
+    const auto& m = ex_to<extremum>(x);
+    exvector parts;
+    for (const ex& arg : m.args())
+      parts.push_back(side == 0 ? compare(fn == Fn::Lt ? Cmp::Lt : Cmp::Le, c + arg, e.op(1))
+                                : compare(fn == Fn::Lt ? Cmp::Lt : Cmp::Le, e.op(0), c + arg));
+    // a max on the right, or a min on the left, makes the comparison easier to satisfy.
+    bool take_max = (side == 1) == m.is_max();
+    return take_max ? make_max(parts) : make_min(parts);
+  }
+  return std::nullopt;
+}
+
+// A comparison of sums written as a person would: the difference d = y - x of (x <= y)
+// (also <) split into its number k and its terms, the terms with a positive coefficient on
+// the right and the others, negated, on the left with -k: (P <= 2 P - 2) is (2 <= P),
+// (0 < P - 1) is (1 < P), (N - P - 1 >= 0) is (P + 1 <= N); with no positive term,
+// (2 - P >= 0) is (P <= 2). Exact (the same quantity is added to both sides). Only for
+// sides without vectors; fires only when the layout changes.
+std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (is_vector_valued(e)) return std::nullopt;
+  ex d = (e.op(1) - e.op(0)).expand();
+  // Over a common denominator that is positive (proved) only the numerator's sign counts:
+  // (0 < p / P) is (0 < p) for P > 0.
+  if (!has_function_or_reduction(d) && has_negative_power(d)) {
+    ex nd = d.normal().numer_denom();
+    if (!nd.op(1).is_equal(1) && f.provably_positive(nd.op(1))) d = nd.op(0).expand();
+  }
+  // Between integers x < y is x + 1 <= y: one spelling per condition, so equal conditions
+  // meet ((1 < P) and (2 <= P)).
+  if (fn == Fn::Lt && !is_class<numeric>(d) && f.provably_integer(d)) {
+    fn = Fn::Le;
+    d = d - 1;
+  }
+  if (is_class<numeric>(d)) return std::nullopt;  // folds by itself
+  ex k = 0, pos = 0, neg = 0;
+  for (const ex& t : operands_of(d, true)) {
+    if (is_class<numeric>(t)) {
+      k += t;
+      continue;
+    }
+    ex c = 1;
+    if (is_class<mul>(t) && is_class<numeric>(t.op(t.nops() - 1))) c = t.op(t.nops() - 1);
+    for (size_t j = 0; j < (is_class<mul>(t) ? t.nops() : 0); ++j)
+      if (is_class<numeric>(t.op(j))) c = t.op(j);
+    if (ex_to<numeric>(c).is_negative()) neg -= t;
+    else pos += t;
+  }
+  ex lhs, rhs;
+  if (pos.is_zero()) {
+    lhs = neg;
+    rhs = k;
+  } else {
+    lhs = neg - k;
+    rhs = pos;
+  }
+  bool same_kind = fn == pamela_function(e);
+  if (same_kind && lhs.is_equal(e.op(0)) && rhs.is_equal(e.op(1))) return std::nullopt;
+  if (same_kind && to_pamela(lhs).size() + to_pamela(rhs).size() > to_pamela(e.op(0)).size() + to_pamela(e.op(1)).size())
+    return std::nullopt;  // only when it reads shorter (or as short)
+  ex out = compare(fn == Fn::Lt ? Cmp::Lt : Cmp::Le, lhs, rhs);
+  if (out.is_equal(e)) return std::nullopt;
+  return out;
+}
+
+}  // namespace pamc::sym

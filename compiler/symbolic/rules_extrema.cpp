@@ -1,0 +1,485 @@
+// Rewrite rules for max/min reductions over an index range: constants and factors out,
+// monotone, convex and concave bodies, bounds attained at an end, indicator bodies,
+// breakpoints of piecewise-linear bodies, block counts. See rules.h.
+#include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <algorithm>
+#include <map>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+using namespace detail;
+
+// max/min (i = lb, ub) { c } = c for c free of i.
+// Side condition: the range is non-empty: ub - lb >= 0 with lb an integer (else assumed,
+// e.g. "P >= 1" for p = 1..P; an empty range is an evaluation error, not a value).
+std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || r->body().has(r->index_ex())) return std::nullopt;
+  if (require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return r->body();
+  // A par's max over a range that may be empty, inside another loop (the condition
+  // mentions its index, so it cannot be assumed): (lb <= ub) c, exact either way.
+  if (r->empty_is_zero() && !may_fail(r->body(), f) && require({{true, r->lb()}, {true, r->ub()}}, f, a))
+    return compare(Cmp::Le, r->lb(), r->ub()) * r->body();
+  return std::nullopt;
+}
+
+// max (i) { c + g(i) } = c + max (i) { g(i) } for c free of i (also min). Always for a
+// user's max; for a par's max (0 when empty) only on a non-empty range, proved or assumed.
+std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !is_class<add>(r->body())) return std::nullopt;
+  ex c = 0, g = 0;
+  for (size_t k = 0; k < r->body().nops(); ++k) {
+    const ex& t = r->body().op(k);
+    (t.has(r->index_ex()) ? g : c) += t;
+  }
+  if (c.is_zero() || g.is_zero()) return std::nullopt;
+  // A par's max is 0 on an empty range, c + 0 is not: that needs a non-empty range.
+  if (r->empty_is_zero() && !require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  return c + rebuild(*r, r->kind(), g);
+}
+
+namespace {
+
+ReduceKind flip(ReduceKind k) { return k == ReduceKind::Max ? ReduceKind::Min : ReduceKind::Max; }
+
+}  // namespace
+
+// max (i) { c * g(i) } = c * max (i) { g(i) } for c free of i and provably >= 0;
+// = c * min (i) { g(i) } when c is provably <= 0 (and symmetrically for min). Scalars only.
+std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !is_class<mul>(r->body()) || is_vector_valued(r->body())) return std::nullopt;
+  ex c = 1, g = 1;
+  for (size_t k = 0; k < r->body().nops(); ++k) {
+    const ex& t = r->body().op(k);
+    (t.has(r->index_ex()) ? g : c) *= t;
+  }
+  if (c.is_equal(1) || g.is_equal(1)) return std::nullopt;
+  if (f.provably_nonneg(c)) return c * rebuild(*r, r->kind(), g);
+  if (f.provably_nonpos(c)) return c * rebuild(*r, flip(r->kind()), g);
+  return std::nullopt;
+}
+
+// max/min (i) { c_1 g(i) + ... + c_m g(i) } = max/min (i) { (c_1 + ... + c_m) g(i) } for
+// c_j free of i and one common factor g(i) (then ext_scale takes c_1 + ... + c_m out).
+// Always: the body's value is unchanged.
+std::optional<ex> rule_ext_collect(const ex& e, const Facts&, Assumptions&) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !is_class<add>(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex g, c = 0;
+  for (const ex& t : operands_of(r->body(), true)) {
+    ex ct = 1, gt = 1;
+    for (const ex& x : operands_of(t, false)) (x.has(i) ? gt : ct) *= x;
+    if (gt.is_equal(1)) return std::nullopt;
+    if (g.is_zero())
+      g = gt;
+    else if (!gt.is_equal(g))
+      return std::nullopt;
+    c += ct;
+  }
+  return rebuild(*r, r->kind(), c * g);
+}
+
+namespace detail {
+
+// The direction in which g moves with i, by its structure: +1 nondecreasing, -1
+// nonincreasing, 0 free of i, nullopt unknown. Linear terms by their coefficient's sign;
+// floor, ceil, max, min and sums keep a common direction; a factor free of i of known sign
+// keeps or flips it; x^k (k > 0 a number, x >= 0) keeps it. ceil((N - i) / P) falls with i.
+std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f, int depth) {
+  if (!g.has(i)) return 0;
+  if (depth > 8) return std::nullopt;
+  auto join = [](std::optional<int> a, std::optional<int> b) -> std::optional<int> {
+    if (!a || !b) return std::nullopt;
+    if (*a == 0) return b;
+    if (*b == 0 || *a == *b) return a;
+    return std::nullopt;
+  };
+  ex x = g.expand();
+  if (x.is_polynomial(i) && x.degree(i) == 1) {
+    ex c = x.coeff(i, 1);
+    if (c.has(i)) return std::nullopt;
+    if (f.provably_nonneg(c)) return 1;
+    if (f.provably_nonpos(c)) return -1;
+    return std::nullopt;
+  }
+  Fn fn = pamela_function(g);
+  if (fn == Fn::Floor || fn == Fn::Ceil) return structural_direction(g.op(0), i, f, depth + 1);
+  if (fn == Fn::Div && !g.op(1).has(i) && f.provably_positive(g.op(1)))  // floor(a / b), b > 0
+    return structural_direction(g.op(0), i, f, depth + 1);
+  if (is_class<extremum>(g) || is_class<add>(g)) {
+    std::optional<int> d = 0;
+    exvector args = is_class<extremum>(g) ? ex_to<extremum>(g).args() : operands_of(g, true);
+    for (const ex& a : args) d = join(d, structural_direction(a, i, f, depth + 1));
+    return d;
+  }
+  if (is_class<mul>(g)) {
+    ex free = 1, dep = 1;
+    for (size_t k = 0; k < g.nops(); ++k) (g.op(k).has(i) ? dep : free) *= g.op(k);
+    if (is_class<mul>(dep)) return std::nullopt;
+    auto d = structural_direction(dep, i, f, depth + 1);
+    if (!d) return std::nullopt;
+    if (f.provably_nonneg(free)) return d;
+    if (f.provably_nonpos(free)) return -*d;
+    return std::nullopt;
+  }
+  if (is_class<power>(g) && is_class<numeric>(g.op(1)) && ex_to<numeric>(g.op(1)).is_positive() &&
+      !g.op(1).has(i) && f.provably_nonneg(g.op(0)))
+    return structural_direction(g.op(0), i, f, depth + 1);
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+// max (i = lb, ub) { g(i) } = g(ub) when g(i+1) - g(i) >= 0 is provable for lb <= i < ub
+// or g is nondecreasing by its structure (structural_direction: ceil((N - i) / P) falls), =
+// g(lb) when g is nonincreasing; min the other way round. Side conditions: non-empty
+// range and integer bounds (proved or assumed); a par's max over a maybe-empty range is
+// guarded instead, (lb <= ub) g(end), where g(end) cannot fail.
+std::optional<ex> rule_ext_monotone(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  Facts fi = f;
+  fi.declare_index(r->index(), r->lb(), r->ub() - 1);
+  ex d = (r->body().subs(exmap{{i, i + 1}}) - r->body()).expand();
+  bool up = fi.provably_nonneg(d);
+  bool down = !up && fi.provably_nonpos(d);
+  if (!up && !down) {
+    Facts fr = f;
+    fr.declare_index(r->index(), r->lb(), r->ub());
+    if (auto dir = structural_direction(r->body(), i, fr)) {
+      up = *dir > 0;
+      down = *dir < 0;
+    }
+  }
+  if (!up && !down) return std::nullopt;
+  bool at_ub = up == (r->kind() == ReduceKind::Max);
+  ex end = r->body().subs(exmap{{i, at_ub ? r->ub() : r->lb()}});
+  // A par's max over a range that may be empty is 0 there: (lb <= ub) g(end), exact, rather
+  // than an assumption (as ext_const).
+  if (r->empty_is_zero() && !f.provably_nonneg(r->ub() - r->lb()) && !may_fail(end, f) &&
+      require({{true, r->lb()}, {true, r->ub()}}, f, a))
+    return compare(Cmp::Le, r->lb(), r->ub()) * end;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  return end;
+}
+
+// max (i = lb, ub) { g(i) } = max(g(lb), g(ub)) when g is convex on the integers:
+// g(i+2) - 2 g(i+1) + g(i) >= 0 provable for lb <= i <= ub - 2 (e.g. a polynomial of degree
+// 2 with a leading coefficient of known sign); min of a concave g likewise. Side
+// conditions: non-empty range and integer bounds (proved or assumed, as for ext_const).
+std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  const ex& g = r->body();
+  Facts fi = f;
+  fi.declare_index(r->index(), r->lb(), r->ub() - 2);
+  ex d2 = (g.subs(exmap{{i, i + 2}}) - 2 * g.subs(exmap{{i, i + 1}}) + g).expand();
+  bool ok = r->kind() == ReduceKind::Max ? fi.provably_nonneg(d2) : fi.provably_nonpos(d2);
+  if (!ok) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  exvector ends{g.subs(exmap{{i, r->lb()}}), g.subs(exmap{{i, r->ub()}})};
+  return r->kind() == ReduceKind::Max ? make_max(ends) : make_min(ends);
+}
+
+namespace {
+
+// Is g convex in i on the integers, by its structure: linear in i, abs of something linear,
+// a max of convex terms, a sum of convex terms, or a provably nonnegative factor free of i
+// times a convex term (then every chord lies above g, so a max over a range is at an end).
+bool structurally_convex(const ex& g, const ex& i, const Facts& f, int depth = 0) {
+  if (!g.has(i)) return true;
+  if (depth > 8) return false;
+  if (linear_in(g, i)) return true;
+  if (is_ex_the_function(g, abs)) return static_cast<bool>(linear_in(g.op(0), i));
+  if (is_class<extremum>(g) && ex_to<extremum>(g).is_max()) {
+    for (const ex& x : ex_to<extremum>(g).args())
+      if (!structurally_convex(x, i, f, depth + 1)) return false;
+    return true;
+  }
+  if (is_class<add>(g)) {
+    for (size_t k = 0; k < g.nops(); ++k)
+      if (!structurally_convex(g.op(k), i, f, depth + 1)) return false;
+    return true;
+  }
+  if (is_class<mul>(g)) {
+    ex free = 1, dep = 1;
+    for (size_t k = 0; k < g.nops(); ++k) (g.op(k).has(i) ? dep : free) *= g.op(k);
+    if (is_class<mul>(dep)) return false;  // more than one factor with i
+    if (f.provably_nonneg(free)) return structurally_convex(dep, i, f, depth + 1);
+    if (f.provably_nonpos(free)) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+// max (i = lb, ub) { g(i) } = max(g(lb), g(ub)) for g structurally convex in i (a sum or max
+// of terms linear in i or abs of linear, with nonnegative index-free factors: distances
+// abs(i - c)); min (i) of a structurally concave g (-g convex) = min(g(lb), g(ub)). The
+// second-difference test of ext_convex does not see through abs and max. Side conditions:
+// non-empty range and integer bounds (proved or assumed).
+std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  bool is_max = r->kind() == ReduceKind::Max;
+  if (!structurally_convex(is_max ? r->body() : ex(-r->body()), i, f)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  exvector ends{r->body().subs(exmap{{i, r->lb()}}), r->body().subs(exmap{{i, r->ub()}})};
+  return is_max ? make_max(ends) : make_min(ends);
+}
+
+// min (i = lb, ub) { g(i) } for g convex with a known real minimizer m: g = c abs(a i + b)
+// (c >= 0 free of i; m = -b / a) or g = a i^2 + b i + c0 with a > 0 a number (m = -b / 2a).
+// A convex function of the integers in [lb, ub] is smallest at an integer next to m, moved
+// into the range: min(g(clamp(floor(m))), g(clamp(ceil(m)))), clamp(x) = max(lb, min(ub, x));
+// g(clamp(m)) when m is a proved integer. max of a concave g (-g of that shape) likewise.
+// Side conditions: non-empty range, integer bounds (proved or assumed); b does not fail.
+std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  bool is_max = r->kind() == ReduceKind::Max;
+  ex g = is_max ? ex(-r->body()) : r->body();
+  std::optional<ex> m;
+  ex free = 1, dep = 1;
+  for (const ex& x : operands_of(g, false)) (x.has(i) ? dep : free) *= x;
+  if (is_ex_the_function(dep, abs) && f.provably_nonneg(free)) {
+    if (auto lin = linear_in(dep.op(0), i)) m = (-lin->second / ex(lin->first)).expand();
+  } else {
+    ex x = g.expand();
+    if (x.is_polynomial(i) && x.degree(i) == 2 && x.ldegree(i) >= 0 && is_class<numeric>(x.coeff(i, 2)) &&
+        ex_to<numeric>(x.coeff(i, 2)).is_positive() && !x.coeff(i, 1).has(i))
+      m = (-x.coeff(i, 1) / (2 * x.coeff(i, 2))).expand();
+  }
+  if (!m || may_fail(*m, f)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  auto clamp = [&](const ex& x) { return make_max({r->lb(), make_min({r->ub(), x})}); };
+  auto at = [&](const ex& x) { return r->body().subs(exmap{{i, clamp(x)}}); };
+  if (f.provably_integer(*m)) return at(*m);
+  exvector cands{at(floor_of(*m)), at(ceil_of(*m))};
+  return is_max ? make_max(cands) : make_min(cands);
+}
+
+// max (i = lb, ub) { g(i) } = h where h is an upper bound of g on the range (interval
+// analysis with i in [lb, ub]) that g reaches at lb or at ub (g(lb) - h >= 0 proved); min
+// with a lower bound likewise. E.g. max (q = 0, P - 1) { q mod 2 ^ l == 0 } = 1 (reached at
+// q = 0). Side conditions: non-empty range and integer bounds (proved or assumed).
+std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r->index(), r->lb(), r->ub());
+  Interval iv = in.range(r->body());
+  bool is_max = r->kind() == ReduceKind::Max;
+  const End& bound = is_max ? iv.hi : iv.lo;
+  if (bound.inf || bound.open) return std::nullopt;
+  ex h = bound.v;
+  bool reached = false;
+  for (const ex& at : {r->lb(), r->ub()}) {
+    ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
+    if (is_max ? f.provably_nonneg(g - h) : f.provably_nonpos(g - h)) reached = true;
+  }
+  if (!reached) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  return h;
+}
+
+// max/min (i = lb, ub) { g * t(i) } for t a residue test ((i + e) mod k == r, or !=) or a
+// comparison linear in i (p > 0, p != q), and g free of i: t is 1 on m of the
+// n = ub - lb + 1 indices (m counted as sum_mod_count or sum_cmp_count do),
+// so the max is g when some index matches (m >= 1) and 0 otherwise, for g >= 0; for
+// g <= 0, g when all match (m == n); min the other way round. A phase run only by the
+// even-numbered processes, if (i mod 2 == 0) delay(t). Side conditions: residue_test's;
+// the sign of g (proved); non-empty range and integer bounds (proved or assumed); a
+// linear test's offset does not fail (may_fail: it is evaluated on a non-empty range anyway).
+std::optional<ex> rule_ext_indicator(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex g = 1, pred;
+  for (const ex& x : operands_of(r->body(), false)) {
+    if (pred.is_zero() && x.has(i)) pred = x;
+    else if (x.has(i)) return std::nullopt;
+    else g *= x;
+  }
+  if (pred.is_zero()) return std::nullopt;
+  std::optional<ex> m = residue_match_count(pred, *r, f);
+  if (!m) {
+    if (auto lin = linear_match_count(pred, *r, f)) m = lin->count;
+  }
+  if (!m) return std::nullopt;
+  bool up = f.provably_nonneg(g);
+  if (!up && !f.provably_nonpos(g)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  ex n = r->ub() - r->lb() + 1;
+  bool some = up == (r->kind() == ReduceKind::Max);  // else: all must match
+  ex holds = some ? compare(Cmp::Le, 1, *m) : compare(Cmp::Eq, *m, n);
+  return g * decide_all(holds, f);
+}
+
+namespace detail {
+
+// What it reads and returns: struct LinearChoice in rules_internal.h.
+void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out) {
+  if (!x.has(i)) return;
+  if (is_class<reduction>(x)) {
+    const auto& r = ex_to<reduction>(x);
+    find_linear_choices(r.lb(), i, out);
+    find_linear_choices(r.ub(), i, out);
+    return;
+  }
+  if (is_class<extremum>(x) && ex_to<extremum>(x).args().size() == 2) {
+    const auto& m = ex_to<extremum>(x);
+    // The two sides in printed-text order, so the split is the same whatever order GiNaC
+    // holds them in.
+    ex g1 = m.args()[0], g2 = m.args()[1];
+    if (to_pamela(g2) < to_pamela(g1)) std::swap(g1, g2);
+    if (auto lin = linear_in(g1 - g2, i)) out.push_back({x, g1, g2, m.is_max(), lin->first, lin->second});
+  } else if (is_ex_the_function(x, abs)) {
+    if (auto lin = linear_in(2 * x.op(0), i)) out.push_back({x, x.op(0), -x.op(0), true, lin->first, lin->second});
+  } else if (pamela_function(x) == Fn::Le) {
+    // (a <= b) is max-like: 1 where d = b - a >= 0, else 0.
+    if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second});
+  } else if (pamela_function(x) == Fn::Lt) {
+    // (a < b): 1 where d = b - a > 0, else 0.
+    if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second, true});
+  }
+  for (size_t k = 0; k < x.nops(); ++k) find_linear_choices(x.op(k), i, out);
+}
+
+}  // namespace detail
+
+// max/min (i = lb, ub) { B } where B depends on i only through two-way choices that are
+// linear in i (find_linear_choices: max/min/abs of sides whose difference is a i + b, and
+// comparisons) and is otherwise of degree <= 1 in i: B is linear on each piece between the
+// choices' switching points, so its extremes over the integers are at the ends of pieces.
+// The candidates are lb, ub and, per choice with switch point t = -b / a, the last index
+// before the switch and the first after it (floor(t), ceil(t) for a max/min/abs, which are
+// continuous; L - 1, L for a comparison that starts holding at L), each clamped into
+// [lb, ub]; the result is the max/min of B at the candidates (a boundary process:
+// max (p = 0, P - 1) { (p > 0) t + (p < P - 1) t }; a sum of distances). Side conditions:
+// at most 4 choices; every combination of the choices' sides leaves B of degree <= 1 in i
+// or monotone in i by its structure (checked); lb, ub integers and a non-empty range (proved or assumed; a par's max over a
+// maybe-empty range is guarded as in ext_const); b does not fail.
+std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::vector<LinearChoice> found;
+  find_linear_choices(r->body(), i, found);
+  if (found.empty()) return std::nullopt;
+  // Distinct nodes only (a choice found twice is one choice).
+  std::vector<LinearChoice> cs;
+  for (const auto& c : found) {
+    bool seen = false;
+    for (const auto& d : cs) seen = seen || d.node.is_equal(c.node);
+    if (!seen) cs.push_back(c);
+  }
+  if (cs.size() > 4) return std::nullopt;  // distinct choices: min(N, i) used three times is one
+  for (const auto& c : cs)
+    if (may_fail(c.b, f)) return std::nullopt;
+  // Linear on every piece: each combination of sides; or monotone by structure (a step
+  // (1 <= p) on top of floor((N - p) / P)), whose extremes on a piece are at its ends too.
+  Facts fr = f;
+  fr.declare_index(r->index(), r->lb(), r->ub());
+  for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
+    exmap m;
+    for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
+    ex x = r->body().subs(m, subs_options::no_pattern).expand();
+    if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
+    // A convex quadratic piece has its max at a piece end (a concave one its min): the sum
+    // of distances sum (j) { abs(j - i) } closed piecewise.
+    if (x.is_polynomial(i) && x.degree(i) == 2) {
+      ex lead = x.coeff(i, 2);
+      if (!lead.has(i) && (r->kind() == ReduceKind::Max ? fr.provably_nonneg(lead) : fr.provably_nonpos(lead)))
+        continue;
+    }
+    if (!structural_direction(x, i, fr)) return std::nullopt;
+  }
+  bool nonempty = require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a);
+  if (!nonempty && !(r->empty_is_zero() && !may_fail(r->body(), f) &&
+                     require({{true, r->lb()}, {true, r->ub()}}, f, a)))
+    return std::nullopt;
+  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
+  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
+  exvector points{r->lb(), r->ub()};
+  for (const auto& c : cs) {
+    ex t = (-c.b / ex(c.a)).expand();
+    bool is_cmp = c.g1.is_equal(1) && c.g2.is_zero() && c.is_max;
+    if (!is_cmp) {
+      points.push_back(fl(t));
+      points.push_back(cl(t));
+    } else if (c.a.is_positive()) {  // holds from L on
+      ex L = c.strict ? fl(t) + 1 : cl(t);
+      points.push_back(L - 1);
+      points.push_back(L);
+    } else {  // holds up to U
+      ex U = c.strict ? cl(t) - 1 : fl(t);
+      points.push_back(U);
+      points.push_back(U + 1);
+    }
+  }
+  exvector values;
+  for (const ex& p : points) {
+    ex at = p;
+    if (!p.is_equal(r->lb()) && !p.is_equal(r->ub())) at = make_min({make_max({p, r->lb()}), r->ub()});
+    ex v = r->body().subs(exmap{{i, at}}, subs_options::no_pattern);
+    bool dup = false;
+    for (const ex& w : values) dup = dup || w.is_equal(v);
+    if (!dup) values.push_back(v);
+  }
+  ex out = r->kind() == ReduceKind::Max ? make_max(values) : make_min(values);
+  return nonempty ? out : compare(Cmp::Le, r->lb(), r->ub()) * out;
+}
+
+// max (p = lo, hi) { sum (j = lb, ub) { (j + e) div k == p + d } }: the most items any block
+// p + d of size k receives from the n = ub - lb + 1 consecutive j + e starting at 0
+// (lb + e = 0). Every block [q k, (q + 1) k) holds at most ceil(k) integers and at most
+// the n items, and block 0 holds min(n, ceil(k)) of them; it is among the p + d when
+// lo + d <= 0 <= hi + d. So the max is min(n, ceil(k)) (k for a proved integer), 0 for an
+// empty j range. Exact for a real k > 0. Side conditions: k > 0, lb + e = 0,
+// lo + d <= 0 <= hi + d (all proved); lb, ub integers (proved or assumed); guarded for a
+// possibly empty j range.
+std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* m = as_red(e, ReduceKind::Max);
+  if (!m) return std::nullopt;
+  const reduction* r = as_red(m->body(), ReduceKind::Sum);
+  if (!r || pamela_function(r->body()) != Fn::Eq) return std::nullopt;
+  const ex &p = m->index_ex(), &j = r->index_ex();
+  ex dv = r->body().op(0), q = r->body().op(1);
+  if (pamela_function(dv) != Fn::Div) std::swap(dv, q);
+  if (pamela_function(dv) != Fn::Div || q.has(j)) return std::nullopt;
+  const ex& k = dv.op(1);
+  auto lj = linear_in(dv.op(0), j);
+  auto lp = linear_in(q, p);
+  if (!lj || !lp || lj->first != 1 || lp->first != 1 || k.has(j) || k.has(p)) return std::nullopt;
+  ex e0 = lj->second, d = lp->second;
+  if (r->lb().has(p) || r->ub().has(p) || e0.has(p)) return std::nullopt;
+  if (!(r->lb() + e0).expand().is_zero() || !f.provably_positive(k)) return std::nullopt;
+  if (!f.provably_nonpos(m->lb() + d) || !f.provably_nonneg(m->ub() + d)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex n = r->ub() - r->lb() + 1;
+  ex K = f.provably_integer(k) ? k : ceil_of(k);
+  return nonempty_guard(n, f) * make_min({n, K});
+}
+
+}  // namespace pamc::sym

@@ -1,0 +1,238 @@
+// Rewrite rules for floor, ceil and div: integer arguments, integer shifts, windows of width
+// one, and sums of floors (of a polynomial times a floor, of block starts). See rules.h.
+#include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <algorithm>
+#include <map>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+using namespace detail;
+
+// floor(x) = ceil(x) = x for x a proved integer. Always.
+std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if ((fn != Fn::Floor && fn != Fn::Ceil) || !f.provably_integer(e.op(0))) return std::nullopt;
+  return e.op(0);
+}
+
+// floor(x + k) = floor(x) + k and ceil(x + k) = ceil(x) + k for an integer k; a div b =
+// (a - b k) div b + k when a / b expands to x + k. The terms of the expanded argument that
+// are integers (proved) come out, so a sum over i of (N - P i - 1) div P sees a polynomial
+// in i. Exact for every value (b != 0 is div's own condition, unchanged).
+std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil && fn != Fn::Div) return std::nullopt;
+  ex x = fn == Fn::Div ? (e.op(0) / e.op(1)).expand() : e.op(0).expand();
+  if (!is_class<add>(x)) return std::nullopt;
+  ex k = 0;
+  for (const ex& t : operands_of(x, true))
+    if (f.provably_integer(t)) k += t;
+  if (k.is_zero() || (x - k).expand().is_zero()) return std::nullopt;
+  if (fn == Fn::Floor) return floor_of((x - k).expand()) + k;
+  if (fn == Fn::Ceil) return ceil_of((x - k).expand()) + k;
+  return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
+}
+
+// floor(x) and ceil(x) of an x confined to a window of width one about an integer n
+// (proved): floor(x) = n where n <= x < n + 1 and n - (x < n) where n - 1 < x <= n; ceil(x) =
+// n where n - 1 < x <= n and n + (n < x) where n <= x < n + 1. The candidates n: the integer
+// ends of x's interval (which give one side of the window), and, for an x about a loop index
+// (where the prover knows the index's range but intervals are too coarse), the integers
+// -2..1 for a constant. For p = 0..P - 1: floor(-1 / P) = -1, floor(-p / P) = -(0 < p) (the
+// step an owner test i mod P == p leaves, which the breakpoint rules split), and
+// floor(-(p + 1) / P) = -1 (its count over i = 0..N - 1). Exact on the window, which is
+// proved for every value of the facts.
+std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
+  const ex& x = e.op(0);
+  if (is_class<numeric>(x)) return std::nullopt;
+  const bool fl = fn == Fn::Floor;
+  // The value n when the window where it is constant holds: [n, n + 1) or (n - 1, n].
+  auto constant_at = [&](const numeric& n) {
+    return fl ? f.provably_nonneg(x - n) && f.provably_positive(n + 1 - x)
+              : f.provably_positive(x - n + 1) && f.provably_nonneg(n - x);
+  };
+  Interval iv = f.range(x);
+  auto closed_int = [](const End& end) { return !end.inf && !end.open && end.v.is_integer(); };
+  const End& near = fl ? iv.lo : iv.hi;  // the end where the function is constant
+  const End& far = fl ? iv.hi : iv.lo;   // the end where it steps
+  if (closed_int(near) && constant_at(near.v)) return near.v;
+  if (closed_int(far)) {
+    const numeric& n = far.v;
+    if (fl && f.provably_nonneg(n - x) && f.provably_positive(x - n + 1)) return n - compare(Cmp::Lt, x, n);
+    if (!fl && f.provably_nonneg(x - n) && f.provably_positive(n + 1 - x)) return n + compare(Cmp::Lt, n, x);
+  }
+  if (!f.mentions_index(x)) return std::nullopt;
+  for (int n = -2; n <= 1; ++n)
+    if (constant_at(n)) return ex(n);
+  return std::nullopt;
+}
+
+namespace {
+
+// sum_{j = lo..hi} h(j) as S(hi) - S(lo - 1), S a polynomial antiderivative of the
+// polynomial h (S(m) - S(m - 1) = h(m) for every integer m). Exact when hi >= lo - 1.
+ex antiderivative(const ex& h, const ex& j, const ex& m) {
+  ex x = h.expand(), out = 0;
+  for (int k = 0; k <= x.degree(j); ++k) {
+    ex c = x.coeff(j, k);
+    if (!c.is_zero()) out += c * faulhaber(static_cast<unsigned>(k), m);
+  }
+  return out;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { g(i) * F(x) } for F = floor or ceil, x = (s i + e) / Q with s = +-1,
+// Q free of i, and g a polynomial in i with i-free coefficients. With j = s i + e (ceil:
+// ceil(j / Q) = floor((j + Q - 1) / Q), shift j by Q - 1) and h(j) = g(i), the sum is
+// F(J1) - F(J0 - 1) over the j range, where F(n) = T(A - 1) + A (G(n) - G(A Q - 1)),
+// A = floor((n + 1) / Q), G an antiderivative of h and T one of t (G(t Q + Q - 1) - G(t Q - 1))
+// (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the partial
+// block): F(n) - F(n - 1) = h(n) floor(n / Q) holds for every integer n, negative too.
+// Side conditions: Q a positive integer (proved, or assumed where Q is one parameter the
+// model leaves unbounded: with a real Q the blocks are uneven);
+// e an integer (proved, or proved to differ from lb or ub by an integer); lb, ub integers
+// (proved or assumed); guarded for a possibly empty range.
+std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex fl, g = 1;
+  for (const ex& t : operands_of(r->body(), false)) {
+    Fn fn = pamela_function(t);
+    if ((fn == Fn::Floor || fn == Fn::Ceil) && t.has(i) && fl.is_zero()) {
+      fl = t;
+    } else {
+      g *= t;
+    }
+  }
+  if (fl.is_zero()) return std::nullopt;
+  ex gx = g.expand();
+  if (!gx.is_polynomial(i) || gx.ldegree(i) < 0 || gx.degree(i) > 8) return std::nullopt;
+  // The coefficients of g must not hide another index-dependent function.
+  for (int k = 0; k <= gx.degree(i); ++k)
+    if (gx.coeff(i, k).has(i)) return std::nullopt;
+  ex x = fl.op(0).expand();
+  if (!x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
+  ex c = x.coeff(i, 1), x0 = x.coeff(i, 0);
+  if (c.has(i) || x0.has(i)) return std::nullopt;
+  ex Q = normal(1 / c);
+  int s = 1;
+  // The sign of i: Q as written when positive, or when it is the parameter to assume
+  // positive; else -Q (floor((N - k) / P): Q = -P).
+  if (!f.provably_positive(Q) && (f.provably_positive(-Q) || !is_class<symbol>(Q))) {
+    Q = -Q;
+    s = -1;
+  }
+  // A divisor that is one parameter the model does not bound (ceil(j / P) with a plain
+  // `numeric parameter P`) is assumed a positive integer, P >= 1 and integer: recorded and
+  // checked by every evaluator (where it fails, the unsimplified model answers).
+  std::vector<Cond> conds{{true, r->lb()}, {true, r->ub()}};
+  if (!f.provably_positive(Q) || !f.provably_integer(Q)) {
+    if (!is_class<symbol>(Q) || f.mentions_index(Q)) return std::nullopt;
+    if (!f.provably_positive(Q)) conds.push_back({false, Q - 1});
+    if (!f.provably_integer(Q)) conds.push_back({true, Q});
+  }
+  Facts fq = f;  // with Q >= 1 as proved or assumed
+  if (!f.provably_positive(Q)) fq.add_lower(ex_to<symbol>(Q), 1, false);
+  ex e0 = normal(x0 * Q).expand();
+  if (!f.provably_integer(e0) && !f.provably_integer((e0 - r->ub()).expand()) &&
+      !f.provably_integer((e0 - r->lb()).expand()))
+    return std::nullopt;
+  if (may_fail(fl, fq) && !f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(fl, fq, a))
+    return std::nullopt;
+  if (!require(conds, f, a)) return std::nullopt;
+  symbol j("_j"), t("_t");
+  // i = s (j - e0); the j range and h(j).
+  ex J0 = s > 0 ? r->lb() + e0 : e0 - r->ub(), J1 = s > 0 ? r->ub() + e0 : e0 - r->lb();
+  ex h = gx.subs(exmap{{i, s * (j - e0)}});
+  if (pamela_function(fl) == Fn::Ceil) {  // ceil(j / Q) = floor((j + Q - 1) / Q), j -> j + Q - 1
+    h = h.subs(exmap{{j, j - Q + 1}});
+    J0 += Q - 1;
+    J1 += Q - 1;
+  }
+  h = h.expand();
+  auto G = [&](const ex& m) { return antiderivative(h, j, m); };
+  ex T = antiderivative((t * (G(t * Q + Q - 1) - G(t * Q - 1))).expand(), t, t);
+  auto F = [&](const ex& n) {
+    ex A = floor_of((n + 1) / Q);
+    return T.subs(exmap{{t, A - 1}}) + A * (G(n) - G(A * Q - 1));
+  };
+  ex count = r->ub() - r->lb() + 1;
+  return nonempty_guard(count, f) * (F(J1.expand()) - F((J0 - 1).expand())).expand();
+}
+
+// sum (i = lb, ub) { (i + u) div k != (i + u - 1) div k }: is the owner of i + u under a
+// block map with block size k not that of its predecessor (a block starts at i + u)? For
+// k >= 1 the two floors differ by 0 or 1, so the predicate is their difference and the sum
+// telescopes: (ub + u) div k - (lb + u - 1) div k; == counts the rest, (ub - lb + 1) minus
+// that. Exact for a real k (no integer block size needed) and any u free of i.
+// Side conditions: k >= 1 (proved); lb, ub integers (proved or assumed); guarded for a
+// possibly empty range (an over-empty one would telescope to a negative count).
+std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  Fn fn = pamela_function(r->body());
+  if (fn != Fn::Eq && fn != Fn::Ne) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex d0 = r->body().op(0), d1 = r->body().op(1);
+  if (pamela_function(d0) != Fn::Div || pamela_function(d1) != Fn::Div) return std::nullopt;
+  const ex& k = d0.op(1);
+  if (!k.is_equal(d1.op(1)) || k.has(i)) return std::nullopt;
+  auto l0 = linear_in(d0.op(0), i), l1 = linear_in(d1.op(0), i);
+  if (!l0 || !l1 || l0->first != 1 || l1->first != 1) return std::nullopt;
+  ex gap = (l0->second - l1->second).expand();
+  ex u;
+  if (gap.is_equal(1))
+    u = l0->second;
+  else if (gap.is_equal(-1))
+    u = l1->second;
+  else
+    return std::nullopt;
+  if (!f.provably_nonneg(k - 1)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1;
+  auto dv = [&](const ex& x) { return x.expand().is_zero() ? ex(0) : idiv_of(x.expand(), k); };
+  ex starts = dv(r->ub() + u) - dv(r->lb() + u - 1);
+  return nonempty_guard(count, f) * (fn == Fn::Ne ? starts : count - starts);
+}
+
+// (s x) div y = x div (y / s) for a symbol s >= 0 free of loop indices that divides every
+// term of s x, where x mentions a loop index: floor(s x / y) and floor(x / (y / s)) are the
+// same real number when s > 0 (proved, else s >= 1 assumed). The block owner of row i among P processors,
+// (i - 1) * P div N, is then the block map (i - 1) div (N / P) with block size N / P.
+std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::Div) return std::nullopt;
+  ex x = e.op(0).expand();
+  if (!f.mentions_index(x)) return std::nullopt;
+  exvector first = operands_of(operands_of(x, true)[0], false);
+  std::vector<symbol> cands;
+  for (const ex& t : first)
+    if (is_class<symbol>(t) && !f.mentions_index(t)) cands.push_back(ex_to<symbol>(t));
+  std::sort(cands.begin(), cands.end(), [](const symbol& a, const symbol& b) { return a.get_name() < b.get_name(); });
+  for (const symbol& sy : cands) {
+    ex q = (x / sy).expand();
+    if (!q.is_polynomial(sy) || !f.mentions_index(q)) continue;
+    // s > 0: proved, or s >= 1 assumed (a processor count; s = 0 falls back).
+    if (!f.provably_positive(sy) && !require({{false, sy - 1}}, f, a)) continue;
+    return idiv_of(q, e.op(1) / sy);
+  }
+  return std::nullopt;
+}
+
+}  // namespace pamc::sym

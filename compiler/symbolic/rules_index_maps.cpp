@@ -1,0 +1,421 @@
+// Rewrite rules for the busiest position of a load vector whose positions are a cyclic
+// ((i + e) mod k + d), strided, block ((i + e) div k + d) or block-cyclic map of the index,
+// with a constant or a monotone weight. The map readers (single_map, mod_div_position,
+// map_weight) are shared with rules_loads.cpp.
+#include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <algorithm>
+#include <map>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+using namespace detail;
+
+namespace detail {
+
+// What it reads and returns: struct MapSum in rules_internal.h.
+std::optional<MapSum> single_map(const ex& v) {
+  MapSum m;
+  bool have = false;
+  for (const ex& t : operands_of(v.expand(), true)) {
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs) return std::nullopt;
+    if (have && !rs->first.is_equal(m.red)) return std::nullopt;
+    m.red = rs->first;
+    m.w += rs->second;
+    have = true;
+  }
+  if (!have) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m.red);
+  auto vt = split_vector(r.body());
+  if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+  m.pos = vt->terms[0].first;
+  m.c = vt->terms[0].second;
+  if (m.w.has(r.index_ex())) return std::nullopt;
+  return m;
+}
+
+// What it reads and returns: struct ModDivPos in rules_internal.h.
+std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, bool allow_neg) {
+  ex fn, d = 0;
+  bool found = false;
+  for (const ex& t : operands_of(pos.expand(), true)) {
+    if (pamela_function(t) == which && t.op(0).has(i) && !found) {
+      fn = t;
+      found = true;
+    } else {
+      d += t;
+    }
+  }
+  if (!found || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(fn.op(0), i);
+  if (!lin || (lin->first != 1 && !(allow_neg && lin->first == -1))) return std::nullopt;
+  return ModDivPos{lin->second, fn.op(1), d, lin->first == 1 ? 1 : -1};
+}
+
+// The busiest-position factor is applied to w * c; it must be index-free, >= 0, and (unless
+// the range is provably non-empty) never fail, as brute force does not evaluate it then.
+// A weight that divides by parameters (w / (X Y) over X Y items) may fail only where the
+// range is empty: then X >= 1 and Y >= 1 are assumed, as for a sum (cannot_fail_or_assume).
+std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
+  const reduction& r = ex_to<reduction>(m.red);
+  ex wc = m.w * m.c;
+  if (m.c.has(r.index_ex())) return std::nullopt;
+  Facts g = f;  // with the denominators >= 1 where they are assumed
+  std::vector<Cond> conds;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) {
+    std::vector<symbol> dens;
+    denominators(wc, dens);
+    for (const symbol& d : dens) {
+      if (f.mentions_index(d) || f.provably_positive(d)) continue;
+      g.add_lower(d, 1, false);
+      conds.push_back({false, d - 1});
+    }
+    if (may_fail(wc, g)) return std::nullopt;
+  }
+  if (!g.provably_nonneg(wc) || !require(conds, f, a)) return std::nullopt;
+  return wc;
+}
+
+}  // namespace detail
+
+namespace {
+
+// gcd(a, k) for a positive integer a and an integer k >= 1, as a formula in k: the sum of
+// phi(d) over the divisors d of a that divide k (gcd(a, k) = sum of phi(d), d | gcd(a, k)).
+// A number when k is one: gcd(2, P) = 1 + (P mod 2 == 0).
+ex gcd_with(long a, const ex& k) {
+  if (is_class<numeric>(k) && ex_to<numeric>(k).is_integer())
+    return GiNaC::gcd(numeric(a), ex_to<numeric>(k));
+  ex g = 0;
+  for (long d = 1; d <= a; ++d) {
+    if (a % d) continue;
+    long phi = 0;
+    for (long x = 1; x <= d; ++x) phi += std::gcd(x, d) == 1;
+    g += d == 1 ? ex(phi) : phi * compare(Cmp::Eq, mod_of(k, d), 0);
+  }
+  return g;
+}
+
+// Strided cyclic map: max(w * sum (i = lb, ub) { c * unitvec((a i + e) mod k + d) }) with a
+// a nonzero integer constant (|a| <= 64), k an integer >= 1 (the model's fact for a mod),
+// w c free of i and >= 0. Over n consecutive i the positions repeat with period k / g,
+// g = gcd(a, k), and within a period hit k / g distinct positions once each; so the busiest
+// position holds ceil(n / (k / g)) = ceil(n g / k) items. The shift e and the offset d move
+// positions, not counts: they must make positions that exist (e an integer, d an integer
+// >= 0: proved, or assumed and checked, as a fractional or negative position has no value).
+std::optional<ex> vmax_strided(const MapSum& m, const Facts& f, Assumptions& a) {
+  const reduction& r = ex_to<reduction>(m.red);
+  const ex& i = r.index_ex();
+  ex fn, d = 0;
+  for (const ex& t : operands_of(m.pos.expand(), true)) {
+    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+    else d += t;
+  }
+  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(fn.op(0), i);
+  if (!lin || !lin->first.is_integer() || abs(lin->first) > 64 || abs(lin->first) == 1) return std::nullopt;
+  const ex& k = fn.op(1);
+  if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
+  auto wc = map_weight(m, f, a);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}, {true, lin->second}, {true, d}, {false, d}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  ex g = gcd_with(abs(lin->first).to_long(), k);
+  return nonempty_guard(n, f) * ceil_of(n * g / k) * *wc;
+}
+
+}  // namespace
+
+// Cyclic map: max(w * sum (i = lb, ub) { c * unitvec((i + e) mod k + d) }) with w c free of i
+// and >= 0: the busiest position gets ceil(n / k) of the n = ub - lb + 1 items (n
+// consecutive integers spread over k residues), so the result is ceil(n / k) w c.
+// Side conditions: k > 0 (proved), e an integer (proved), lb, ub integers (proved or
+// assumed); w c >= 0 (proved). When k is not provably an integer the result uses ceil(k):
+// with a real k brute force has a value only when all i + e lie in one block of length k
+// (then n <= ceil(k) distinct positions, ceil(n / ceil(k)) = 1), and ceil(k) = k otherwise;
+// k itself is kept when 1 <= lb + e < 2 k is proved (e.g. i = 1..N with k >= 1).
+// Guarded where the range may be empty (then the vector is 0 and so is its max).
+std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  if (auto strided = vmax_strided(*m, f, a)) return strided;
+  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Mod);
+  if (!p || !f.provably_positive(p->k)) return std::nullopt;
+  // The shift and the offset must give positions that exist (integers, offset >= 0).
+  if (!f.provably_integer(p->e0) && !(f.provably_integer(p->k) && require({{true, p->e0}}, f, a))) return std::nullopt;
+  if (!require({{true, p->d}, {false, p->d}}, f, a)) return std::nullopt;
+  auto wc = map_weight(*m, f, a);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  // A real k is as good as an integer when 1 <= lb + e < 2 k: the one-block case then has
+  // n <= ub + e < k items, and a block q >= 1 with q k an integer would need 2 k <= lb + e.
+  ex start = r.lb() + p->e0;
+  bool k_integer = f.provably_integer(p->k);  // else ask for real_ok (whose proof may need a sign)
+  bool real_ok = !k_integer && f.provably_nonneg(start - 1) && f.provably_positive(2 * p->k - start);
+  ex k = k_integer || real_ok ? p->k : ceil_of(p->k);
+  return nonempty_guard(n, f) * ceil_of(n / k) * *wc;
+}
+
+// Several cyclic maps of one loop range with consecutive offsets and one weight: v = w *
+// sum_t sum (i = lb, ub) { unitvec((i + e_t) mod k + d) }, e_t = e + t for t = 0..m-1 in any
+// order, m >= 2 (a ring neighbour's uses of cpu(i mod P) and cpu((i + 1) mod P)). Each map
+// gives every residue q = floor(n / k) items plus one more to the n mod k residues of a
+// cyclic block E; position r receives m q + #{t : r - e_t in E}, and a window of m
+// consecutive residues meets the block in at most min(n mod k, m) places (attained), so the
+// max is w (m q + min(n mod k, m)). Two maps may weigh differently (w0, w1): (w0 + w1) q +
+// (n mod k >= 1) max(w0, w1) + (n mod k >= 2) min(w0, w1). Side conditions: k a positive
+// integer and the offsets integers whose differences are the numbers 0..m-1 (proved); m <= k
+// (proved or assumed: a window longer than the cycle wraps onto itself); w >= 0 and free of
+// i (proved); lb, ub integers (proved or assumed); an empty range gives 0 (guarded).
+std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  exvector terms = operands_of(e.op(0).expand(), true);
+  if (terms.size() < 2 || terms.size() > 16) return std::nullopt;
+  ex lb, ub, k, d, w;
+  std::vector<ex> offsets, weights;
+  for (const ex& t : terms) {
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs) return std::nullopt;
+    const reduction& r = ex_to<reduction>(rs->first);
+    const ex& i = r.index_ex();
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+    const auto& [pos, c] = vt->terms[0];
+    if (c.has(i) || rs->second.has(i)) return std::nullopt;
+    auto p = mod_div_position(pos, i, Fn::Mod);
+    if (!p) return std::nullopt;
+    ex wt = rs->second * c;
+    if (offsets.empty()) {
+      lb = r.lb(), ub = r.ub(), k = p->k, d = p->d, w = wt;
+    } else if (!(r.lb() - lb).expand().is_zero() || !(r.ub() - ub).expand().is_zero() || !(p->k - k).expand().is_zero() ||
+               !(p->d - d).expand().is_zero()) {
+      return std::nullopt;
+    }
+    offsets.push_back(p->e0);
+    weights.push_back(wt);
+  }
+  // The offsets, less the first, must be the numbers 0..m-1 shifted by one common number.
+  // An offset is only known modulo k: (i + P - 1) mod P is (i - 1) mod P.
+  std::vector<std::pair<long, ex>> shifts;  // (offset less the first, weight)
+  for (std::size_t t = 0; t < offsets.size(); ++t) {
+    ex diff = (offsets[t] - offsets[0]).expand();
+    for (const ex& alt : {(diff - k).expand(), (diff + k).expand()})
+      if (!is_class<numeric>(diff) && is_class<numeric>(alt)) diff = alt;
+    if (!is_class<numeric>(diff) || !ex_to<numeric>(diff).is_integer()) return std::nullopt;
+    shifts.emplace_back(ex_to<numeric>(diff).to_long(), weights[t]);
+  }
+  std::sort(shifts.begin(), shifts.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (std::size_t t = 1; t < shifts.size(); ++t)
+    if (shifts[t].first != shifts[t - 1].first + 1) return std::nullopt;
+  const long m = static_cast<long>(shifts.size());
+  bool equal = true;
+  for (const auto& [sh, wt] : shifts) {
+    equal = equal && (wt - w).expand().is_zero();
+    if (!f.provably_nonneg(wt) || may_fail(wt, f)) return std::nullopt;
+  }
+  // Different weights only for two maps: with more, the residues a position meets in the
+  // block need not be consecutive shifts, and the heaviest window is no bound.
+  if (!equal && m != 2) return std::nullopt;
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(offsets[0])) return std::nullopt;
+  if (!require({{true, lb}, {true, ub}, {false, k - m}}, f, a)) return std::nullopt;
+  ex n = ub - lb + 1;
+  ex q = floor_of(n / k);
+  ex e_rest = mod_of(n, k);
+  if (equal) return nonempty_guard(n, f) * w * (m * q + make_min({e_rest, ex(m)}));
+  // Two maps, weights w0, w1: a position gets both extra items when the block holds two
+  // consecutive residues (n mod k >= 2), else the heavier one when it holds one.
+  const ex& w0 = shifts[0].second;
+  const ex& w1 = shifts[1].second;
+  return nonempty_guard(n, f) * ((w0 + w1) * q + compare(Cmp::Le, 1, e_rest) * make_max({w0, w1}) +
+                                 compare(Cmp::Le, 2, e_rest) * make_min({w0, w1}));
+}
+
+namespace {
+
+// The weight w c(i) of a map sum, when it is >= 0 on the range and monotone in i (proved):
+// (w c, true) for nondecreasing, (w c, false) for nonincreasing. It must not fail where the
+// range may be empty (brute force would not evaluate it there).
+std::optional<std::pair<ex, bool>> monotone_weight(const MapSum& m, const reduction& r, const Facts& f) {
+  const ex& i = r.index_ex();
+  ex wc = m.w * m.c;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc)) return std::nullopt;
+  Facts step = f;
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
+  bool up = step.provably_nonneg(d);
+  if (!up && !step.provably_nonpos(d)) {
+    // By structure where the difference does not simplify: i div P + 1 rises with i.
+    auto dir = structural_direction(wc, i, in);
+    if (!dir || *dir == 0) return std::nullopt;
+    up = *dir > 0;
+  }
+  return std::make_pair(wc, up);
+}
+
+}  // namespace
+
+// Cyclic map with a weight that depends on the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec((i + e) mod k + d) }). The n = ub - lb + 1 items fall into residue classes, each
+// an arithmetic progression with step k; with w c(i) >= 0 and nondecreasing in i, the class
+// of ub is the busiest: a class with as many items is dominated term by term (its t-th
+// largest item is <= ub - t k), and a class with one item fewer is dominated by it without
+// its smallest item. It holds the m = ceil(n / k) items ub - t k, t = 0..m-1, so the max is
+// sum (t = 0, m - 1) { w c(ub - k t) } (nonincreasing: the class of lb, c(lb + k t)); that
+// sum is closed by the sum rules (Faulhaber for a polynomial c) and is 0 on an empty range,
+// where the vector is 0. Side conditions: k a positive integer, e an integer (proved; the
+// model implies both for i mod P); w c(i) >= 0 on the range and the monotonicity
+// (proved); w c does not fail unless the range is provably non-empty; lb, ub integers
+// (proved or assumed). An index-free c is vmax_cyclic's case.
+std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  auto p = mod_div_position(m->pos, i, Fn::Mod);
+  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0))
+    return std::nullopt;
+  auto mono = monotone_weight(*m, r, f);
+  if (!mono) return std::nullopt;
+  const ex& wc = mono->first;
+  bool up = mono->second;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  ex count = ceil_of((r.ub() - r.lb() + 1) / p->k);
+  ex item = up ? r.ub() - p->k * i : r.lb() + p->k * i;
+  return rebuild_reduction(r, ReduceKind::Sum, 0, count - 1, wc.subs(exmap{{i, item}}));
+}
+
+// Block map: max(w * sum (i = lb, ub) { c * unitvec((s i + e) div k + d) }), s = +-1, w c free
+// of i and >= 0. Blocks hold the j = s i + e with q k <= j < (q + 1) k; the j form the
+// consecutive run from lb + e (s = 1), e - ub (s = -1: blocks numbered from the top, the
+// same set of j read backwards), n of them. With j starting at 0 (lb + e = 0, resp. e = ub)
+// the first block is the busiest: min(n, ceil(k)) items (min(n, k) for an integer k; a
+// half-open interval of length k holds at most ceil(k) integers). Otherwise, for k a proved
+// integer and o = (lb + e) mod k, the first block holds min(n, k - o) and the second
+// min(k, n - k + o), and every later one at most as many as the second: the busiest is
+// max(min(n, k - o), min(k, n - k + o)). Side conditions: k > 0, e an integer (proved,
+// or implied by start 0 and the integer bounds);
+// lb, ub integers (proved or assumed); w c >= 0; guarded for a possibly empty range.
+std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Div, true);
+  if (!p || !f.provably_positive(p->k)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1, busiest;
+  ex start = (p->s > 0 ? r.lb() + p->e0 : p->e0 - r.ub()).expand();
+  // start = 0 makes e = -lb (resp. ub) an integer with the bounds (required below).
+  if (!start.is_zero() && !f.provably_integer(p->e0)) return std::nullopt;
+  auto wc = map_weight(*m, f, a);
+  if (!wc) return std::nullopt;
+  bool int_k = f.provably_integer(p->k);
+  if (start.is_zero()) {
+    busiest = make_min({n, int_k ? p->k : ceil_of(p->k)});
+  } else if (int_k) {
+    ex o = mod_of(start, p->k);
+    busiest = make_max({make_min({n, p->k - o}), make_min({p->k, n - p->k + o})});
+  } else {
+    return std::nullopt;
+  }
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  return nonempty_guard(n, f) * busiest * *wc;
+}
+
+// Block map with a weight monotone in the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec((i + e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer,
+// w c(i) >= 0. Blocks are [lb + t k, lb + t k + k - 1]; with q = floor(n / k) full blocks
+// and a partial one after them. For w c nondecreasing, a later full block dominates an
+// earlier one term by term, so the busiest is the last full block or the partial block:
+// max((1 <= q) sum (i = lb + (q - 1) k, lb + q k - 1) { w c }, sum (i = lb + q k, ub) { w c });
+// for w c nonincreasing, the first block: sum (i = lb, min(ub, lb + k - 1)) { w c }. The sums
+// are closed by the sum rules; all are 0 on an empty range (the zero vector). For w c
+// nonincreasing k may be any real > 0 (a block owner i * P div N): the first block then
+// holds ceil(k) items, the most any block holds. Side conditions: k > 0, an integer for a
+// nondecreasing weight, and lb + e = 0 (proved); w c >= 0 and monotone on the range
+// (proved); lb, ub integers (proved or assumed).
+std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  auto p = mod_div_position(m->pos, i, Fn::Div);
+  if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
+  if (!f.provably_positive(p->k)) return std::nullopt;
+  bool k_integer = f.provably_integer(p->k);
+  auto mono = monotone_weight(*m, r, f);
+  if (!mono) return std::nullopt;
+  const ex& wc = mono->first;
+  bool up = mono->second;
+  if (up && !k_integer) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  const ex& k = p->k;
+  auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
+  // Nonincreasing: the first block [0, k) holds ceil(k) items, the most any block holds,
+  // and the largest weights, so it dominates any other block item by item (any real k > 0).
+  if (!up) return part(r.lb(), make_min({r.ub(), r.lb() + (k_integer ? k : ceil_of(k)) - 1}));
+  ex n = r.ub() - r.lb() + 1;
+  ex q = f.provably_integer(n / k) ? ex(n / k) : floor_of(n / k);
+  ex last_full = part(r.lb() + (q - 1) * k, r.lb() + q * k - 1);
+  if (f.provably_integer(n / k)) return compare(Cmp::Le, 1, q) * last_full;
+  return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
+}
+
+// Block-cyclic map: max(w * sum (i = lb, ub) { c * unitvec(((i + e) div B) mod P + d) }) with
+// lb + e = 0, B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items
+// j = i + e = 0..n-1 form blocks of B dealt round-robin to P owners. Every full round of B P
+// items gives each owner B; the rest, n mod (B P), goes block by block from owner 0, which
+// gets min(n mod (B P), B) of it and is the busiest: (B floor(n / (B P)) + min(n mod (B P),
+// B)) w c. Side conditions: B, P positive integers, lb + e = 0 (proved); lb, ub integers
+// (proved or assumed); guarded for an empty range.
+std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  ex modt, d = 0;
+  for (const ex& t : operands_of(m->pos.expand(), true)) {
+    if (modt.is_zero() && pamela_function(t) == Fn::Mod && t.has(i)) modt = t;
+    else d += t;
+  }
+  if (modt.is_zero() || d.has(i)) return std::nullopt;
+  ex P = modt.op(1), inner = modt.op(0);
+  if (P.has(i) || pamela_function(inner) != Fn::Div) return std::nullopt;
+  ex B = inner.op(1);
+  auto lin = linear_in(inner.op(0), i);
+  if (B.has(i) || !lin || lin->first != 1) return std::nullopt;
+  if (!(r.lb() + lin->second).expand().is_zero()) return std::nullopt;
+  if (!f.provably_integer(B) || !f.provably_positive(B) || !f.provably_integer(P) || !f.provably_positive(P))
+    return std::nullopt;
+  auto wc = map_weight(*m, f, a);
+  if (!wc) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  ex busiest = B * floor_of(n / (B * P)) + make_min({mod_of(n, B * P), B});
+  return nonempty_guard(n, f) * busiest * *wc;
+}
+
+}  // namespace pamc::sym

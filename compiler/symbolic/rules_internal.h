@@ -1,0 +1,122 @@
+// What the rule files (rules*.cpp) share and nothing else uses: side conditions, readers of
+// reductions, index predicates and load-vector maps. Each function is defined in the file
+// named above it; the comment at the definition states its contract in full, except for
+// the readers whose result struct is declared here (the comment is then the struct's).
+#pragma once
+
+#include "compiler/symbolic/rules.h"
+
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace pamc::sym::detail {
+
+// ---- rules.cpp: side conditions and reading reductions -------------------------------------
+
+// A side condition: `e >= 0`, or `e is an integer`.
+struct Cond {
+  bool integer;
+  ex e;
+};
+
+// All conditions provable, or (those that are not) assumable: they mention no loop index.
+// Only then are the unprovable ones recorded in a, so a rule that gives up records nothing.
+bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a);
+// True when body cannot fail, now or once a denominator parameter P >= 1 is assumed.
+bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a);
+// 1 where the range of `count` items is provably non-empty, else the predicate count >= 0.
+ex nonempty_guard(const ex& count, const Facts& f);
+
+// e as a reduction of kind k (as_red), or as a max/min reduction (as_ext_red); else nullptr.
+const reduction* as_red(const ex& e, ReduceKind k);
+const reduction* as_ext_red(const ex& e);
+// r with kind k and body `body`, its index and bounds kept.
+ex rebuild(const reduction& r, ReduceKind k, const ex& body);
+// The terms of an add (is_add) or the factors of a mul; else e alone.
+GiNaC::exvector operands_of(const ex& e, bool is_add);
+// v sorted by printed text, so a rule's choices do not depend on symbol creation order.
+GiNaC::exvector sorted_by_text(const GiNaC::exvector& v);
+// e = a * i + b with a a nonzero real number and b free of i.
+std::optional<std::pair<GiNaC::numeric, ex>> linear_in(const ex& e, const ex& i);
+
+// ---- rules_sums.cpp: counting the indices that satisfy a predicate -------------------------
+
+// A residue test on the index: (i + e) mod k == r (either side), with k > 0 an integer and e
+// an integer (proved). `none`: r is a number outside 0..k-1, so no i matches; else r is
+// proved an integer in 0..k-1. nullopt when pred is not such a test or a proof fails.
+struct Residue {
+  ex e, k, r;
+  bool none = false;
+};
+std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f);
+
+// The number of i in lb..ub where x < y (also <=; > and >= are stored swapped), x == y or
+// x != y holds, for y - x = a i + b linear in i (a a nonzero number). Le/Lt: the matches form
+// a ray i >= L or i <= U, so the count is max(0, ub - max(lb, L) + 1), resp.
+// max(0, min(ub, U) - lb + 1), with a > 0: L = ceil(-b / a) (<=), floor(-b / a) + 1 (<);
+// a < 0: U = floor(b / -a) (<=), ceil(b / -a) - 1 (<); exact for an empty range too
+// (`any_range`). Eq/Ne: with a = +-1 and s = -b / a an integer (proved), the one match is
+// (lb <= s) (s <= ub); right where lb <= ub + 1. Needs lb, ub integers (the caller's require).
+struct MatchCount {
+  ex count;
+  bool any_range;  // exact on an empty range too, not only where lb <= ub + 1
+};
+std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r, const Facts& f);
+// The number of i in lb..ub matching a residue test (residue_test), right where
+// lb <= ub + 1.
+std::optional<ex> residue_match_count(const ex& pred, const reduction& r, const Facts& f);
+
+// ---- rules_extrema.cpp: how a body moves with the index ------------------------------------
+
+// The direction in which g moves with i, by its structure: +1 nondecreasing, -1
+// nonincreasing, 0 free of i, nullopt unknown.
+std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f, int depth = 0);
+
+// A two-way extremum of B that depends on the index i through g1 - g2 = a i + b (a a nonzero
+// number, b free of i): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g); also a
+// comparison x <= y with y - x = a i + b, which is 1 where a i + b >= 0 and 0 elsewhere. Searched
+// outside inner reductions' bodies (their bounds included), first in printed-text order.
+struct LinearChoice {
+  ex node;      // the subexpression to replace
+  ex g1, g2;    // its two candidates
+  bool is_max;  // the node is max(g1, g2) (else min)
+  GiNaC::numeric a;
+  ex b;
+  bool strict = false;  // x < y: g1 (= 1) only where a i + b > 0
+};
+void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out);
+
+// ---- rules_compare.cpp ----------------------------------------------------------------------
+
+// e with the comparisons the facts decide replaced by 1 or 0, and 0 mod k, 0 div k by 0
+// for k provably positive.
+ex decide_all(const ex& e, const Facts& f);
+
+// ---- rules_index_maps.cpp: reading a load vector's index map --------------------------------
+
+// A vector w * sum (i = lb, ub) { c * unitvec(pos) } (w, c scalars; w free of i), read from
+// the argument of max(v): every term of v must be (scalar) * the same sum reduction.
+struct MapSum {
+  ex w = 0;  // the total scalar factor outside the reduction
+  ex red;    // the reduction
+  ex pos, c;
+};
+std::optional<MapSum> single_map(const ex& v);
+
+// pos = F(s i + e0, k) + d for F = mod or div, with e0, k, d free of i and s = 1 (or -1
+// when allow_neg). Returns (e0, k, d, s).
+struct ModDivPos {
+  ex e0, k, d;
+  int s = 1;
+};
+std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, bool allow_neg = false);
+
+// The busiest-position factor w * c of a map sum: index-free, >= 0, and not failing where
+// the range may be empty (denominators >= 1 assumed if need be).
+std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a);
+
+}  // namespace pamc::sym::detail

@@ -1,0 +1,262 @@
+// Rewrite rules for max/min of several arguments: dominated arguments dropped (also a vector's
+// peak against a bound), common factors, ratios and common terms taken out. See rules.h.
+#include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <algorithm>
+#include <map>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+using namespace detail;
+
+// max(a_1, ..., a_n): drop a_j when another argument a_k has a_k - a_j >= 0 provable
+// (for min: a_j - a_k >= 0). Of several such a_j, the first in printed-text order, so the
+// result does not depend on GiNaC's argument order (printing is only needed then).
+std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<extremum>(e)) return std::nullopt;
+  const auto& m = ex_to<extremum>(e);
+  exvector args = m.args();
+  auto dominated = [&](size_t j) {
+    for (size_t k = 0; k < args.size(); ++k)
+      if (k != j && f.provably_nonneg(m.is_max() ? args[k] - args[j] : args[j] - args[k])) return true;
+    return false;
+  };
+  std::vector<size_t> candidates;
+  for (size_t j = 0; j < args.size(); ++j)
+    if (dominated(j)) candidates.push_back(j);
+  if (candidates.empty()) return std::nullopt;
+  size_t drop = candidates[0];
+  if (candidates.size() > 1) {
+    std::string best = to_pamela(args[drop]);
+    for (size_t c = 1; c < candidates.size(); ++c) {
+      std::string t = to_pamela(args[candidates[c]]);
+      if (t < best) best = std::move(t), drop = candidates[c];
+    }
+  }
+  args.erase(args.begin() + static_cast<long>(drop));
+  return m.is_max() ? make_max(args) : make_min(args);
+}
+
+namespace {
+
+// An upper bound of the largest element of v, a sum of nonnegative vector terms w * X with w
+// a scalar >= 0 and X one unitvec(k) (bound w) or sum (y = lb, ub) { c * unitvec(a y + b) }
+// with c >= 0 free of y and a > 0 free of y (distinct y hit distinct entries: bound w c).
+// The max element of a sum is at most the sum of the terms' max elements. One term may have
+// a weight c(y) that depends on its index (of any sign): its bound is w c(y), to be proved
+// for every y of the range, and 0 (the entries it misses): `varying` and `red` say so.
+// nullopt for any other term.
+struct PeakBound {
+  ex fixed = 0;
+  ex varying = 0;
+  ex red = 0;  // the reduction of `varying` (0: none)
+};
+std::optional<PeakBound> vector_peak_bound(const ex& v, const Facts& f) {
+  PeakBound out;
+  exvector terms = operands_of(v.expand(), true);
+  for (const ex& t : terms) {
+    auto uf = split_factor(t, [](const ex& x) { return pamela_function(x) == Fn::Unitvec; });
+    if (uf) {
+      if (!f.provably_nonneg(uf->second)) return std::nullopt;
+      out.fixed += uf->second;
+      continue;
+    }
+    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
+    if (!rs || !f.provably_nonneg(rs->second)) return std::nullopt;
+    const reduction& r = ex_to<reduction>(rs->first);
+    auto vt = split_vector(r.body());
+    if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+    const auto& [pos, c] = vt->terms[0];
+    const ex& y = r.index_ex();
+    ex px = pos.expand();
+    if (!px.is_polynomial(y) || px.degree(y) != 1) return std::nullopt;
+    ex a = px.coeff(y, 1);
+    if (a.has(y) || !f.provably_positive(a)) return std::nullopt;
+    if (c.has(y)) {
+      if (!out.red.is_zero() || may_fail(c, f)) return std::nullopt;
+      out.red = rs->first;
+      out.varying = rs->second * c;
+      continue;
+    }
+    if (!f.provably_nonneg(c)) return std::nullopt;
+    out.fixed += rs->second * c;
+  }
+  return out;
+}
+
+}  // namespace
+
+// max(a_1, ..., vmax(V), ...) without vmax(V) when another argument a_k is provably at least
+// an upper bound of V's elements (vector_peak_bound): a processor's own work against the
+// links it shares with its neighbours, each hit at most once per map; or against its own
+// processor's growing load (a_k = c(P - 1) >= c(p) for every p). Sound whatever V's
+// entries are in between.
+std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<extremum>(e) || !ex_to<extremum>(e).is_max()) return std::nullopt;
+  exvector args = ex_to<extremum>(e).args();
+  for (size_t j = 0; j < args.size(); ++j) {
+    if (pamela_function(args[j]) != Fn::VectorMax) continue;
+    auto u = vector_peak_bound(args[j].op(0), f);
+    if (!u) continue;
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (k == j || is_vector_valued(args[k]) || !f.provably_nonneg(args[k] - u->fixed)) continue;
+      if (!u->red.is_zero()) {
+        const reduction& r = ex_to<reduction>(u->red);
+        Facts in = f;
+        in.declare_index(r.index(), r.lb(), r.ub());
+        if (!in.provably_nonneg(args[k] - u->fixed - u->varying)) continue;
+      }
+      args.erase(args.begin() + static_cast<long>(j));
+      return make_max(args);
+    }
+  }
+  return std::nullopt;
+}
+
+// max(t + a_1, ..., t + a_n) = t + max(a_1, ..., a_n) for a term t common to all arguments.
+// Always.
+std::optional<ex> rule_max_common_term(const ex& e, const Facts&, Assumptions&) {
+  if (!is_class<extremum>(e)) return std::nullopt;
+  const auto& m = ex_to<extremum>(e);
+  for (const ex& arg : m.args())
+    if (!is_class<add>(arg)) return std::nullopt;
+  exvector commons;  // terms of every argument; the first in text order is taken
+  for (const ex& t : operands_of(m.args()[0], true)) {
+    bool common = true;
+    for (size_t j = 1; j < m.args().size() && common; ++j) {
+      common = false;
+      for (const ex& u : operands_of(m.args()[j], true))
+        if (u.is_equal(t)) common = true;
+    }
+    if (common) commons.push_back(t);
+  }
+  if (commons.size() > 1) commons = sorted_by_text(commons);
+  for (const ex& t : commons) {
+    exvector rest;
+    for (const ex& arg : m.args()) rest.push_back(arg - t);
+    return t + (m.is_max() ? make_max(rest) : make_min(rest));
+  }
+  return std::nullopt;
+}
+
+// max(x^m * a_1, ..., x^m * b_n) = x^m * max(a_1, ..., a_n) for a common factor x^m (m the
+// least integer exponent of x over the arguments) with x^m provably >= 0; e.g.
+// max(10.1 N, 0.1 P N) = N max(10.1, 0.1 P) when N >= 0. Same for min.
+std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<extremum>(e)) return std::nullopt;
+  const auto& m = ex_to<extremum>(e);
+  // Each argument's non-numeric factors as (base, exponent).
+  auto factors_of = [](const ex& arg) {
+    std::vector<std::pair<ex, long>> out;
+    for (const ex& t : operands_of(arg, false)) {
+      if (is_class<numeric>(t)) continue;
+      if (is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer())
+        out.emplace_back(t.op(0), ex_to<numeric>(t.op(1)).to_long());
+      else
+        out.emplace_back(t, 1);
+    }
+    return out;
+  };
+  std::vector<std::vector<std::pair<ex, long>>> per_arg;
+  for (const ex& arg : m.args()) per_arg.push_back(factors_of(arg));
+  // The bases common to all arguments, each with its least exponent.
+  std::vector<std::pair<ex, long>> common;
+  for (const auto& [base, n] : per_arg[0]) {
+    long least = n;
+    bool in_all = true;
+    for (size_t j = 1; j < per_arg.size() && in_all; ++j) {
+      auto it = std::find_if(per_arg[j].begin(), per_arg[j].end(), [&b = base](const auto& p) { return p.first.is_equal(b); });
+      if (it == per_arg[j].end()) in_all = false;
+      else least = std::min(least, it->second);
+    }
+    if (in_all) common.emplace_back(base, least);
+  }
+  if (common.size() > 1)  // the first in text order is taken: independent of GiNaC's order
+    std::stable_sort(common.begin(), common.end(),
+                     [](const auto& a, const auto& b) { return to_pamela(a.first) < to_pamela(b.first); });
+  for (const auto& [base, least] : common) {
+    ex x = GiNaC::pow(base, least);
+    if (!f.provably_nonneg(x)) continue;
+    exvector rest;
+    for (const ex& arg : m.args()) rest.push_back(arg / x);
+    return x * (m.is_max() ? make_max(rest) : make_min(rest));
+  }
+  return std::nullopt;
+}
+
+// max(c_1 y_1 r_1, ..., c_n y_n r_n) = x * max(c_1 r_1, ..., c_n r_n) where x is one of the
+// arguments, a sum (add) provably >= 0, and every argument is x itself or has a factor y_j
+// that is a numeric multiple of it, y_j = c_j x (c_j a number; e.g. the same cost written
+// 0.25 (12 t_hit + 4 t_add) and 3 t_hit + t_add); same for min. Side condition: x >= 0
+// (proved); scalar arguments. The value is unchanged: x max(q_j) = max(x q_j) for x >= 0.
+std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<extremum>(e) || is_vector_valued(e)) return std::nullopt;
+  const auto& m = ex_to<extremum>(e);
+  // c with y = c x, when y - c x expands to 0. c comes from the coefficients of the first
+  // symbol whose coefficient in x is a nonzero number (a symbol whose coefficient is not,
+  // like t_cmp in ceil(log2(P)) t_cmp + t_hit, is passed over: which symbol comes first
+  // follows GiNaC's term order, and the answer must not); once c is fixed the test decides.
+  auto multiple = [](const ex& y, const ex& x) -> std::optional<ex> {
+    if (!is_class<add>(y)) return std::nullopt;
+    ex xe = x.expand(), ye = y.expand();
+    for (auto it = xe.preorder_begin(); it != xe.preorder_end(); ++it) {
+      if (!is_class<symbol>(*it)) continue;
+      ex cx = xe.coeff(*it, 1), cy = ye.coeff(*it, 1);
+      if (!is_class<numeric>(cx) || cx.is_zero()) continue;
+      if (!is_class<numeric>(cy)) return std::nullopt;
+      ex c = cy / cx;
+      ex d = (ye - c * xe).expand();
+      if (!(d.is_zero() || (is_class<numeric>(d) && ex_to<numeric>(d).is_zero()))) return std::nullopt;
+      return c;
+    }
+    return std::nullopt;
+  };
+  exvector sums;  // the candidates x; visited in text order (printing only these)
+  for (const ex& x : m.args())
+    if (is_class<add>(x)) sums.push_back(x);
+  for (const ex& x : sums.size() > 1 ? sorted_by_text(sums) : sums) {
+    if (!f.provably_nonneg(x)) continue;
+    exvector rest;
+    bool ok = true, other = false;
+    for (const ex& arg : m.args()) {
+      if (arg.is_equal(x)) {
+        rest.push_back(1);
+        continue;
+      }
+      std::optional<ex> c;
+      ex q = 1;
+      for (const ex& t : operands_of(arg, false)) {
+        if (!c) {
+          if (auto cc = multiple(t, x)) {
+            c = cc;
+            continue;
+          }
+        }
+        q *= t;
+      }
+      if (!c) {
+        ok = false;
+        break;
+      }
+      rest.push_back(*c * q);
+      other = true;
+    }
+    if (!ok || !other) continue;
+    return x * (m.is_max() ? make_max(rest) : make_min(rest));
+  }
+  return std::nullopt;
+}
+
+}  // namespace pamc::sym

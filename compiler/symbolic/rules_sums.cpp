@@ -1,0 +1,676 @@
+// Rewrite rules for sums: linearity, Faulhaber and geometric closed forms, counts of index
+// predicates (residue tests, comparisons linear in the index), splits at a min/max, residue
+// and full-period splits, a triangle's exchanged order, unrolling. See rules.h.
+#include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/class_test.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/print.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <algorithm>
+#include <map>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+using namespace detail;
+
+// sum (i = lb, ub) { 0 } = 0. Always.
+std::optional<ex> rule_sum_zero(const ex& e, const Facts&, Assumptions&) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !r->body().is_zero()) return std::nullopt;
+  return ex(0);
+}
+
+// Linearity: sum { a + b } = sum { a } + sum { b }, and sum { c * (v_1 + ... + v_m) } =
+// sum { c * v_1 } + ... when the sum in the product is a vector (loads on several resource
+// families under one guard, `if (p mod 2 == 0) { use(link(p), t) ; use(cpu(p), w) }`), so
+// each family's loads form a sum of their own, with one index map, that the vector-max
+// rules can read. A scalar product is left to the rules that read it whole. Always (finite
+// sums are linear, both sides are 0 on an empty range, and a product with a zero factor is
+// zero either way).
+std::optional<ex> rule_sum_split(const ex& e, const Facts&, Assumptions&) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& body = r->body();
+  ex c = 1, parts = body;
+  if (is_class<mul>(body)) {
+    parts = 0;
+    for (size_t k = 0; k < body.nops() && parts.is_zero(); ++k)
+      if (is_class<add>(body.op(k)) && is_vector_valued(body.op(k))) parts = body.op(k);
+    if (parts.is_zero()) return std::nullopt;
+    c = body / parts;
+  }
+  if (!is_class<add>(parts)) return std::nullopt;
+  ex out = 0;
+  for (size_t k = 0; k < parts.nops(); ++k) out += rebuild(*r, ReduceKind::Sum, c * parts.op(k));
+  return out;
+}
+
+// sum { c * b } = c * sum { b } for factors c free of the index (numbers, parameters,
+// unitvec(k) with k index-free). Always, except that a factor whose evaluation may fail
+// (may_fail) stays inside a sum whose range may be empty.
+std::optional<ex> rule_sum_factor(const ex& e, const Facts& f, Assumptions&) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  ex out = 1, rest = 1;
+  for (size_t i = 0; i < r->body().nops(); ++i) {
+    const ex& f = r->body().op(i);
+    (f.has(r->index_ex()) ? rest : out) *= f;
+  }
+  if (out.is_equal(1) || rest.is_equal(1)) return std::nullopt;  // index-free: rule_sum_const
+  if (may_fail(out, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  return out * rebuild(*r, ReduceKind::Sum, rest);
+}
+
+// sum (i = lb, ub) { c } = (ub - lb + 1) * c for c free of i.
+// Side conditions: lb, ub integers (proved, else assumed when they mention parameters
+// only: a non-integer bound has no brute-force value either); c does not fail (may_fail)
+// unless the range is provably non-empty. An empty range gives 0:
+// where ub - lb + 1 >= 0 cannot be proved, the result is guarded (see nonempty_guard).
+std::optional<ex> rule_sum_const(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || r->body().has(r->index_ex())) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1;
+  // A block loop p N / P .. (p + 1) N / P - 1 counts N / P: expanded, the outer index cancels.
+  if (f.mentions_index(count)) {
+    ex x = count.expand();
+    if (!f.mentions_index(x)) count = x;
+  }
+  if (!f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(r->body(), f, a)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  return nonempty_guard(count, f) * count * r->body();
+}
+
+// sum (i = lb, ub) { p(i) } for p a polynomial in i with i-free coefficients (Faulhaber):
+// sum_k c_k (S_k(ub) - S_k(lb - 1)). Side conditions (may_fail too) and guard as for rule_sum_const
+// (on an empty range S(ub) - S(lb - 1) is not 0, so the guard matters).
+std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !r->body().has(r->index_ex())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex body = r->body().expand();
+  if (!body.is_polynomial(i)) return std::nullopt;
+  int deg = body.degree(i);
+  if (deg < 0 || deg > 40 || body.ldegree(i) < 0) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1;
+  if (!f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(body, f, a)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex out = 0;
+  for (int k = 0; k <= deg; ++k) {
+    ex c = body.coeff(i, k);
+    if (c.is_zero()) continue;
+    out += c * (faulhaber(k, r->ub()) - faulhaber(k, r->lb() - 1));
+  }
+  return nonempty_guard(count, f) * out.expand();
+}
+
+// True when base ^ exponent would hold an exact number of more than a million bits once
+// GiNaC evaluates or expands it (the limit lowering puts on the model's own powers): the
+// constant part of the exponent decides (2 ^ (l + 1e400) expands to 2 ^ l * 2 ^ 1e400).
+static bool exact_power_too_large(const numeric& base, const ex& exponent) {
+  ex k = exponent.expand();
+  numeric c = 0;
+  if (is_class<numeric>(k)) {
+    c = ex_to<numeric>(k);
+  } else if (is_class<add>(k)) {
+    for (size_t j = 0; j < k.nops(); ++j)
+      if (is_class<numeric>(k.op(j))) c = ex_to<numeric>(k.op(j));
+  }
+  if (c.is_zero() || !base.is_rational() || base.is_zero()) return false;
+  double bits = std::fabs(c.to_double()) *
+                std::fabs(std::log2(std::fabs(base.numer().to_double())) + std::log2(base.denom().to_double()));
+  return !(bits <= 1e6);  // a NaN or infinite size is too large too
+}
+
+// Geometric sums: sum (i = lb, ub) { c * b ^ (a i + d) } for a number b > 0, b != 1, a a
+// nonzero number and c, d free of i (work doubling at each level of a tree, a multigrid's
+// halving grids) = c b ^ (a lb + d) (b ^ (a n) - 1) / (b ^ a - 1), n = ub - lb + 1: the
+// sum of n terms of ratio b ^ a. Side conditions: lb, ub integers (proved or assumed); c
+// does not fail where the range may be empty; guarded for an empty range (n < 0 would not
+// give 0).
+std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !r->body().has(r->index_ex())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex c = 1, pw;
+  for (const ex& x0 : operands_of(r->body(), false)) {
+    // (2 ^ l) ^ -1, as GiNaC keeps N / 2 ^ l, is 2 ^ (-l)
+    ex x = x0;
+    if (is_class<power>(x) && is_class<power>(x.op(0)) && is_class<numeric>(x.op(0).op(0)) &&
+        is_class<numeric>(x.op(1)) && ex_to<numeric>(x.op(1)).is_integer())
+      x = pow(x.op(0).op(0), x.op(0).op(1) * x.op(1));
+    if (!x.has(i)) {
+      c *= x;
+    } else if (pw.is_zero() && is_class<power>(x) && is_class<numeric>(x.op(0))) {
+      pw = x;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (pw.is_zero()) return std::nullopt;
+  const numeric& b = ex_to<numeric>(pw.op(0));
+  if (!b.is_real() || !b.is_positive() || b == 1) return std::nullopt;
+  auto lin = linear_in(pw.op(1), i);
+  if (!lin) return std::nullopt;
+  if (!f.provably_nonneg(r->ub() - r->lb()) && may_fail(c, f)) return std::nullopt;
+  ex n = r->ub() - r->lb() + 1;
+  // sum (l = 1e400, L) { 2 ^ l } has no closed form pamc can hold exactly: left open.
+  if (exact_power_too_large(b, lin->first * r->lb() + lin->second) ||
+      exact_power_too_large(b, lin->first * r->ub() + lin->second) || exact_power_too_large(b, lin->first * n))
+    return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex ratio = pow(pw.op(0), lin->first);
+  ex first = pow(pw.op(0), lin->first * r->lb() + lin->second);
+  return nonempty_guard(n, f) * c * first * (pow(ratio, n) - 1) / (ratio - 1);
+}
+
+namespace detail {
+
+// What it reads and returns: struct Residue in rules_internal.h.
+std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f) {
+  if (pamela_function(pred) != Fn::Eq && pamela_function(pred) != Fn::Ne) return std::nullopt;
+  ex m = pred.op(0), rr = pred.op(1);
+  if (pamela_function(m) != Fn::Mod) std::swap(m, rr);
+  if (pamela_function(m) != Fn::Mod || rr.has(i)) return std::nullopt;
+  auto lin = linear_in(m.op(0), i);
+  const ex& k = m.op(1);
+  if (!lin || lin->first != 1 || k.has(i)) return std::nullopt;
+  Residue out{lin->second, k, rr};
+  if (!f.provably_positive(k) || !f.provably_integer(k) || !f.provably_integer(out.e)) return std::nullopt;
+  if (is_class<numeric>(rr) && is_class<numeric>(k) &&
+      (!ex_to<numeric>(rr).is_integer() || ex_to<numeric>(rr).is_negative() || ex_to<numeric>(rr) >= ex_to<numeric>(k))) {
+    out.none = true;
+    return out;
+  }
+  if (!f.provably_integer(rr) || !f.provably_nonneg(rr) || !f.provably_nonneg(k - 1 - rr)) return std::nullopt;
+  return out;
+}
+
+}  // namespace detail
+
+// sum (i = lb, ub) { (i + e) mod k == r } = floor((ub + e - r) / k) - floor((lb - 1 + e - r) / k),
+// the number of j = i + e - r divisible by k (!= : the range's count minus that).
+// Side conditions (residue_test): k > 0 and an integer, e an integer, r an integer with
+// 0 <= r <= k - 1 (all proved: with a real k brute force has values and the count differs); r a number
+// outside 0..k-1 gives 0 matches. lb, ub integers (proved or assumed); guarded where the
+// range may be empty.
+std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  auto t = residue_test(r->body(), r->index_ex(), f);
+  if (!t) return std::nullopt;
+  ex matches = t->none ? ex(0) : floor_of((r->ub() + t->e - t->r) / t->k) - floor_of((r->lb() - 1 + t->e - t->r) / t->k);
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex count = r->ub() - r->lb() + 1;
+  return nonempty_guard(count, f) * (pamela_function(r->body()) == Fn::Eq ? matches : count - matches);
+}
+
+// sum (i = lb, ub) { ((i + e) mod k == r) * g(i) } = sum (i = L, U) { g(k i + r - e) } with
+// L = ceil((lb - r + e) / k), U = floor((ub - r + e) / k): the matching i are exactly
+// k j + r - e for integer j in [L, U] (sum over the even i: sum (i = 1, floor(N / 2)) { 2 i }).
+// Side conditions as sum_mod_count (residue_test; a number r outside 0..k-1 matches no i:
+// 0); lb, ub integers (proved or assumed); g does not fail (may_fail) at the i skipped.
+// Both sums are 0 on an empty range, so no guard is needed.
+std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex pred, g = 1;
+  for (size_t t = 0; t < r->body().nops(); ++t) {
+    const ex& x = r->body().op(t);
+    if (pred.is_zero() && pamela_function(x) == Fn::Eq && x.has(i)) pred = x;
+    else g *= x;
+  }
+  if (pred.is_zero()) return std::nullopt;
+  auto t = residue_test(pred, i, f);
+  if (!t || may_fail(g, f)) return std::nullopt;
+  if (t->none) return ex(0);
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
+  return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}));
+}
+
+namespace detail {
+
+// What it reads and returns: struct MatchCount in rules_internal.h.
+std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r, const Facts& f) {
+  Fn fn = pamela_function(pred);
+  if (!is_comparison(pred)) return std::nullopt;
+  const ex& i = r.index_ex();
+  auto lin = linear_in(pred.op(1) - pred.op(0), i);
+  if (!lin) return std::nullopt;
+  const numeric& ca = lin->first;
+  const ex& b = lin->second;
+  if (fn == Fn::Eq || fn == Fn::Ne) {
+    if (ca != 1 && ca != -1) return std::nullopt;
+    ex s = (-b / ca).expand();
+    if (!f.provably_integer(s)) return std::nullopt;
+    ex one = compare(Cmp::Le, r.lb(), s) * compare(Cmp::Le, s, r.ub());
+    return MatchCount{fn == Fn::Eq ? one : r.ub() - r.lb() + 1 - one, fn == Fn::Eq};
+  }
+  bool strict = fn == Fn::Lt;
+  if (ca.is_positive()) {
+    ex t = (-b / ca).expand();
+    ex L = strict ? floor_of(t) + 1 : ceil_of(t);
+    return MatchCount{make_max({ex(0), r.ub() - make_max({r.lb(), L}) + 1}), true};
+  }
+  ex t = (b / -ca).expand();
+  ex U = strict ? ceil_of(t) - 1 : floor_of(t);
+  return MatchCount{make_max({ex(0), make_min({r.ub(), U}) - r.lb() + 1}), true};
+}
+
+// The number of i in lb..ub matching a residue test (residue_test), right where
+// lb <= ub + 1.
+std::optional<ex> residue_match_count(const ex& pred, const reduction& r, const Facts& f) {
+  auto t = residue_test(pred, r.index_ex(), f);
+  if (!t) return std::nullopt;
+  ex eq = t->none ? ex(0) : floor_of((r.ub() + t->e - t->r) / t->k) - floor_of((r.lb() - 1 + t->e - t->r) / t->k);
+  return pamela_function(pred) == Fn::Eq ? eq : r.ub() - r.lb() + 1 - eq;
+}
+
+}  // namespace detail
+
+// sum (i = lb, ub) { x < y } (also <=, ==, !=): linear_match_count. Side conditions: lb, ub
+// integers (proved or assumed); b does not fail (may_fail) unless the range is provably
+// non-empty; guarded for an empty range where the count is not exact there.
+std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& body = r->body();
+  if (!is_comparison(body)) return std::nullopt;
+  if (may_fail(body.op(1) - body.op(0), f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  auto m = linear_match_count(body, *r, f);
+  if (!m || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  return m->any_range ? m->count : nonempty_guard(r->ub() - r->lb() + 1, f) * m->count;
+}
+
+// sum (i = lb, ub) { (x < y) * g(i) } (also <=, ==) for y - x = a i + b linear in i: the
+// matching i are a ray, so the sum runs over the part of the range on the ray: a > 0:
+// sum (i = max(lb, L), ub) { g(i) }; a < 0: sum (i = lb, min(ub, U)) { g(i) }, with L, U as
+// in linear_match_count (a boundary process, if (p > 0) use(link(p - 1), t)); ==, a = +-1
+// and s = -b / a an integer (proved): g(s) (lb <= s) (s <= ub); != the whole sum minus that
+// (all but the sender, if (q != p)), where g(s) must not fail. Both sides are 0 on an empty
+// range. Side conditions: lb, ub integers (proved or assumed); g does not fail (may_fail)
+// at the i skipped; b does not fail unless the range is provably non-empty.
+std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || !is_class<mul>(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex pred, g = 1;
+  for (size_t t = 0; t < r->body().nops(); ++t) {
+    const ex& x = r->body().op(t);
+    if (pred.is_zero() && is_comparison(x) && x.has(i)) pred = x;
+    else g *= x;
+  }
+  if (pred.is_zero() || !g.has(i)) return std::nullopt;
+  auto lin = linear_in(pred.op(1) - pred.op(0), i);
+  if (!lin) return std::nullopt;
+  Facts fi = f;  // the skipped i lie in lb..ub
+  fi.declare_index(r->index(), r->lb(), r->ub());
+  if (may_fail(g, fi)) return std::nullopt;
+  if (may_fail(lin->second, f) && !f.provably_nonneg(r->ub() - r->lb())) return std::nullopt;
+  const numeric& ca = lin->first;
+  const ex& b = lin->second;
+  Fn fn = pamela_function(pred);
+  if (fn == Fn::Eq || fn == Fn::Ne) {
+    if (ca != 1 && ca != -1) return std::nullopt;
+    ex s0 = (-b / ca).expand();
+    ex at = g.subs(exmap{{i, s0}});
+    if (!f.provably_integer(s0) || may_fail(at, f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a))
+      return std::nullopt;
+    ex one = at * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
+    return fn == Fn::Eq ? one : rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), g) - one;
+  }
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  bool strict = fn == Fn::Lt;
+  if (ca.is_positive()) {
+    ex t = (-b / ca).expand();
+    ex L = strict ? floor_of(t) + 1 : ceil_of(t);
+    return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), g);
+  }
+  ex t = (b / -ca).expand();
+  ex U = strict ? ceil_of(t) - 1 : floor_of(t);
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), g);
+}
+
+// sum (i = lb, ub) { f(i) * min(g(i), C) } with g(i) = a i + b linear (a a nonzero number,
+// b free of i) and C free of i: g(i) <= C exactly for i <= U = floor((C - b) / a) (a > 0),
+// resp. i >= L = ceil((C - b) / a) (a < 0), so the range splits there into a part where
+// the min is g and one where it is C, each clamped to the original range:
+//   a > 0: sum (i = lb, min(ub, U)) { f g } + sum (i = max(lb, U + 1), ub) { f C },
+//   a < 0: sum (i = lb, min(ub, L - 1)) { f C } + sum (i = max(lb, L), ub) { f g }.
+// Each part covers a subset of the range (empty where the split lies outside it), together
+// every i exactly once, so the value is unchanged for any f; the parts are closed by the
+// other rules (sum_poly guards a part that may be empty). Side conditions: lb, ub integers
+// (proved or assumed; the split bounds are then integers); C and b do not fail (may_fail)
+// unless the range is provably non-empty (the bounds evaluate them, brute force would not).
+std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex mn, rest = 1;
+  for (const ex& t : operands_of(r->body(), false)) {
+    if (mn.is_zero() && is_class<extremum>(t) && !ex_to<extremum>(t).is_max() &&
+        ex_to<extremum>(t).args().size() == 2 && t.has(i))
+      mn = t;
+    else
+      rest *= t;
+  }
+  if (mn.is_zero()) return std::nullopt;
+  ex g = ex_to<extremum>(mn).args()[0], C = ex_to<extremum>(mn).args()[1];
+  if (g.has(i) == C.has(i)) return std::nullopt;
+  if (C.has(i)) std::swap(g, C);
+  auto lin = linear_in(g, i);
+  if (!lin) return std::nullopt;
+  bool nonempty = f.provably_nonneg(r->ub() - r->lb());
+  if ((may_fail(C, f) || may_fail(lin->second, f)) && !nonempty) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  const numeric& ca = lin->first;
+  ex t = ((C - lin->second) / ex(ca)).expand();
+  // With a = +-1 and b - ub an integer (proved), t = (C - b) / a is an integer (ub is) plus
+  // C / a: take the integer part out of floor/ceil so the bounds stay readable.
+  ex int_part = 0, frac = t;
+  if ((ca == 1 || ca == -1) && f.provably_integer((lin->second - r->ub()).expand())) {
+    int_part = (-lin->second / ex(ca)).expand();
+    frac = (C / ex(ca)).expand();
+  }
+  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
+  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
+  // A part: closed here when its body is a polynomial in i with i-free coefficients (its
+  // bounds are integers with lb and ub, so nothing more is required or assumed), else a sum.
+  auto part = [&](const ex& lo, const ex& hi, const ex& body) -> ex {
+    ex b = body.expand();
+    bool poly = b.is_polynomial(i) && b.ldegree(i) >= 0 && b.degree(i) <= 40;
+    for (int k = 0; poly && k <= b.degree(i); ++k) poly = !b.coeff(i, k).has(i);
+    if (!poly || (may_fail(b, f) && !nonempty)) return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, body);
+    ex out = 0;
+    for (int k = 0; k <= b.degree(i); ++k) {
+      ex c = b.coeff(i, k);
+      if (!c.is_zero()) out += c * (faulhaber(static_cast<unsigned>(k), hi) - faulhaber(static_cast<unsigned>(k), lo - 1));
+    }
+    return nonempty_guard(hi - lo + 1, f) * out.expand();
+  };
+  ex fg = rest * g, fC = rest * C;
+  if (ca.is_positive()) {
+    ex U = int_part + fl(frac);
+    return part(r->lb(), make_min({r->ub(), U}), fg) + part(make_max({r->lb(), U + 1}), r->ub(), fC);
+  }
+  ex L = int_part + cl(frac);
+  return part(r->lb(), make_min({r->ub(), L - 1}), fC) + part(make_max({r->lb(), L}), r->ub(), fg);
+}
+
+// Piecewise split: sum (i = lb, ub) { B(i) } where B holds m = max(g1, g2) or min(g1, g2)
+// (abs(g) = max(g, -g)) with d(i) = g1 - g2 = a i + b linear in i (a a nonzero number, b
+// free of i). m = g1 exactly where d >= 0 (max) or d <= 0 (min), and that is a ray of i:
+// i >= L = ceil(-b / a) or i <= U = floor(-b / a) by the signs of a. So the sum is the sum of
+// B with m := g1 over the ray, clamped to [lb, ub], plus B with m := g2 over the rest:
+//   ray i <= U: sum (i = lb, min(ub, U)) { B[g1] } + sum (i = max(lb, U + 1), ub) { B[g2] },
+//   ray i >= L: sum (i = max(lb, L), ub) { B[g1] } + sum (i = lb, min(ub, L - 1)) { B[g2] }.
+// Each i lies in exactly one part (a part is empty where the ray misses the range; at
+// d = 0 both candidates are equal), so the value is unchanged for any B. This is the
+// general form of sum_min_split: min/max anywhere in the body (inside ceil, a product, an
+// inner loop's bound), both sides depending on i (wavefront diagonals min(d, 2 N - d),
+// distances abs(i - c)). Side conditions: lb, ub integers (proved or assumed; the split
+// bounds are then integers); b does not fail (may_fail) unless the range is provably
+// non-empty (the new bounds evaluate it, brute force would not).
+std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::vector<LinearChoice> found;
+  find_linear_choices(r->body(), i, found);
+  if (found.empty()) return std::nullopt;
+  const LinearChoice* c = &found[0];
+  if (found.size() > 1) {  // not GiNaC's operand order: the first in printed-text order
+    for (const LinearChoice& x : found)
+      if (to_pamela(x.node) < to_pamela(c->node)) c = &x;
+  }
+  bool nonempty = f.provably_nonneg(r->ub() - r->lb());
+  if (may_fail(c->b, f) && !nonempty) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex t = (-c->b / ex(c->a)).expand();
+  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
+  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
+  ex b1 = r->body().subs(exmap{{c->node, c->g1}}, subs_options::no_pattern);
+  ex b2 = r->body().subs(exmap{{c->node, c->g2}}, subs_options::no_pattern);
+  // g1 on the ray where d >= 0 (max) or d <= 0 (min): i >= L when that ray grows with i.
+  bool ray_up = c->a.is_positive() == c->is_max;
+  if (c->strict) {  // (x < y): 1 on i > t (a > 0) or i < t (a < 0), 0 elsewhere
+    if (c->a.is_positive()) {
+      ex L = fl(t) + 1;
+      return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
+             rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), L - 1}), b2);
+    }
+    ex U = cl(t) - 1;
+    return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
+           rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
+  }
+  if (ray_up) {
+    ex L = cl(t);
+    return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
+           rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), L - 1}), b2);
+  }
+  ex U = fl(t);
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
+         rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
+}
+
+namespace {
+
+// The nodes (s i + e) mod k (s = +-1, e an integer, proved with the facts of the loops
+// around the node) through which alone e depends on i; false when i occurs elsewhere, or
+// in an inner loop's bounds.
+bool i_only_in_mods(const ex& x, const ex& i, const Facts& f, std::vector<std::pair<ex, numeric>>& mods) {
+  if (!x.has(i)) return true;
+  if (x.is_equal(i)) return false;
+  if (is_class<reduction>(x)) {
+    const auto& r = ex_to<reduction>(x);
+    if (r.lb().has(i) || r.ub().has(i)) return false;
+    Facts in = f;
+    in.declare_index(r.index(), r.lb(), r.ub());
+    return i_only_in_mods(r.body(), i, in, mods);
+  }
+  if (pamela_function(x) == Fn::Mod && !x.op(1).has(i)) {
+    auto lin = linear_in(x.op(0), i);
+    if (!lin || (lin->first != 1 && lin->first != -1) || !f.provably_integer(lin->second)) return false;
+    mods.push_back({x, lin->first});
+    return true;
+  }
+  for (size_t k = 0; k < x.nops(); ++k)
+    if (!i_only_in_mods(x.op(k), i, f, mods)) return false;
+  return true;
+}
+
+// e a sum whose body depends on its index only through residue nodes (i_only_in_mods)
+// that all share one modulus k: the sum, k and the nodes; nullopt otherwise.
+struct ResidueSum {
+  const reduction* r;
+  ex k;
+  std::vector<std::pair<ex, numeric>> mods;  // (node (s i + e) mod k, s)
+};
+std::optional<ResidueSum> residue_sum(const ex& e, const Facts& f) {
+  ResidueSum out{as_red(e, ReduceKind::Sum), 0, {}};
+  if (!out.r || !i_only_in_mods(out.r->body(), out.r->index_ex(), f, out.mods) || out.mods.empty())
+    return std::nullopt;
+  out.k = out.mods[0].first.op(1);
+  for (const auto& [m, s0] : out.mods)
+    if (!m.op(1).is_equal(out.k)) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { B } over exactly k consecutive integers (ub - lb + 1 = k), where B
+// depends on i only through residues (s i + e) mod k (s = +-1, e an integer free of i,
+// possibly an inner loop's index): i runs over a complete residue system, so the first
+// residue (s0 i + e0) mod k = r runs over 0..k-1 once each, and the others are
+// (s s0 (r - e0) + e) mod k: sum (r = 0, k - 1) { B[r] }. With inner loops whose bounds do
+// not mention i the sums are exchanged first (finite sums), so an exchange of P messages
+// from each p to (p + q) mod P sends P - 1 to every link. Side conditions: k an integer >= 1,
+// lb an integer (proved); every offset e an integer (proved). Exact for any B.
+std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&) {
+  auto rs = residue_sum(e, f);
+  if (!rs) return std::nullopt;
+  const reduction* r = rs->r;
+  const ex &i = r->index_ex(), &k = rs->k;
+  const auto& mods = rs->mods;
+  if (!(r->ub() - r->lb() + 1 - k).expand().is_zero()) return std::nullopt;
+  if (!f.provably_integer(k) || !f.provably_nonneg(k - 1) || !f.provably_integer(r->lb())) return std::nullopt;
+  // The new index: r = (s0 i + e0) mod k, so i = s0 (r - e0) (mod k).
+  GiNaC::symbol rr(r->index().get_name());
+  const numeric s0 = mods[0].second;
+  ex e0 = (mods[0].first.op(0) - s0 * i).expand();
+  exmap m;
+  for (const auto& [node, s] : mods) {
+    ex ei = (node.op(0) - s * i).expand();
+    m[node] = node.is_equal(mods[0].first) ? ex(rr) : mod_of((s * s0 * (rr - e0) + ei).expand(), k);
+  }
+  ex body = r->body().subs(m, subs_options::no_pattern);
+  if (body.has(i)) return std::nullopt;
+  return make_reduction(ReduceKind::Sum, rr, 0, k - 1, body);
+}
+
+constexpr long kMaxResidueSplit = 16;
+
+namespace {
+
+// Does the position of some unitvec in e mention i?
+bool position_mentions(const ex& e, const ex& i) {
+  if (pamela_function(e) == Fn::Unitvec) return e.op(0).has(i);
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (position_mentions(e.op(k), i)) return true;
+  return false;
+}
+
+}  // namespace
+
+// sum (i = lb, ub) { B } where B depends on i only through residues (s i + e) mod k for one
+// constant k (2 <= k <= kMaxResidueSplit; s = +-1, e an integer free of i), over any range:
+// the i with i mod k = q share the body B[q] (each residue node becomes (s q + e) mod k), and
+// there are floor((ub - q) / k) - floor((lb - 1 - q) / k) of them, so the sum is
+// sum_q count_q B[q], k terms. Odd-even phases reduce so: the work of phase ph depends on
+// ph mod 2 only. Exact for any B; on a range more than one short of non-empty the counts
+// would go negative, hence the guard. Side conditions: lb, ub integers (proved or
+// assumed); the offsets e integers (proved, as i_only_in_mods requires).
+std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& asm_) {
+  auto rs = residue_sum(e, f);
+  if (!rs) return std::nullopt;
+  const reduction* r = rs->r;
+  const ex &i = r->index_ex(), &k = rs->k;
+  const auto& mods = rs->mods;
+  if (!is_class<numeric>(k) || !ex_to<numeric>(k).is_integer() || ex_to<numeric>(k) < 2 ||
+      ex_to<numeric>(k) > kMaxResidueSplit)
+    return std::nullopt;
+  // Loads whose position holds the index (unitvec(i mod 16)) are the vector-max rules' to
+  // read whole: split, they become a 16-way max of floors (ceil(N / 16) is the answer).
+  if (position_mentions(r->body(), i)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, asm_)) return std::nullopt;
+  const long kk = ex_to<numeric>(k).to_long();
+  ex total = 0;
+  for (long q = 0; q < kk; ++q) {
+    exmap m;
+    for (const auto& [node, s] : mods) m[node] = mod_of((s * q + (node.op(0) - s * i)).expand(), k);
+    ex body = r->body().subs(m, subs_options::no_pattern);
+    if (body.has(i)) return std::nullopt;
+    ex count = floor_of((r->ub() - q) / k) - floor_of((r->lb() - 1 - q) / k);
+    total += count * body;
+  }
+  return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
+}
+
+// sum (i = a, b) { sum (j = i + c, d) { g(j) } } with g free of i and vector-valued (loads
+// on resources that no rule closes one row at a time) = sum (j = a + c, d) { m(j) g(j) }
+// with m(j) = min(b, j - c) - a + 1 rows i that reach j (>= 1 for j >= a + c), the min
+// dropped when b + c >= d is provable; likewise sum (j = c, i + d) with m(j) = b - max(a,
+// j - d) + 1 over j = c..b + d. Exchanging a triangle's order turns i <= j into a weight
+// on j, so `if (i <= j) use(cpu(j mod P))` becomes a cyclic map with a monotone weight.
+// Exact (finite sums; each (i, j) is counted once either way; guarded where b < a - 1 is
+// possible, which would make m(j) negative). Side conditions: a, b, c, d integers (proved
+// or assumed); the inner range's other end free of i.
+std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumptions& asm_) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const reduction* in = as_red(r->body(), ReduceKind::Sum);
+  if (!in || !is_vector_valued(in->body()) || in->body().has(r->index_ex())) return std::nullopt;
+  const ex& i = r->index_ex();
+  const ex &a = r->lb(), &b = r->ub();
+  auto lo = linear_in(in->lb(), i), hi = linear_in(in->ub(), i);
+  if (!require({{true, a}, {true, b}}, f, asm_)) return std::nullopt;
+  GiNaC::symbol j(in->index().get_name());
+  ex g = in->body().subs(exmap{{in->index_ex(), j}});
+  // An outer range more than one short of non-empty would give negative counts m(j).
+  ex guard = nonempty_guard(b - a + 1, f);
+  if (lo && lo->first == 1 && !in->ub().has(i)) {
+    const ex& c = lo->second;
+    const ex& d = in->ub();
+    if (!require({{true, c}, {true, d}}, f, asm_)) return std::nullopt;
+    ex top = f.provably_nonneg(b + c - d) ? ex(j - c) : make_min({b, j - c});
+    return guard * make_reduction(ReduceKind::Sum, j, a + c, d, (top - a + 1) * g);
+  }
+  if (hi && hi->first == 1 && !in->lb().has(i)) {
+    const ex& c = in->lb();
+    const ex& d = hi->second;
+    if (!require({{true, c}, {true, d}}, f, asm_)) return std::nullopt;
+    ex bottom = f.provably_nonneg(c - d - a) ? ex(j - d) : make_max({a, j - d});
+    return guard * make_reduction(ReduceKind::Sum, j, c, b + d, (b - bottom + 1) * g);
+  }
+  return std::nullopt;
+}
+
+constexpr long kUnrollLimit = 64;
+
+namespace {
+
+bool all_positions_numeric(const ex& e) {
+  if (pamela_function(e) == Fn::Unitvec) return is_class<numeric>(e.op(0));
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (!all_positions_numeric(e.op(k))) return false;
+  return true;
+}
+
+}  // namespace
+
+// Would substituting m into e make GiNaC evaluate 0 ^ 0? GiNaC refuses it by throwing from
+// the middle of building the power (which also leaks it): sum (i = 0, 0) { 0 ^ i } is left
+// to the evaluators, which define 0 ^ 0 = 1. Children first, so no inner power throws.
+static bool makes_zero_pow_zero(const ex& e, const exmap& m) {
+  for (auto it = e.postorder_begin(); it != e.postorder_end(); ++it)
+    if (is_class<power>(*it) && it->op(0).subs(m).is_zero() && it->op(1).subs(m).is_zero()) return true;
+  return false;
+}
+
+// sum/max/min (i = lb, ub) { g(i) } with integer numeric bounds and at most 64 iterations:
+// unrolled into g(lb) + ... + g(ub) (max(...), min(...)). An empty sum is 0; an empty
+// max/min is left alone (it has no value). A vector body is unrolled only when its
+// positions become numbers (otherwise the vector-max rules see the reduction). Always.
+std::optional<ex> rule_unroll(const ex& e, const Facts&, Assumptions&) {
+  if (!is_class<reduction>(e)) return std::nullopt;
+  const auto& r = ex_to<reduction>(e);
+  if (!is_class<numeric>(r.lb()) || !is_class<numeric>(r.ub())) return std::nullopt;
+  const numeric &lb = ex_to<numeric>(r.lb()), &ub = ex_to<numeric>(r.ub());
+  if (!lb.is_integer() || !ub.is_integer()) return std::nullopt;
+  numeric n = ub - lb + 1;
+  if (n > kUnrollLimit) return std::nullopt;
+  if (!n.is_positive())
+    return r.kind() == ReduceKind::Sum || r.empty_is_zero() ? std::optional<ex>(ex(0)) : std::nullopt;
+  if (is_vector_valued(r.body()) && !all_positions_numeric(r.body().subs(exmap{{r.index_ex(), lb}})))
+    return std::nullopt;
+  exvector terms;
+  for (numeric k = lb; k <= ub; k += 1) {
+    exmap at{{r.index_ex(), k}};
+    if (makes_zero_pow_zero(r.body(), at)) return std::nullopt;
+    terms.push_back(r.body().subs(at));
+  }
+  if (r.kind() == ReduceKind::Sum) return ex(add(terms));
+  return r.kind() == ReduceKind::Max ? make_max(terms) : make_min(terms);
+}
+
+}  // namespace pamc::sym
