@@ -76,7 +76,7 @@ std::vector<HybridObservation> runs(const std::function<double(double)>& m0, uns
 
 }  // namespace
 
-TEST_CASE("m0 constant across sizes is judged predictable; m0 drifting with size is not") {
+TEST_CASE("m0 constant across sizes is judged predictable, m0 drifting with size is not") {
   std::vector<M0Study> flat = m0_studies(runs([](double) { return 0.35; }, 1), 0.05, 0);
   REQUIRE(flat.size() == 1);
   REQUIRE(flat[0].sizes.size() == 6);
@@ -106,7 +106,7 @@ TEST_CASE("m0 constant across sizes is judged predictable; m0 drifting with size
   CHECK(late[0].sizes.size() == 5);
 }
 
-TEST_CASE("without replicates the verdict is the slope test; exact data give m0 exactly") {
+TEST_CASE("without replicates the verdict is the slope test, exact data give m0 exactly") {
   std::vector<HybridObservation> obs;
   for (double size : {50.0, 100.0, 150.0, 200.0}) {
     HybridObservation o;

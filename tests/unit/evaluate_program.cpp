@@ -146,7 +146,7 @@ TEST_CASE("property: the compiled program gives the exact evaluator's value (400
   CHECK(exact > compared / 2);
 }
 
-TEST_CASE("compiled program: non-integer loop bounds and negative positions have no value; exactness is reported") {
+TEST_CASE("compiled program: non-integer loop bounds and negative positions have no value, exactness is reported") {
   symbol N("N"), i("i");
   std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}};
   auto prog = [&](const ex& e) { return pamc::eval::compile_expression(e, params); };

@@ -46,7 +46,7 @@ struct TempDir {
 
 }  // namespace
 
-TEST_CASE("check: the seed's MRM loads; fcfs(i) declaration changes nothing") {
+TEST_CASE("check: the seed's MRM loads, fcfs(i) declaration changes nothing") {
   Diagnostics d;
   auto p = load_program(std::string(PAMC_SOURCE_DIR) + "/samples/mrm.pam", {}, d);
   REQUIRE_MESSAGE(p, errors(d));

@@ -208,9 +208,9 @@ TEST_CASE("parse: numeric if") {
   CHECK(print_body("numeric x = (if (c) 1 else 2) ^ 2") == "(if (c) 1 else 2) ^ 2");
 }
 
-TEST_CASE("parse: process operators; `;` binds tighter than ||") {
+TEST_CASE("parse: process operators, sequence binds tighter than ||") {
   CHECK(proc_shape("a ; b || c ; d") == "(|| (; a b) (; c d))");
-  CHECK(proc_shape("a ; b ; c") == "(; (; a b) c)");
+  CHECK(proc_shape("a ; b ; c") == "(; a b c)");  // a chain of one operator is one node
   CHECK(proc_shape("delay(t) ; use(s, t)") == "(; (Delay t) (Use s t))");
   CHECK(proc_shape("{ a || b } ; c") == "(; (Group (|| a b)) c)");
   CHECK(proc_shape("a ; (b || c)") == "(; a (|| b c))");

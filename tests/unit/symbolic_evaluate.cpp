@@ -49,7 +49,7 @@ TEST_CASE("mod and div use floor semantics, also for negative operands") {
   CHECK(ev(compare(Cmp::Ne, a, b), {{a, 3}, {b, 4}}) == 1);
 }
 
-TEST_CASE("exact rationals; floats only where sqrt/log/exp enter") {
+TEST_CASE("exact rationals, floats only where sqrt/log/exp enter") {
   symbol N("N");
   CHECK(ev(N * numeric(101, 10), {{N, 1000000}}) == 10100000);
   CHECK(ev(GiNaC::sqrt(N), {{N, 16}}) == 4);
@@ -59,7 +59,7 @@ TEST_CASE("exact rationals; floats only where sqrt/log/exp enter") {
   CHECK(ev(GiNaC::exp(N), {{N, 0}}) == 1);
 }
 
-TEST_CASE("reductions unroll; empty ranges: sum 0, max/min an error") {
+TEST_CASE("reductions unroll, empty ranges: sum 0, max/min an error") {
   symbol i("i"), N("N");
   ex s = make_reduction(ReduceKind::Sum, i, 1, N, i * i);
   CHECK(ev(s, {{N, 10}}) == 385);
@@ -71,7 +71,7 @@ TEST_CASE("reductions unroll; empty ranges: sum 0, max/min an error") {
   CHECK(err(make_reduction(ReduceKind::Min, i, 1, N, i), {{N, 0}}).find("empty range") != std::string::npos);
 }
 
-TEST_CASE("vectors evaluate elementwise; max(v) counts the implicit zeros") {
+TEST_CASE("vectors evaluate elementwise, max(v) counts the implicit zeros") {
   symbol p("p"), P("P");
   WorkBudget b;
   Value v = evaluate(vector_literal({1, 2, 3}) * 4, {}, b);

@@ -70,7 +70,7 @@ TEST_CASE("max/min eval: flatten, dedupe, fold numbers, single argument") {
   CHECK(!is_min(make_max({a, b})));
 }
 
-TEST_CASE("reductions: substitution spares the bound index; equality up to renaming") {
+TEST_CASE("reductions: substitution spares the bound index, equality up to renaming") {
   symbol i("i"), j("j"), N("N"), k("k");
   ex s = make_reduction(ReduceKind::Sum, i, 1, N, i * k);
   ex t = s.subs(GiNaC::exmap{{N, 10}, {i, 99}, {k, 2}});
