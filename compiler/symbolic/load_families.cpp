@@ -2,12 +2,15 @@
 #include "compiler/symbolic/load_families.h"
 
 #include "compiler/symbolic/class_test.h"
+#include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -111,6 +114,92 @@ std::optional<ex> collapse(const Family& fam, const Facts& f, Assumptions& a) {
   return fam.outer * make_reduction(ReduceKind::Sum, lq.index, lq.lb, lq.ub, load * unitvec(fam.pos));
 }
 
+
+// The lowest (up = false) or highest (up = true) value x takes over the family's loops, as
+// an expression free of their indices; nullopt where x is not monotone in a way the rules
+// below read. A bound, not necessarily attained: every index point of the domain has
+// lo <= x <= hi (each index lies in [lb, ub], and every step below is monotone in its
+// argument), which is all that disjointness needs. An empty domain has no points: any
+// bound holds.
+std::optional<ex> position_bound(const ex& x, bool up, const std::vector<Loop>& loops, const Facts& f,
+                                 const Facts& in) {
+  bool has_index = false;
+  for (const Loop& l : loops) has_index = has_index || x.has(l.index);
+  if (!has_index) return x;
+  if (is_class<symbol>(x)) {
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+      if (x.is_equal(it->index)) return position_bound(up ? it->ub : it->lb, up, loops, f, in);
+    return std::nullopt;
+  }
+  if (is_class<add>(x)) {
+    ex sum = 0;
+    for (size_t k = 0; k < x.nops(); ++k) {
+      auto b = position_bound(x.op(k), up, loops, f, in);
+      if (!b) return std::nullopt;
+      sum += *b;
+    }
+    return sum;
+  }
+  if (is_class<mul>(x)) {
+    // c * y with c free of the indices: monotone in y, up or down by c's sign.
+    ex c = 1, y = 1;
+    int dependent = 0;
+    for (size_t k = 0; k < x.nops(); ++k) {
+      bool dep = false;
+      for (const Loop& l : loops) dep = dep || x.op(k).has(l.index);
+      if (dep) {
+        y *= x.op(k);
+        ++dependent;
+      } else {
+        c *= x.op(k);
+      }
+    }
+    if (dependent != 1) return std::nullopt;
+    bool c_up = f.provably_nonneg(c);
+    if (!c_up && !f.provably_nonpos(c)) return std::nullopt;
+    auto b = position_bound(y, c_up ? up : !up, loops, f, in);
+    if (!b) return std::nullopt;
+    return c * *b;
+  }
+  switch (pamela_function(x)) {
+    case Fn::Mod: {
+      // a mod M lies in [0, M - 1] for integers a and M >= 1, wherever a lies.
+      const ex& m = x.op(1);
+      for (const Loop& l : loops)
+        if (m.has(l.index)) return std::nullopt;
+      if (!f.provably_positive(m) || !f.provably_integer(m) || !in.provably_integer(x.op(0))) return std::nullopt;
+      return up ? m - 1 : ex(0);
+    }
+    case Fn::Div: {
+      // floor(a / B) is nondecreasing in a for B > 0.
+      const ex& b = x.op(1);
+      for (const Loop& l : loops)
+        if (b.has(l.index)) return std::nullopt;
+      if (!f.provably_positive(b)) return std::nullopt;
+      auto a = position_bound(x.op(0), up, loops, f, in);
+      if (!a) return std::nullopt;
+      return idiv_of(*a, b);
+    }
+    case Fn::Floor:
+    case Fn::Ceil: {
+      auto a = position_bound(x.op(0), up, loops, f, in);
+      if (!a) return std::nullopt;
+      return pamela_function(x) == Fn::Floor ? floor_of(*a) : ceil_of(*a);
+    }
+    default: return std::nullopt;
+  }
+}
+
+// The positions a family can touch, [lo, hi].
+std::optional<std::pair<ex, ex>> position_span(const Family& fam, const Facts& f) {
+  Facts in = f;
+  for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
+  auto lo = position_bound(fam.pos, false, fam.loops, f, in);
+  auto hi = position_bound(fam.pos, true, fam.loops, f, in);
+  if (!lo || !hi) return std::nullopt;
+  return std::make_pair(*lo, *hi);
+}
+
 }  // namespace
 
 std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a) {
@@ -149,6 +238,99 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
     v += parts[k];
   }
   if (!changed) return std::nullopt;
+  return vector_max(v);
+}
+
+}  // namespace pamc::sym
+
+namespace pamc::sym {
+
+// Families on disjoint positions: max(v_1 + ... + v_m) = max(max(G_1), ..., max(G_g)),
+// where G_1..G_g group the families so that no two groups can share a position. Each
+// family's positions lie in a span [lo, hi] bounded over its loops (position_bound: affine
+// maps with coefficients of proved sign, mod, div, floor); two families are apart when
+// lo_B - hi_A > 0 or lo_A - hi_B > 0 is proved, and families not proved apart share a
+// group. Exact when every weight is >= 0 over its loops (proved): then each position's
+// load comes from one group, each group's max sees only its own loads and zeros, and every
+// max is >= 0, so the max over groups is the max over positions (0 for the zero vector on
+// both sides). Every unitvec of v stays in one group, so a position without a value
+// (negative, fractional) still has none. The cpu and network families of a process grid,
+// `cpu(i * Py + j)` and `nic(i * Py + j)` at `Px * Py + p`, or workers at `w + 1` beside a
+// shared queue at 0, are such groups.
+std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() < 2 || fams.size() > 64) return std::nullopt;
+  std::vector<std::optional<std::pair<ex, ex>>> spans;
+  for (const Family& fam : fams) {
+    Facts in = f;
+    for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
+    if (!in.provably_nonneg(fam.outer * fam.weight)) return std::nullopt;
+    spans.push_back(position_span(fam, f));
+  }
+  // Groups: the connected parts of "may overlap".
+  std::vector<size_t> group(fams.size());
+  for (size_t k = 0; k < fams.size(); ++k) group[k] = k;
+  std::function<size_t(size_t)> root = [&](size_t k) { return group[k] == k ? k : group[k] = root(group[k]); };
+  for (size_t a = 0; a < fams.size(); ++a)
+    for (size_t b = a + 1; b < fams.size(); ++b) {
+      if (root(a) == root(b)) continue;
+      bool apart = spans[a] && spans[b] &&
+                   (f.provably_positive(spans[b]->first - spans[a]->second) ||
+                    f.provably_positive(spans[a]->first - spans[b]->second));
+      if (!apart) group[root(a)] = root(b);
+    }
+  std::map<size_t, ex> parts;
+  for (size_t k = 0; k < fams.size(); ++k)
+    parts[root(k)] += fams[k].outer * nest(fams[k].loops, fams[k].weight * unitvec(fams[k].pos));
+  if (parts.size() < 2) return std::nullopt;
+  // In printed-text order, so the result does not follow GiNaC's term order.
+  std::vector<std::pair<std::string, ex>> order;
+  for (const auto& [g, v] : parts) order.emplace_back(to_pamela(v), vector_max(v));
+  std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  exvector args;
+  for (const auto& [text, m] : order) args.push_back(m);
+  return make_max(args);
+}
+
+// A symbolic offset shared by every family: max(sum of w * unitvec(pos + d)) =
+// max(sum of w * unitvec(pos)), with d the terms of each position free of its loops that
+// mention a parameter (the network family of a process grid at `Px * Py + p`, a resource
+// at `i + B`). Exact when every weight is >= 0 (proved: the zeros below a family do not
+// change its max), pos >= 0 over the loops (proved, with position_bound) and d >= 0 an
+// integer (proved; a default sign is recorded as an assumption): then pos + d and pos are
+// both positions that exist, at every index point, and the shift moves every load alike.
+// Numeric offsets are left to the rules that read them (`i + 1`).
+std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.empty()) return std::nullopt;
+  std::optional<ex> d;
+  std::vector<ex> rest;
+  for (const Family& fam : fams) {
+    ex pos = fam.pos.expand(), off = 0, inner = 0;
+    for (const ex& t : is_class<add>(pos) ? exvector(pos.begin(), pos.end()) : exvector{pos}) {
+      bool dep = false;
+      for (const Loop& l : fam.loops) dep = dep || t.has(l.index);
+      (dep || is_class<numeric>(t) ? inner : off) += t;
+    }
+    if (off.is_zero() || (d && !(off - *d).expand().is_zero())) return std::nullopt;
+    d = off;
+    rest.push_back(inner);
+  }
+  if (!f.provably_nonneg(*d) || !f.provably_integer(*d)) return std::nullopt;
+  ex v = 0;
+  for (size_t k = 0; k < fams.size(); ++k) {
+    const Family& fam = fams[k];
+    Facts in = f;
+    for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
+    if (!in.provably_nonneg(fam.outer * fam.weight)) return std::nullopt;
+    auto lo = position_bound(rest[k], false, fam.loops, f, in);
+    if (!lo || !f.provably_nonneg(*lo)) return std::nullopt;
+    v += fam.outer * nest(fam.loops, fam.weight * unitvec(rest[k]));
+  }
   return vector_max(v);
 }
 

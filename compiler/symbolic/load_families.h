@@ -25,4 +25,14 @@ namespace pamc::sym {
 // way, and a weight is evaluated at the same index points. nullopt when no family changes.
 std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a);
 
+// max(v) as the max over groups of families whose positions are proved apart (the compute
+// and network families of a process grid; workers beside a shared queue), when every
+// weight is >= 0. nullopt when the families form one group.
+std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions& a);
+
+// max(v) with a symbolic offset d that every family's position shares dropped (`Px * Py + p`
+// read as p), when the weights are >= 0, the positions without d are >= 0 and d >= 0 is an
+// integer. nullopt otherwise.
+std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions& a);
+
 }  // namespace pamc::sym

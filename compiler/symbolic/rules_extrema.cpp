@@ -482,4 +482,77 @@ std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions&
   return nonempty_guard(n, f) * make_min({n, K});
 }
 
+namespace {
+
+// The residue nodes (a i + e) mod m in x with m an integer in 2..kMaxExtResidue and a a
+// nonzero integer, outside inner reductions' bodies; false when i also occurs in a residue
+// node of another kind whose modulus is a number (which the split would not remove).
+constexpr long kMaxExtResidue = 8;
+void residue_moduli(const ex& x, const ex& i, std::set<long>& moduli) {
+  if (pamela_function(x) == Fn::Mod && x.op(0).has(i) && is_class<numeric>(x.op(1))) {
+    const numeric& m = ex_to<numeric>(x.op(1));
+    auto lin = linear_in(x.op(0), i);
+    if (m.is_integer() && m >= 2 && m <= kMaxExtResidue && lin && lin->first.is_integer()) moduli.insert(m.to_long());
+  }
+  for (size_t k = 0; k < x.nops(); ++k) residue_moduli(x.op(k), i, moduli);
+}
+
+}  // namespace
+
+// Max over residue classes: max (i = lb, ub) { B(i) } where B mentions residues of i,
+// (a i + e) mod m with a number m (2..8; m the lcm of those met, <= 8): the max is the max
+// over s = 0..m-1 of max (k = ceil((lb - s) / m), floor((ub - s) / m)) { B(m k + s) }, where
+// every residue node is a function of s alone ((a s + e) mod m), so each class's body is
+// the plain function of k the other rules read (a worker's speed by the parity of its
+// number, t / (1 + w mod 2); a count with a parity test). Exact: the classes partition the
+// range. A class may be empty: with B >= 0 over the range (proved) an empty class counts
+// as 0, which changes no max of a non-empty range, and an empty range gives 0 on both sides
+// for a par's max (0 on an empty range) and for a user's max over a range proved non-empty;
+// otherwise every class must be non-empty, ub - lb >= m - 1 (proved or assumed). For a min,
+// only the latter. Side conditions: lb, ub integers (proved or assumed); e integers
+// (proved, else the node keeps i and the class body is left as written).
+std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::set<long> moduli;
+  residue_moduli(r->body(), i, moduli);
+  if (moduli.empty()) return std::nullopt;
+  long m = 1;
+  for (long x : moduli) m = std::lcm(m, x);
+  if (m > kMaxExtResidue) return std::nullopt;
+  Facts fi = f;
+  fi.declare_index(r->index(), r->lb(), r->ub());
+  bool is_max = r->kind() == ReduceKind::Max;
+  bool zero_classes = is_max && fi.provably_nonneg(r->body()) &&
+                      (r->empty_is_zero() || f.provably_nonneg(r->ub() - r->lb()));
+  std::vector<Cond> conds = {{true, r->lb()}, {true, r->ub()}};
+  if (!zero_classes) conds.push_back({false, r->ub() - r->lb() - (m - 1)});
+  if (!require(conds, f, a)) return std::nullopt;
+  symbol k(r->index().get_name());
+  exvector classes;
+  for (long s = 0; s < m; ++s) {
+    ex body = r->body().subs(exmap{{i, m * k + s}}, subs_options::no_pattern);
+    // (a (m k + s) + e) mod m = (a s + e) mod m: k drops out of every residue node.
+    struct Residues : map_function {
+      const symbol& k;
+      long m;
+      Residues(const symbol& k_, long m_) : k(k_), m(m_) {}
+      ex operator()(const ex& x) override {
+        ex y = x.map(*this);
+        if (pamela_function(y) != Fn::Mod || !is_class<numeric>(y.op(1)) || !y.op(0).has(k)) return y;
+        const numeric& mm = ex_to<numeric>(y.op(1));
+        if (!mm.is_integer() || m % mm.to_long() != 0) return y;
+        auto lin = linear_in(y.op(0), k);
+        if (!lin || !lin->first.is_integer() || !irem(lin->first, mm).is_zero()) return y;
+        return mod_of(lin->second, mm);
+      }
+    } residues(k, m);
+    body = residues(body);
+    ex lo = ceil_of((r->lb() - s) / m), hi = floor_of((r->ub() - s) / m);
+    classes.push_back(make_reduction(r->kind(), k, lo, hi, body, zero_classes));
+  }
+  return is_max ? make_max(classes) : make_min(classes);
+}
+
 }  // namespace pamc::sym

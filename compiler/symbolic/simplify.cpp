@@ -192,7 +192,8 @@ struct Driver {
     // (vmax_distinct) there too, before a guard in its weight (p != q) is rewritten as a
     // difference of two vectors.
     if (pamela_function(e) == Fn::VectorMax && firings_left > 0) {
-      static const size_t top_down[] = {rule_index("vmax_collapse"), rule_index("vmax_distinct")};
+      static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"), rule_index("vmax_collapse"),
+                                       rule_index("vmax_distinct")};
       for (size_t k : top_down) {
         if (auto y = try_rule(all_rules()[k], e, f)) {
           if (trace_rules()) std::cerr << "rule " << all_rules()[k].name << " (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";

@@ -1305,3 +1305,92 @@ TEST_CASE_FIXTURE(Fixture, "load families: a transpose's messages, summed over t
   // nor one whose position loop's range depends on another of its loops (a triangle)
   CHECK(!rule_vmax_collapse(vector_max(Sum(p, 0, P - 1, Sum(q, 0, p, unitvec(q)))), F, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "load families on disjoint positions: a process grid's cpus and network interfaces") {
+  // cpu(i * Py + j) and nic(i * Py + j) = fcfs(Px * Py + i * Py + j): the two families'
+  // positions are [0, Px Py - 1] and [Px Py, 2 Px Py - 1], so the max is the max of each.
+  symbol Px("Px"), Py("Py"), t("t");
+  for (const symbol& s : {Px, Py}) {
+    F.declare(s, s.get_name());
+    F.declare_integer(s);
+  }
+  F.declare(t, "t");
+  ex cpu = Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, t * unitvec(i * Py + j)));
+  ex nic = Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, 2 * unitvec(Px * Py + i * Py + j)));
+  ex v = vector_max(cpu + nic);
+  auto d = rule_vmax_disjoint(v, F, a);
+  REQUIRE(d);
+  CHECK(GiNaC::is_a<extremum>(*d));
+  CHECK(d->nops() == 2);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric x : {0, 1, 2, 3})
+    for (numeric y : {0, 1, 3})
+      for (numeric tt : {0, 1, 5}) pts.push_back({{Px, x}, {Py, y}, {t, tt}});
+  CHECK(agrees(*d, v, pts));
+  // the offset Px * Py shared by a family's positions is dropped (positions >= 0, weights >= 0)
+  auto o = rule_vmax_offset(vector_max(nic), F, a);
+  REQUIRE(o);
+  CHECK(!o->has(Px * Py + i * Py + j));
+  CHECK(agrees(*o, vector_max(nic), pts));
+  Assumptions as;
+  ex s = simplify(v, F, as, st);
+  CHECK(count_reductions(s) == 0);
+  CHECK(agrees(s, v, pts));
+  // overlapping families (nic numbered from Px * Py - 1) are one group: not split
+  ex overlap = Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, 2 * unitvec(Px * Py - 1 + i * Py + j)));
+  CHECK(!rule_vmax_disjoint(vector_max(cpu + overlap), F, a));
+  // a weight of unknown sign: the zeros of one group could be the max; not split
+  symbol u("u");
+  F.declare_unbounded(u, "u");
+  ex neg = Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, u * unitvec(Px * Py + i * Py + j)));
+  CHECK(!rule_vmax_disjoint(vector_max(cpu + neg), F, a));
+  // an offset that may be fractional is kept (cpu(i + B / 2) has no value at B = 1)
+  symbol B("B");
+  F.declare(B, "B");
+  CHECK(!rule_vmax_offset(vector_max(Sum(i, 0, N, unitvec(i + B / 2))), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "max over residue classes: a body that sees the index's parity (ext_residue_split)") {
+  // workers of two speeds: the load of worker w is its share of N items times 1 / (1 + w mod 2)
+  symbol w("w"), W("W");
+  F.declare(W, "W");
+  F.declare_integer(W);
+  ex share = floor_of((N - w) / W) + 1;
+  ex m = make_reduction(ReduceKind::Max, w, 0, W - 1, share / (1 + mod_of(w, 2)), true);
+  // the share may be negative as far as the facts know (N < w - W), so an empty class
+  // cannot count as 0: both classes must be non-empty, W >= 2 is assumed (and checked)
+  Assumptions as;
+  auto r = rule_ext_residue_split(m, F, as);
+  REQUIRE(r);
+  CHECK(GiNaC::is_a<extremum>(*r));
+  CHECK(r->nops() == 2);
+  CHECK(as.items.count("W >= 2") == 1);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 7, 10})
+    for (numeric ww : {2, 3, 6, 9}) pts.push_back({{N, n}, {W, ww}});
+  CHECK(agrees(*r, m, pts));
+  ex s = simplify(m, F, as, st);
+  CHECK(agrees(s, m, pts));
+  // with a body >= 0 an empty class is a 0, which changes no max: nothing assumed
+  Assumptions none;
+  ex nonneg = make_reduction(ReduceKind::Max, w, 0, W - 1, (N + w) / (1 + mod_of(w, 2)), true);
+  auto rn = rule_ext_residue_split(nonneg, F, none);
+  REQUIRE(rn);
+  CHECK(none.items.empty());
+  pts.push_back({{N, 3}, {W, 0}});
+  pts.push_back({{N, 3}, {W, 1}});
+  CHECK(agrees(*rn, nonneg, pts));
+  // a user's max (no value on an empty range) of a body of unknown sign: every class must
+  // be non-empty, so the split records W >= 2 as an assumption
+  Assumptions b;
+  ex strict = Max(w, 0, W - 1, x * mod_of(w, 2));
+  auto rs = rule_ext_residue_split(strict, F, b);
+  REQUIRE(rs);
+  CHECK(b.items.count("W >= 2") == 1);
+  // a min is split only into classes that are non-empty
+  Assumptions c;
+  REQUIRE(rule_ext_residue_split(Min(w, 0, W - 1, mod_of(w, 2) + w), F, c));
+  CHECK(c.items.count("W >= 2") == 1);
+  // a symbolic modulus is not a residue class split
+  CHECK(!rule_ext_residue_split(Max(w, 0, W - 1, mod_of(w, P)), F, a));
+}
