@@ -15,10 +15,14 @@
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/exact_size.h"
 
-#include <tuple>
+#include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <initializer_list>
 #include <optional>
 #include <unordered_map>
 #include <sstream>
@@ -36,17 +40,18 @@ using Scope = std::map<std::string, ex>;
 
 // Normalization shares each equation's body among all its uses (a DAG), and lowering would
 // walk every use again: a chain of equations t_k = 0.5 * t_j + ... is lowered once per use
-// of each link. Within one lower(), a subtree whose free names are all parameters and that
-// holds no reduction (whose index gets a fresh symbol per lowering) lowers to the same
-// expression wherever it is used, so it is lowered once, keyed by node. Disabled while a
-// loop index hides a parameter (normalize renames such indices, so that does not happen).
+// of each link. Within one lower(), a subtree whose free names are all parameters lowers to
+// the same expression wherever it is used, so it is lowered once, keyed by node, and by loop
+// depth when it holds loops (their indices' symbols are per name and depth): processes that
+// use a looping process twice per line (q1 = q0 || q0, q2 = q1 || q1, ...) are then lowered
+// in linear time, not once per path (2^k). Disabled while a loop index hides a parameter
+// (normalize renames such indices, so that does not happen).
 struct LowerMemo {
   const Scope* params = nullptr;       // the scope as it held only parameters
-  std::unordered_map<const ast::Node*, bool> closed;
-  std::unordered_map<const ast::Node*, ex> value;
+  std::map<std::pair<const ast::Node*, int>, ex> value;
   // Process nodes the same way (phi, delta, T): normalization shares a called process's
   // body, so a chain of n processes each calling the previous one lowers in O(n), not O(n^2).
-  std::unordered_map<const ast::Node*, std::array<ex, 3>> process_value;
+  std::map<std::pair<const ast::Node*, int>, std::array<ex, 3>> process_value;
   int hiding = 0;                      // BindIndex objects currently hiding a name
   // Loop indices: one symbol per (name, nesting depth). The same loop lowered again (a
   // process used by several equations, phi_ and T_ of one equation) then gives the same
@@ -59,26 +64,42 @@ struct LowerMemo {
   std::vector<LoopSite> loops;
   std::vector<TimeSite> times;  // index-free symbolic times (checked at evaluation)
 
-  bool is_closed(const NodeP& n) {
-    auto it = closed.find(n.get());
-    if (it != closed.end()) return it->second;
-    bool c;
-    switch (n->kind) {
-      case Kind::Name: c = params->count(n->name) > 0; break;
-      case Kind::Reduce:
-      case Kind::SeqLoop:
-      case Kind::ParLoop: c = false; break;
-      default:
-        c = true;
-        for (const NodeP& k : n->kids)
-          if (!is_closed(k)) {
-            c = false;
-            break;
-          }
+  // Closed: every free name is a parameter (a loop inside binds its own index). A closed
+  // subtree with loops lowers to the same expression wherever it is used at the same loop
+  // depth (its indices' symbols are per name and depth), so it is memoized per depth.
+  bool is_closed(const NodeP& n) { return !info(n).open; }
+  bool has_loops(const NodeP& n) { return info(n).loops; }
+
+  struct Info {
+    bool open = false;   // a free name that is not a parameter
+    bool loops = false;  // a loop or reduction inside
+    std::vector<std::string> free_indices;  // free names that are not parameters, sorted
+  };
+  std::unordered_map<const ast::Node*, Info> infos;
+  const Info& info(const NodeP& n) {
+    auto it = infos.find(n.get());
+    if (it != infos.end()) return it->second;
+    Info out;
+    if (n->kind == Kind::Name) {
+      if (!params->count(n->name)) out.free_indices.push_back(n->name);
+    } else {
+      bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
+      out.loops = binder;
+      for (std::size_t k = 0; k < n->kids.size(); ++k) {
+        if (!n->kids[k]) continue;
+        const Info& kid = info(n->kids[k]);
+        out.loops = out.loops || kid.loops;
+        for (const std::string& name : kid.free_indices)
+          if (!(binder && k == 2 && name == n->name)) out.free_indices.push_back(name);
+      }
+      std::sort(out.free_indices.begin(), out.free_indices.end());
+      out.free_indices.erase(std::unique(out.free_indices.begin(), out.free_indices.end()), out.free_indices.end());
     }
-    closed.emplace(n.get(), c);
-    return c;
+    out.open = !out.free_indices.empty();
+    return infos.emplace(n.get(), std::move(out)).first->second;
   }
+  // The memo's key: the node, and the loop depth when its lowering binds indices.
+  std::pair<const ast::Node*, int> key(const NodeP& n) { return {n.get(), has_loops(n) ? depth : -1}; }
 };
 
 // Binds a loop index in the scope for the lifetime of this object and restores what it
@@ -232,10 +253,10 @@ class Lowering {
   ex lower_num(const NodeP& n, Scope& scope) {
     LowerMemo* m = memo_;
     if (!m || m->hiding > 0 || n->kind == Kind::Name || !m->is_closed(n)) return lower_num_uncached(n, scope);
-    auto it = m->value.find(n.get());
+    auto it = m->value.find(m->key(n));
     if (it != m->value.end()) return it->second;
     ex v = lower_num_uncached(n, scope);
-    m->value.emplace(n.get(), v);
+    m->value.emplace(m->key(n), v);
     return v;
   }
 
@@ -408,10 +429,10 @@ class Lowering {
   Lowered lower_process(const NodeP& n, Scope& scope) {
     LowerMemo* m = memo_;
     if (!m || m->hiding > 0 || !m->is_closed(n)) return lower_uncached(n, scope);
-    auto it = m->process_value.find(n.get());
+    auto it = m->process_value.find(m->key(n));
     if (it != m->process_value.end()) return {it->second[0], it->second[1], it->second[2]};
     Lowered l = lower_uncached(n, scope);
-    m->process_value.emplace(n.get(), std::array<ex, 3>{l.phi, l.delta, l.T});
+    m->process_value.emplace(m->key(n), std::array<ex, 3>{l.phi, l.delta, l.T});
     return l;
   }
 
@@ -545,6 +566,37 @@ class Lowering {
   std::map<std::string, std::pair<ex, Loc>> seen_;
 };
 
+// The size of e written out as a tree: shared subexpressions counted once per use, computed
+// once per shared node (linear in the DAG). Saturates far above any limit.
+double written_size(const ex& e, std::unordered_map<const GiNaC::basic*, double>& seen) {
+  const GiNaC::basic* node = &GiNaC::ex_to<GiNaC::basic>(e);
+  auto it = seen.find(node);
+  if (it != seen.end()) return it->second;
+  double n = 1;
+  for (std::size_t k = 0; k < e.nops(); ++k) n = std::min(1e18, n + written_size(e.op(k), seen));
+  seen.emplace(node, n);
+  return n;
+}
+
+// The simplifier and the emitters walk an expression once per path, not once per shared
+// node: an equation that uses a looping process or a sum twice per line (q1 = q0 || (q0 ; r),
+// d1 = sum (i = 1, d0) { d0 + 1 }, ...) doubles per line when written out, and past about a
+// half a million nodes the simplifier takes seconds, then minutes. Checked before it starts.
+constexpr double kMaxWrittenNodes = 5e5;
+
+void check_written_size(std::initializer_list<ex> values, const NormalEquation& e,
+                        std::unordered_map<const GiNaC::basic*, double>& seen) {
+  double size = 0;
+  for (const ex& v : values) size = std::max(size, written_size(v, seen));
+  if (size <= kMaxWrittenNodes) return;
+  char count[32];
+  std::snprintf(count, sizeof count, "%.2g", size);
+  fail(e.loc, DiagKind::ModelTooLarge,
+       e.name + ": written out, its expression has about " + count +
+           " nodes (more than 500,000): it uses a definition that holds a loop several times, and each line that "
+           "does so doubles it (q1 = q0 || q0, q2 = q1 || q1, ...); write the repetition as a loop");
+}
+
 }  // namespace
 
 bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
@@ -617,14 +669,17 @@ CostModel lower(const NormalModel& model) {
   LowerMemo memo;
   memo.params = &params_only;
   Lowering lowering(&memo);
+  std::unordered_map<const GiNaC::basic*, double> written;  // written_size's memo, shared by the equations
   for (const NormalEquation& e : model.equations) {
     lowering.equation = e.name;
     if (e.type == ast::Type::Numeric) {
       ex value = lowering.lower_num(e.body, scope);
+      check_written_size({value}, e, written);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       continue;
     }
     Lowered l = lowering.lower_process(e.body, scope);
+    check_written_size({l.phi, l.delta, l.T}, e, written);
     ex omega = sym::vector_max(l.delta);
     cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, l.phi, false, e.loc});
     cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});
