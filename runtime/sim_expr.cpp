@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <set>
@@ -54,6 +55,8 @@ struct SProgram : SNode {
   int need = 0;              // frames read, innermost first (the last slots)
   Loc loc;
   std::string what;
+  // Called every 2^20 loop steps of a looping program: stops it past the limit.
+  std::function<void(long long)> tick;
   double eval(const Frame* env) const override {
     constexpr std::size_t kSmall = 32;
     double small[kSmall];
@@ -67,7 +70,7 @@ struct SProgram : SNode {
     // reads are the last `need` ones, filled from the frames (the others it never reads).
     std::copy(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(params), args);
     for (int h = 0; h < need; ++h, env = env->up) args[base.size() - 1 - h] = env->value;
-    double v = program.straight() ? program.run(args) : program.run_checked(args);
+    double v = program.straight() ? program.run(args) : program.run_checked(args, tick ? &tick : nullptr);
     if (!std::isfinite(v))
       fail(loc, DiagKind::EvaluationError,
            what + " has no value here (" + fmt_num(v) +
@@ -174,6 +177,17 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
   node->base = std::move(base);
   node->loc = e->loc;
   node->what = what;
+  if (max_loop_steps_ && !node->program.straight()) {
+    const std::uint64_t limit = max_loop_steps_;
+    SProgram* self = node.get();
+    self->tick = [self, limit](long long done) {
+      if (static_cast<std::uint64_t>(done) > limit)
+        fail(self->loc, DiagKind::WorkLimit,
+             self->what + ": its evaluation stopped after " + std::to_string(done) +
+                 " loop steps (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise "
+                 "it to simulate further)");
+    };
+  }
   for (std::size_t i = 0; i < index_symbols.size(); ++i)
     if (x.has(index_symbols[i])) {
       node->need = static_cast<int>(index_symbols.size() - i);

@@ -53,11 +53,17 @@ class ExprCompiler {
   // Compiles a scalar expression; `what` says what it is for in errors ("a delay time").
   Scalar scalar(const ast::NodeP& e, const char* what);
 
+  // The loop steps one evaluation of an expression may take (sum (i = 1, 1e18) { i } would
+  // run for years): past it, a located WorkLimit. 0: no limit. simulate sets a tenth of
+  // --max-events.
+  void set_max_loop_steps(std::uint64_t n) { max_loop_steps_ = n; }
+
   struct Impl;
 
  private:
   std::map<std::string, double> params_;
   std::vector<std::string> scope_;
+  std::uint64_t max_loop_steps_ = 100000000ULL;  // as simulate's default (a tenth of 10^9 events)
   std::unique_ptr<Impl> impl_;
 };
 

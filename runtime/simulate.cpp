@@ -170,7 +170,10 @@ struct Resource {
 class Engine {
  public:
   Engine(const std::map<std::string, double>& params, const SimOptions& opts)
-      : ec_(params), opts_(opts) {}
+      : ec_(params), opts_(opts) {
+    // A loop step in an expression costs about a tenth of an event (10-20 ns): 10^8 by default.
+    ec_.set_max_loop_steps(opts.max_events ? std::max<std::uint64_t>(1, opts.max_events / 10) : 0);
+  }
 
   // Compiles the body and checks the budgets that can be known before running.
   const PNode* compile(const ast::NodeP& e) {

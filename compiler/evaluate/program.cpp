@@ -425,14 +425,14 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
   std::copy_n(col(sp - 1), n, out);
 }
 
-double Program::run_checked(const double* args) const {
+double Program::run_checked(const double* args, const std::function<void(long long)>* tick) const {
   bool exact = false;
   if (max_stack <= kSmallStack && locals <= kSmallLocals) {
     double stack[kSmallStack];
     double loc[kSmallLocals];
-    return execute<true>(*this, args, stack, loc, &exact);
+    return execute<true>(*this, args, stack, loc, &exact, tick);
   }
-  return run_tracked(args, exact);
+  return tick ? run_tracked(args, exact, *tick) : run_tracked(args, exact);
 }
 
 double Program::run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick) const {

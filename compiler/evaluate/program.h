@@ -96,8 +96,9 @@ struct Program {
   // line; it may throw to stop the run).
   double run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick = {}) const;
   // run_tracked's value (NaN wherever the model has no value) without the exactness, and
-  // without allocating for small programs: the simulator's per-event expressions.
-  double run_checked(const double* args) const;
+  // without allocating for small programs: the simulator's per-event expressions. `tick`
+  // as in run_tracked (the simulator's budget on loop steps).
+  double run_checked(const double* args, const std::function<void(long long)>* tick = nullptr) const;
 
   // n points at once: cols[k][j] is argument k at point j, out[j] the value. A program
   // without loops or vectors (every closed form) runs one instruction over all n points
