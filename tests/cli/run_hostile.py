@@ -105,7 +105,13 @@ def one(case):
 
 
 # Inputs this test and the fuzzer (tests/fuzz) found, fixed: (name, text, arguments,
-# expected exit, text expected in the output). Each must also finish within 10 s.
+# expected exit, text expected in the output[, seconds]). Each must also finish within the
+# seconds given (10 s when none).
+def doubling(first, line, last, count):
+    """A definition chain that uses the previous link twice per line."""
+    return first + "".join(line.format(k=k, j=k - 1) for k in range(1, count + 1)) + last.format(k=count)
+
+
 REGRESSIONS = [
     # GiNaC's factor() made a dense polynomial of degree 10^9 (minutes, then memory).
     ("degree_1e9.pam", "numeric parameter n\nprocess main = delay(n ^ 1e9 * 4 + 1)\n", ["compile"], 0,
@@ -139,15 +145,44 @@ REGRESSIONS = [
     ("zero_pow_index.pam", "numeric parameter n = 0\nnumeric x = sum (i = 0, 0) { 0 ^ i }\n"
      "numeric y = sum (i = 0, n) { i ^ i }\n", ["eval", "--target", "x", "--target", "y"], 0,
      "numeric x = 1\nnumeric y = 1\n"),
+    # The fuzzer's timeout-6f36a99c (structure-aware, 2026-11-27): 27 lines q_k = q_{k-1} ||
+    # q_{k-1} over a looping q0 ran past 60 s and 11 GB: lowering memoized only loop-free
+    # subtrees, so q0 was lowered 2^27 times. Memoized per loop depth, it is one expression.
+    ("fuzz_loop_chain_shared.pam", doubling("process q0 = seq (i = 1, 2) delay(1)\n",
+                                            "process q{k} = q{j} || q{j}\n", "process main = q{k}\n", 27),
+     ["compile"], 0, "numeric T_main = 2\n", 1),
+    # Where the two uses differ the expression, shared, doubles per line written out (the
+    # simplifier walks it path by path): a located ModelTooLarge at the line past 500,000 nodes.
+    ("fuzz_loop_chain_written.pam", doubling("numeric parameter N\nprocess q0 = seq (i = 1, N) delay(i)\n",
+                                             "process q{k} = q{j} || (q{j} ; delay({k}))\n",
+                                             "process main = q{k}\n", 30),
+     ["compile"], 1, "fuzz_loop_chain_written.pam:18:1: error: q16: written out, its expression has about", 1),
+    # timeout-2932e61d: sums that square their bound per line from 1e400 took 1.4 s (each line
+    # lowered the previous one twice) before the exact-number budget stopped them.
+    ("fuzz_sum_chain_1e400.pam", doubling("numeric d0 = 1e400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                          "process main = delay(d{k})\n", 15),
+     ["compile"], 1, "d10: the exact value of a number in its closed form has more than 300,000 digits", 1),
+    # timeout-87d3d971: pamc eval has these sums' closed form, but simulate unrolled delay(d6)'s
+    # 10^17 loop steps with no budget. One evaluation may take a tenth of --max-events.
+    ("fuzz_sum_chain_simulate.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                             "process main = delay(d{k})\n", 6),
+     ["simulate", "--max-events", "1000000"], 1, "error: a delay time: its evaluation stopped after 1048576 loop steps", 1),
+    ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n",
+                                                     "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                                     "process main = delay(d{k})\n", 6),
+     ["simulate"], 1, "[WorkLimit]", 10),
 ]
 
 
 def regressions(tmp):
-    for name, text, args, want_rc, want in REGRESSIONS:
+    for name, text, args, want_rc, want, *limit in REGRESSIONS:
+        # scripts/sanitize.sh scales the limits (a sanitized pamc is 5-30 times slower)
+        limit = limit[0] * float(os.environ.get("PAMC_TIMEOUT_SCALE", "1")) if limit else TIMEOUT
         path = harness.write(tmp, name, text)
         rc, out, err, secs = run([args[0], path, *args[1:]], tmp)
-        check("regression %s: exit %d with %r" % (name, want_rc, want), rc == want_rc and want in out + err,
-              "rc=%s %s %s" % (rc, out[:300], err[:300]))
+        check("regression %s: exit %d with %r in %g s" % (name, want_rc, want, limit),
+              rc == want_rc and want in out + err and secs < limit,
+              "rc=%s %.2f s %s %s" % (rc, secs, out[:300], err[:300]))
 
 
 def main():
