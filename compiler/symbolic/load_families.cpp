@@ -7,6 +7,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
 
 #include <algorithm>
 #include <functional>
@@ -332,6 +333,49 @@ std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions&) {
     v += fam.outer * nest(fam.loops, fam.weight * unitvec(rest[k]));
   }
   return vector_max(v);
+}
+
+// A weight that is a function of the position: max(sum (i = lb, ub) { g(pos) * unitvec(pos) })
+// with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
+// floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with
+// (i + e) mod P = r (workers of two speeds, t / (1 + (i mod P) mod 2): the load of
+// processor r is its share of the items times its own speed). Exact: each position's load
+// is g(r) times its count; positions never hit count 0, as the vector's zeros, and with
+// g(r) >= 0 over 0..P-1 (proved) the max over r is the max over the elements (0 for the
+// zero vector; an empty range is guarded). Side conditions: P > 0 an integer, e, lb, ub
+// integers (proved or assumed); g(r) >= 0 and not failing for r in 0..P-1 (proved), and g
+// depends on i only through the position (the position node substituted, no i left).
+std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != 1) return std::nullopt;
+  const Family& fam = fams[0];
+  const Loop& l = fam.loops[0];
+  const ex& pos = fam.pos;
+  if (pamela_function(pos) != Fn::Mod) return std::nullopt;
+  const ex& P = pos.op(1);
+  if (P.has(l.index)) return std::nullopt;
+  auto lin = detail::linear_in(pos.op(0), l.index);
+  if (!lin || lin->first != 1) return std::nullopt;
+  const ex& off = lin->second;
+  ex w = fam.outer * fam.weight;
+  if (!w.has(l.index)) return std::nullopt;  // an index-free weight is the cyclic rules'
+  symbol r(l.index.get_name());
+  ex g = w.subs(exmap{{pos, r}}, subs_options::no_pattern);
+  if (g.has(l.index)) return std::nullopt;
+  bool p_positive = f.provably_positive(P);
+  Facts fr = f;
+  if (!p_positive) fr.add_lower(ex_to<symbol>(is_class<symbol>(P) ? P : ex(r)), 1, false);
+  if (!p_positive && !is_class<symbol>(P)) return std::nullopt;
+  fr.declare_index(r, 0, P - 1);
+  if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
+  std::vector<detail::Cond> conds = {{true, P}, {true, off}, {true, l.lb}, {true, l.ub}};
+  if (!p_positive) conds.push_back({false, P - 1});
+  if (!detail::require(conds, f, a)) return std::nullopt;
+  ex cnt = floor_of((l.ub + off - r) / P) - floor_of((l.lb + off - 1 - r) / P);
+  ex m = make_reduction(ReduceKind::Max, r, 0, P - 1, g * cnt, true);
+  return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
 }
 
 }  // namespace pamc::sym

@@ -1387,10 +1387,59 @@ TEST_CASE_FIXTURE(Fixture, "max over residue classes: a body that sees the index
   auto rs = rule_ext_residue_split(strict, F, b);
   REQUIRE(rs);
   CHECK(b.items.count("W >= 2") == 1);
-  // a min is split only into classes that are non-empty
+  // a min of a body >= 0 is split only into classes that are non-empty; of a body <= 0
+  // (a par's min of negated times), an empty class's 0 changes nothing
   Assumptions c;
   REQUIRE(rule_ext_residue_split(Min(w, 0, W - 1, mod_of(w, 2) + w), F, c));
   CHECK(c.items.count("W >= 2") == 1);
+  Assumptions c2;
+  ex negmin = make_reduction(ReduceKind::Min, w, 0, W - 1, -1 / (2 - mod_of(w, 2)), true);
+  auto rm = rule_ext_residue_split(negmin, F, c2);
+  REQUIRE(rm);
+  CHECK(c2.items.empty());
+  CHECK(agrees(*rm, negmin, pts));
   // a symbolic modulus is not a residue class split
   CHECK(!rule_ext_residue_split(Max(w, 0, W - 1, mod_of(w, P)), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "residues of values inside their period: x mod k = x, x div k = 0 (mod_window)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(p, 0, P - 1);
+  auto m = rule_mod_window(mod_of(p, P), g, a);
+  REQUIRE(m);
+  CHECK(m->is_equal(p));
+  auto d = rule_mod_window(idiv_of(p, P), g, a);
+  REQUIRE(d);
+  CHECK(d->is_zero());
+  CHECK(!rule_mod_window(mod_of(p + 1, P), g, a));  // p + 1 reaches P
+  CHECK(!rule_mod_window(mod_of(p - 1, P), g, a));  // p - 1 reaches -1
+  CHECK(!rule_mod_window(mod_of(p, N), g, a));      // nothing bounds p by N
+}
+
+TEST_CASE_FIXTURE(Fixture, "an extremum over the residues a body sees runs over the residues taken (ext_mod_range)") {
+  // max over i = 0..N - 1 of t / (2 - (i mod P) mod 2): the residues 0..min(N - 1, P - 1)
+  ex body = 1 / (2 - mod_of(mod_of(i, P), 2));
+  ex m = make_reduction(ReduceKind::Max, i, 0, N - 1, body, true);
+  Assumptions as;
+  auto r = rule_ext_mod_range(m, F, as);
+  REQUIRE(r);
+  CHECK(!r->has(i));
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 3, 7})
+    for (numeric pp : {1, 2, 3, 5}) pts.push_back({{N, n}, {P, pp}});
+  CHECK(agrees(*r, m, pts));
+  // the closed form is used where its assumptions hold (elsewhere the model answers)
+  ex s = simplify(m, F, as, st);
+  std::vector<GiNaC::exmap> held;
+  for (const auto& pt : pts) {
+    bool holds = true;
+    for (const ex& c : as.nonneg) holds = holds && ev(c, pt) >= 0;
+    if (holds) held.push_back(pt);
+  }
+  CHECK(held.size() >= 8);
+  CHECK(agrees(s, m, held));
+  // a range that does not start at residue 0, or a body that sees i elsewhere: left alone
+  CHECK(!rule_ext_mod_range(make_reduction(ReduceKind::Max, i, 1, N, body, true), F, as));
+  CHECK(!rule_ext_mod_range(make_reduction(ReduceKind::Max, i, 0, N - 1, body * i, true), F, as));
 }
