@@ -378,4 +378,79 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
 }
 
+namespace {
+
+// body = sum (j = lb, ub) { c(j) * (g(j) == w) } with c and g free of w: the fiber of
+// position w of the family sum (j) { c(j) * unitvec(g(j)) }. Returns the family's loop,
+// weight c and position g; nullopt for another shape.
+struct FiberSum {
+  Loop loop;
+  ex weight, pos;
+};
+std::optional<FiberSum> fiber_sum(const ex& body, const ex& w) {
+  if (!is_class<reduction>(body)) return std::nullopt;
+  const auto& r = ex_to<reduction>(body);
+  if (r.kind() != ReduceKind::Sum || r.lb().has(w) || r.ub().has(w)) return std::nullopt;
+  ex c = 1, test;
+  for (const ex& x : is_class<mul>(r.body()) ? exvector(r.body().begin(), r.body().end()) : exvector{r.body()}) {
+    if (pamela_function(x) == Fn::Eq && test.is_zero() && (x.op(0).is_equal(w) || x.op(1).is_equal(w))) {
+      test = x;
+      continue;
+    }
+    c *= x;
+  }
+  if (test.is_zero() || c.has(w)) return std::nullopt;
+  ex g = test.op(0).is_equal(w) ? test.op(1) : test.op(0);
+  if (g.has(w)) return std::nullopt;
+  return FiberSum{{r.index(), r.lb(), r.ub()}, c, g};
+}
+
+// The fiber sum's positions g(j) lie in the reduction r's range [lb, ub] of w, are integers
+// (proved with j's range) and >= 0 (proved): so each j matches exactly one w of r's range,
+// and unitvec(g(j)) exists.
+bool fibers_cover(const FiberSum& fs, const reduction& r, const Facts& f) {
+  std::vector<Loop> loops = {fs.loop};
+  Facts in = f;
+  in.declare_index(fs.loop.index, fs.loop.lb, fs.loop.ub);
+  auto lo = position_bound(fs.pos, false, loops, f, in);
+  auto hi = position_bound(fs.pos, true, loops, f, in);
+  return lo && hi && in.provably_integer(fs.pos) && f.provably_nonneg(*lo) && f.provably_nonneg(*lo - r.lb()) &&
+         f.provably_nonneg(r.ub() - *hi);
+}
+
+}  // namespace
+
+// Loads written as counts: max (w = lb, ub) { sum (j) { c(j) * (g(j) == w) } } is the busiest
+// position of the family sum (j) { c(j) * unitvec(g(j)) }, max(sum (j) { c(j) *
+// unitvec(g(j)) }), which the vector rules read whole (a strided map 2 j mod W among W
+// workers, where an owner test j mod W == w meets a parity test j mod 2 == 0). Exact when
+// every g(j) is an integer in [max(lb, 0), ub] (proved: then the entries of the vector at
+// positions lb..ub are the sums, its other entries 0) and c(j) >= 0 (proved: the zeros
+// below lb change no max; the zero vector and a max of zero counts are both 0). The range
+// of w is non-empty then wherever j's is (g(j) lies in it); an empty j range gives 0 on both
+// sides when the max over w is a par's (0 on an empty range) or w's range is proved non-empty.
+std::optional<ex> rule_ext_fiber_vector(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<reduction>(e)) return std::nullopt;
+  const auto& r = ex_to<reduction>(e);
+  if (r.kind() != ReduceKind::Max) return std::nullopt;
+  auto fs = fiber_sum(r.body(), r.index_ex());
+  if (!fs || !(r.empty_is_zero() || f.provably_nonneg(r.ub() - r.lb()))) return std::nullopt;
+  Facts in = f;
+  in.declare_index(fs->loop.index, fs->loop.lb, fs->loop.ub);
+  if (!in.provably_nonneg(fs->weight) || !fibers_cover(*fs, r, f)) return std::nullopt;
+  return vector_max(nest({fs->loop}, fs->weight * unitvec(fs->pos)));
+}
+
+// sum (w = lb, ub) { sum (j) { c(j) * (g(j) == w) } } = sum (j) { c(j) } where every g(j) is
+// an integer in [lb, ub] (proved, fibers_cover): each j is counted at its one position
+// (the shared queue's total beside the workers' loads). Exact for any c.
+std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<reduction>(e)) return std::nullopt;
+  const auto& r = ex_to<reduction>(e);
+  if (r.kind() != ReduceKind::Sum) return std::nullopt;
+  auto fs = fiber_sum(r.body(), r.index_ex());
+  if (!fs || !fibers_cover(*fs, r, f)) return std::nullopt;
+  return nest({fs->loop}, fs->weight);
+}
+
 }  // namespace pamc::sym

@@ -451,6 +451,8 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_disjoint", rule_vmax_disjoint},
       {"vmax_offset", rule_vmax_offset},
       {"vmax_position_weight", rule_vmax_position_weight},
+      {"ext_fiber_vector", rule_ext_fiber_vector},
+      {"sum_fiber_total", rule_sum_fiber_total},
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},

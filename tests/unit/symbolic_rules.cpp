@@ -1443,3 +1443,32 @@ TEST_CASE_FIXTURE(Fixture, "an extremum over the residues a body sees runs over 
   CHECK(!rule_ext_mod_range(make_reduction(ReduceKind::Max, i, 1, N, body, true), F, as));
   CHECK(!rule_ext_mod_range(make_reduction(ReduceKind::Max, i, 0, N - 1, body * i, true), F, as));
 }
+
+TEST_CASE_FIXTURE(Fixture, "loads written as counts are the busiest position of a vector (ext_fiber_vector, sum_fiber_total)") {
+  // W workers; the even items j = 2 j' go to worker 2 j' mod W: the count of worker w is
+  // the entry at w of sum (j') { unitvec(2 j' mod W) }.
+  symbol w("w"), W("W");
+  F.declare(W, "W");
+  F.declare_integer(W);
+  F.add_lower(W, 1, false);
+  ex count = Sum(j, 0, N, compare(Cmp::Eq, mod_of(2 * j, W), w));
+  ex busiest = make_reduction(ReduceKind::Max, w, 0, W - 1, count, true);
+  auto v = rule_ext_fiber_vector(busiest, F, a);
+  REQUIRE(v);
+  CHECK(pamela_function(*v) == Fn::VectorMax);
+  ex total = Sum(w, 0, W - 1, count);
+  auto t = rule_sum_fiber_total(total, F, a);
+  REQUIRE(t);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 7, 10})
+    for (numeric ww : {1, 2, 3, 4, 6}) pts.push_back({{N, n}, {W, ww}});
+  CHECK(agrees(*v, busiest, pts));
+  CHECK(agrees(*t, total, pts));
+  // the positions must lie in w's range: 2 j mod W is not in 1..W - 1 (position 0 is missed)
+  ex from1 = make_reduction(ReduceKind::Max, w, 1, W - 1, count, true);
+  CHECK(!rule_ext_fiber_vector(from1, F, a));
+  CHECK(!rule_sum_fiber_total(Sum(w, 1, W - 1, count), F, a));
+  // a count weighted by something of unknown sign is not a load
+  ex signed_count = Sum(j, 0, N, x * compare(Cmp::Eq, mod_of(2 * j, W), w));
+  CHECK(!rule_ext_fiber_vector(make_reduction(ReduceKind::Max, w, 0, W - 1, signed_count, true), F, a));
+}
