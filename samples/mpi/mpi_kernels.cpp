@@ -10,6 +10,9 @@
 //   mpi_kernels pingpong BYTES ITERS REPEATS ranks 0 and 1 bounce a message; one-way time
 //   mpi_kernels allreduce BYTES ITERS REPEATS  MPI_Allreduce (sum of doubles) of BYTES
 //   mpi_kernels alltoall BYTES ITERS REPEATS   MPI_Alltoall of BYTES to every rank
+//   mpi_kernels steps WORK STEPS REPEATS     STEPS supersteps: WORK multiply-adds split over
+//                                            the ranks (no memory traffic), then an 8-byte
+//                                            MPI_Allreduce; the time of one superstep
 //   mpi_kernels check                        the kernels at tiny sizes against a serial run
 //                                            on rank 0; exit 0 when they agree, else 1
 //
@@ -38,7 +41,7 @@ constexpr long kTile = 32;  // rows of a transpose tile: 32 cache lines
         std::fprintf(stderr,
                      "usage: mpi_kernels jacobi N SWEEPS REPEATS | transpose N REPEATS |\n"
                      "       pingpong BYTES ITERS REPEATS | allreduce BYTES ITERS REPEATS |\n"
-                     "       alltoall BYTES ITERS REPEATS | check\n");
+                     "       alltoall BYTES ITERS REPEATS | steps WORK STEPS REPEATS | check\n");
     }
     MPI_Finalize();
     std::exit(2);
@@ -249,6 +252,22 @@ void run_alltoall(long bytes, long iters, long repeats) {
     print("kind=alltoall bytes=" + std::to_string(bytes), t);
 }
 
+// Supersteps of pure core work and a synchronization: what ranks sharing a core lose
+// while they wait (a waiting rank polls, and yields its core only now and then).
+void run_steps(long work, long steps, long repeats) {
+    const long mine = work / size_ + (rank_ < work % size_ ? 1 : 0);
+    volatile double sink = 0;
+    auto t = timed(repeats, double(steps), [&] {
+        for (long s = 0; s < steps; ++s) {
+            double x = 1.0 + rank_ * 1e-9, y = 0;
+            for (long k = 0; k < mine; ++k) x = x * 0.999999999 + 1e-9;  // a dependent chain
+            MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            sink = sink + y;
+        }
+    });
+    print("kind=steps work=" + std::to_string(work), t);
+}
+
 // --- the check (the CTest test) ----------------------------------------------------------
 
 int run_check() {
@@ -314,6 +333,8 @@ int main(int argc, char** argv) {
         run_allreduce(positive("BYTES", argv[2]), positive("ITERS", argv[3]), positive("REPEATS", argv[4]));
     else if (kind == "alltoall" && argc == 5)
         run_alltoall(positive("BYTES", argv[2]), positive("ITERS", argv[3]), positive("REPEATS", argv[4]));
+    else if (kind == "steps" && argc == 5)
+        run_steps(positive("WORK", argv[2]), positive("STEPS", argv[3]), positive("REPEATS", argv[4]));
     else if (kind == "check" && argc == 2)
         status = run_check();
     else
