@@ -42,7 +42,7 @@ import mpi_models  # noqa: E402  (fitting, predicting, the page: next to this sc
 # As root, and more ranks than cores; rank r on core r mod 2, bound there even when a core
 # holds several ranks (unbound, the scheduler placed 4 ranks 2 + 2 or 3 + 1 from run to run)
 MPIRUN_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--map-by", "core", "--bind-to", "core:overload-allowed"]
-REPEATS = 7           # timed runs inside one mpirun; the point's time is their median
+REPEATS = 11          # timed runs inside one mpirun; the point's time is their median
 SPREAD = 1.25         # a point whose median exceeds its minimum by more is measured again
 ATTEMPTS = 3          # at most; the attempt with the smallest spread is kept
 RANKS = (1, 2, 4, 8)

@@ -1,5 +1,5 @@
 // The MPI program samples/mpi/jacobi.pam and transpose.pam model, and the microbenchmarks
-// samples/mpi/machine.pam's constants are fitted from (scripts/mpi_measure.py, docs/mpi.md).
+// samples/mpi/machine.pam's constants are fitted from (samples/mpi/measure.py, docs/mpi.md).
 //
 //   mpi_kernels jacobi N SWEEPS REPEATS      2-D Jacobi on an (N + 2)^2 grid, rows split in
 //                                            blocks over the ranks: per sweep a halo
@@ -18,7 +18,7 @@
 //
 // Each timed kernel runs once untimed (warm-up), then REPEATS times, each after a barrier;
 // a repeat's time is the slowest rank's. Rank 0 prints one machine-readable line:
-//   `kind=jacobi ranks=4 N=512 S=20 median=... min=... max=... repeats=7 residual=...`
+//   `kind=jacobi N=512 S=20 ranks=4 median=... min=... max=... repeats=7 residual=...`
 // (microbenchmarks: time per operation, ITERS operations per repeat). Bad arguments: a
 // message on stderr and exit 2.
 #include <mpi.h>
