@@ -48,13 +48,13 @@ ATTEMPTS = 3          # at most; the attempt with the smallest spread is kept
 RANKS = (1, 2, 4, 8)
 
 # Microbenchmarks: bytes per message (ping-pong), per rank (allreduce), per rank pair
-# (all-to-all), multiply-adds per superstep (steps); each repeat runs enough operations
-# to take a few milliseconds.
+# (all-to-all), multiply-adds per superstep (steps; halo_steps with a neighbour exchange
+# first); each repeat runs enough operations to take a few milliseconds.
 MICRO_PLAN = (
     [("pingpong", b, p) for p in (2, 4, 8) for b in (8, 64, 512, 4096, 32768, 262144, 1048576, 4194304)]
     + [("allreduce", b, p) for p in (2, 4, 8) for b in (8, 64, 512, 4096, 32768)]
     + [("alltoall", b, p) for p in (2, 4, 8) for b in (8, 512, 4096, 32768, 262144)]
-    + [("steps", w, p) for p in RANKS for w in (20000, 200000, 2000000)]
+    + [(k, w, p) for k in ("steps", "halo_steps") for p in RANKS for w in (20000, 200000, 2000000)]
 )
 # Kernels: (kernel, N, role). Jacobi's sweep count makes each run about JACOBI_WORK point
 # updates. The one-rank runs at the fit sizes give the compute constants (no message is
@@ -164,7 +164,7 @@ def timed_point(ranks, args, log):
 def micro_iters(kind, nbytes, ranks):
     """Operations per repeat: about 4 ms at a rough guess of the operation's time
     (supersteps: about 20 ms)."""
-    if kind == "steps":
+    if kind in ("steps", "halo_steps"):
         return max(2, round(2e7 / nbytes))
     guess = {"pingpong": 1e-6 + 3e-10 * nbytes,
              "allreduce": (2e-6 + 1e-9 * nbytes) * ranks,
@@ -176,7 +176,11 @@ def measure_micro(exe, log):
     rows = []
     for kind, nbytes, ranks in MICRO_PLAN:
         iters = micro_iters(kind, nbytes, ranks)
-        pt = timed_point(ranks, [exe, kind, str(nbytes), str(iters), str(REPEATS)], log)
+        if kind in ("steps", "halo_steps"):
+            args = [exe, "steps", str(nbytes), str(iters), "1" if kind == "halo_steps" else "0", str(REPEATS)]
+        else:
+            args = [exe, kind, str(nbytes), str(iters), str(REPEATS)]
+        pt = timed_point(ranks, args, log)
         rows.append({"kind": kind, "size": nbytes, "ranks": ranks, "iters": iters, **pt})
         log(f"  {kind:9} {nbytes:>8} B  {ranks} ranks  {pt['seconds']:.4g} s (min {pt['min']:.4g}, "
             f"max {pt['max']:.4g}, load {pt['load']}, attempts {pt['attempts']})")
@@ -256,6 +260,8 @@ def main():
             with open(info_json) as f:
                 saved = json.load(f)
             info, measured_at = saved["machine"], saved["measured_at"]
+            if saved.get("micro_measured_at", measured_at) != measured_at:
+                measured_at = f"{measured_at} (the microbenchmarks {saved['micro_measured_at']})"
         else:
             exe = find_program(args.exe, work)
             info = machine_info()
@@ -270,6 +276,13 @@ def main():
                           f"{info['cores']} cores, {info['mpi']}; seconds = median over the repeats of one "
                           f"operation's time (ping-pong: one way); load = 1-minute load average")
             if args.only == "micro":
+                # the kernels' measurements stay; the page says when each part was measured
+                with open(info_json) as f:
+                    saved = json.load(f)
+                saved["micro_measured_at"] = when
+                with open(info_json, "w") as f:
+                    json.dump(saved, f, indent=1)
+                    f.write("\n")
                 return 0
             kernels = measure_kernels(exe, log)
             measured_at = when
@@ -278,7 +291,7 @@ def main():
                       f"cores, {info['mpi']}; seconds = median over the repeats of the slowest rank's time; "
                       f"load = 1-minute load average")
             with open(info_json, "w") as f:
-                json.dump({"machine": info, "measured_at": measured_at}, f, indent=1)
+                json.dump({"machine": info, "measured_at": measured_at, "micro_measured_at": measured_at}, f, indent=1)
                 f.write("\n")
         log("fitting (pamc fit) and predicting (pamc eval, pamc simulate)")
         result = mpi_models.fit_and_predict(pamc, micro, kernels, info, measured_at, work, log)

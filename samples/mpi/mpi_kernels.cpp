@@ -10,9 +10,11 @@
 //   mpi_kernels pingpong BYTES ITERS REPEATS ranks 0 and 1 bounce a message; one-way time
 //   mpi_kernels allreduce BYTES ITERS REPEATS  MPI_Allreduce (sum of doubles) of BYTES
 //   mpi_kernels alltoall BYTES ITERS REPEATS   MPI_Alltoall of BYTES to every rank
-//   mpi_kernels steps WORK STEPS REPEATS     STEPS supersteps: WORK multiply-adds split over
-//                                            the ranks (no memory traffic), then an 8-byte
-//                                            MPI_Allreduce; the time of one superstep
+//   mpi_kernels steps WORK STEPS HALO REPEATS  STEPS supersteps: with HALO 1, one double
+//                                            to each neighbouring rank (two MPI_Sendrecv);
+//                                            WORK multiply-adds split over the ranks (no
+//                                            memory traffic); an 8-byte MPI_Allreduce. The
+//                                            time of one superstep
 //   mpi_kernels check                        the kernels at tiny sizes against a serial run
 //                                            on rank 0; exit 0 when they agree, else 1
 //
@@ -41,7 +43,7 @@ constexpr long kTile = 32;  // rows of a transpose tile: 32 cache lines
         std::fprintf(stderr,
                      "usage: mpi_kernels jacobi N SWEEPS REPEATS | transpose N REPEATS |\n"
                      "       pingpong BYTES ITERS REPEATS | allreduce BYTES ITERS REPEATS |\n"
-                     "       alltoall BYTES ITERS REPEATS | steps WORK STEPS REPEATS | check\n");
+                     "       alltoall BYTES ITERS REPEATS | steps WORK STEPS HALO REPEATS | check\n");
     }
     MPI_Finalize();
     std::exit(2);
@@ -254,18 +256,29 @@ void run_alltoall(long bytes, long iters, long repeats) {
 
 // Supersteps of pure core work and a synchronization: what ranks sharing a core lose
 // while they wait (a waiting rank polls, and yields its core only now and then).
-void run_steps(long work, long steps, long repeats) {
+// With neighbour exchanges, a rank waits for a neighbour on the other core, which may
+// wait for its turn on that core.
+void run_steps(long work, long steps, bool halo, long repeats) {
     const long mine = work / size_ + (rank_ < work % size_ ? 1 : 0);
+    const int up = rank_ > 0 ? rank_ - 1 : MPI_PROC_NULL;
+    const int down = rank_ < size_ - 1 ? rank_ + 1 : MPI_PROC_NULL;
+    double edge[2] = {1.0, 1.0}, halos[2] = {0, 0};
     volatile double sink = 0;
     auto t = timed(repeats, double(steps), [&] {
         for (long s = 0; s < steps; ++s) {
-            double x = 1.0 + rank_ * 1e-9, y = 0;
+            if (halo) {
+                MPI_Sendrecv(&edge[0], 1, MPI_DOUBLE, up, 0, &halos[1], 1, MPI_DOUBLE, down, 0,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Sendrecv(&edge[1], 1, MPI_DOUBLE, down, 1, &halos[0], 1, MPI_DOUBLE, up, 1,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+            double x = 1.0 + rank_ * 1e-9 + halos[0] * 1e-12, y = 0;
             for (long k = 0; k < mine; ++k) x = x * 0.999999999 + 1e-9;  // a dependent chain
             MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
             sink = sink + y;
         }
     });
-    print("kind=steps work=" + std::to_string(work), t);
+    print(std::string(halo ? "kind=halo_steps" : "kind=steps") + " work=" + std::to_string(work), t);
 }
 
 // --- the check (the CTest test) ----------------------------------------------------------
@@ -333,8 +346,11 @@ int main(int argc, char** argv) {
         run_allreduce(positive("BYTES", argv[2]), positive("ITERS", argv[3]), positive("REPEATS", argv[4]));
     else if (kind == "alltoall" && argc == 5)
         run_alltoall(positive("BYTES", argv[2]), positive("ITERS", argv[3]), positive("REPEATS", argv[4]));
-    else if (kind == "steps" && argc == 5)
-        run_steps(positive("WORK", argv[2]), positive("STEPS", argv[3]), positive("REPEATS", argv[4]));
+    else if (kind == "steps" && argc == 6) {
+        const std::string halo = argv[4];
+        if (halo != "0" && halo != "1") usage("HALO must be 0 or 1, not '" + halo + "'");
+        run_steps(positive("WORK", argv[2]), positive("STEPS", argv[3]), halo == "1", positive("REPEATS", argv[5]));
+    }
     else if (kind == "check" && argc == 2)
         status = run_check();
     else
