@@ -325,6 +325,11 @@ def main():
     except mpi_models.Failure as e:
         print(f"measure: error: {e}", file=sys.stderr)
         return 1
+    except (OSError, ValueError, KeyError) as e:
+        # a missing or malformed CSV or machine.json (ValueError: a number that is not one,
+        # KeyError: a column that is not there)
+        print(f"measure: error: the measurements cannot be read: {e!r}", file=sys.stderr)
+        return 1
     return 0
 
 

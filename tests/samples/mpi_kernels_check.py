@@ -9,8 +9,8 @@
 2. A timed run prints its machine-readable line, and the residual at 2 ranks is the one
    rank's residual (the decomposition changes the time, never the answer).
 3. Bad input: N = 0 is refused with a message and exit 2.
-Skipped (exit 77) where the program was not built (no MPI at configure time) or mpirun is
-absent. OpenMPI refuses to run as root without --allow-run-as-root, and more ranks than
+Skipped (exit 77) where the program was not built (no MPI at configure time, or a
+sanitizer build) or mpirun is absent. OpenMPI refuses to run as root without --allow-run-as-root, and more ranks than
 cores without --oversubscribe: both are passed.
 """
 import argparse
@@ -39,7 +39,7 @@ def main():
     ap.add_argument("--exe", default="")
     args = ap.parse_args()
     if not args.exe or not os.path.exists(args.exe):
-        print("skipped: mpi_kernels was not built (CMake found no MPI; Debian: libopenmpi-dev)")
+        print("skipped: mpi_kernels was not built (CMake found no MPI, Debian: libopenmpi-dev; or a sanitizer build)")
         return 77
     if not shutil.which("mpirun"):
         print("skipped: no mpirun (Debian: openmpi-bin)")
