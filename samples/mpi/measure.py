@@ -129,8 +129,8 @@ def priority_note():
     except OSError:
         autogroup = False
     raised = os.geteuid() == 0
-    return ("nice -n -10" + (" and its own scheduler group raised by 10" if autogroup else "")) if raised \
-        else "normal priority (not root)"
+    return ("raised priority (nice -n -10" + (", and their session's scheduler group raised by 10)" if autogroup else ")")) \
+        if raised else "normal priority (not root)"
 
 
 def mpirun(ranks, args):
