@@ -10,7 +10,7 @@ runs at the FIT sizes, into the constants of samples/mpi/machine.pam; `pamc eval
 `pamc simulate` of samples/mpi/jacobi.pam and transpose.pam then predict the HELD-OUT runs
 (other sizes, and every run on more than one rank).
 
-  python3 samples/mpi/measure.py --pamc build/pamc            measure (about 5 minutes),
+  python3 samples/mpi/measure.py --pamc build/pamc            measure (about 25 minutes),
                                      fit, write machine.pam, the CSVs, docs/mpi.md, the plot
   python3 samples/mpi/measure.py --pamc build/pamc --from-csv
                                      fit and predict the checked-in measurements again
@@ -45,6 +45,7 @@ MPIRUN_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--map-by", "core", "-
 REPEATS = 11          # timed runs inside one mpirun; the point's time is their median
 SPREAD = 1.25         # a point whose median exceeds its minimum by more is measured again
 ATTEMPTS = 3          # at most; the attempt with the smallest spread is kept
+ROUNDS = 3            # the whole plan, round after round; a point's time: its rounds' median
 RANKS = (1, 2, 4, 8)
 
 # Microbenchmarks: bytes per message (ping-pong), per rank (allreduce), per rank pair
@@ -172,31 +173,51 @@ def micro_iters(kind, nbytes, ranks):
     return max(3, min(3000, round(4e-3 / guess)))
 
 
-def measure_micro(exe, log):
+def in_rounds(points, log):
+    """Each point (name, ranks, args, fields) measured once per round, ROUNDS rounds over
+    the whole plan, so that a burst of other programs' load (which the raised priority
+    keeps off the cores but not off the shared cache and memory) spoils one round of many
+    points rather than every repeat of one. A point's time is the median of its rounds'
+    medians; min and max over all its runs."""
+    got = [[] for _ in points]
+    for rnd in range(ROUNDS):
+        for i, (name, ranks, args, _) in enumerate(points):
+            got[i].append(timed_point(ranks, args, log))
+        log(f"  round {rnd + 1} of {ROUNDS} done (load average {os.getloadavg()[0]:.2f})")
     rows = []
+    for (name, ranks, args, fields), pts in zip(points, got):
+        row = {**fields, "seconds": statistics.median(p["seconds"] for p in pts),
+               "min": min(p["min"] for p in pts), "max": max(p["max"] for p in pts),
+               "repeats": sum(p["repeats"] for p in pts),
+               "load": round(statistics.mean(p["load"] for p in pts), 2),
+               "attempts": max(p["attempts"] for p in pts)}
+        rows.append(row)
+        log(f"  {name} {ranks} ranks  {row['seconds']:.4g} s (rounds: "
+            + ", ".join(f"{p['seconds']:.4g}" for p in pts) + f"; load {row['load']})")
+    return rows
+
+
+def measure_micro(exe, log):
+    points = []
     for kind, nbytes, ranks in MICRO_PLAN:
         iters = micro_iters(kind, nbytes, ranks)
         if kind in ("steps", "halo_steps"):
             args = [exe, "steps", str(nbytes), str(iters), "1" if kind == "halo_steps" else "0", str(REPEATS)]
         else:
             args = [exe, kind, str(nbytes), str(iters), str(REPEATS)]
-        pt = timed_point(ranks, args, log)
-        rows.append({"kind": kind, "size": nbytes, "ranks": ranks, "iters": iters, **pt})
-        log(f"  {kind:9} {nbytes:>8} B  {ranks} ranks  {pt['seconds']:.4g} s (min {pt['min']:.4g}, "
-            f"max {pt['max']:.4g}, load {pt['load']}, attempts {pt['attempts']})")
-    return rows
+        points.append((f"{kind:10} {nbytes:>8}", ranks, args,
+                       {"kind": kind, "size": nbytes, "ranks": ranks, "iters": iters}))
+    return in_rounds(points, log)
 
 
 def measure_kernels(exe, log):
-    rows = []
+    points = []
     for kernel, n, ranks, role in kernel_plan():
         s = sweeps(n) if kernel == "jacobi" else 0
         args = [exe, kernel, str(n)] + ([str(s)] if kernel == "jacobi" else []) + [str(REPEATS)]
-        pt = timed_point(ranks, args, log)
-        rows.append({"kernel": kernel, "N": n, "S": s, "ranks": ranks, "role": role, **pt})
-        log(f"  {kernel:9} N={n:<5} S={s:<4} {ranks} ranks  {pt['seconds']:.4g} s (min {pt['min']:.4g}, "
-            f"max {pt['max']:.4g}, load {pt['load']}, attempts {pt['attempts']})")
-    return rows
+        points.append((f"{kernel:9} N={n:<5} S={s:<4}", ranks, args,
+                       {"kernel": kernel, "N": n, "S": s, "ranks": ranks, "role": role}))
+    return in_rounds(points, log)
 
 
 MICRO_FIELDS = ["kind", "size", "ranks", "iters", "seconds", "min", "max", "repeats", "load", "attempts"]
@@ -274,7 +295,7 @@ def main():
                 write_csv(micro_csv, micro, MICRO_FIELDS,
                           f"samples/mpi microbenchmarks by samples/mpi/measure.py on {info['cpu']}, "
                           f"{info['cores']} cores, {info['mpi']}; seconds = median over the repeats of one "
-                          f"operation's time (ping-pong: one way); load = 1-minute load average")
+                          f"operation's time (ping-pong: one way), the median over {ROUNDS} rounds; repeats = timed runs in all; load = 1-minute load average")
             if args.only == "micro":
                 # the kernels' measurements stay; the page says when each part was measured
                 with open(info_json) as f:
@@ -288,8 +309,8 @@ def main():
             measured_at = when
             write_csv(kernel_csv, kernels, KERNEL_FIELDS,
                       f"samples/mpi kernels by samples/mpi/measure.py on {info['cpu']}, {info['cores']} "
-                      f"cores, {info['mpi']}; seconds = median over the repeats of the slowest rank's time; "
-                      f"load = 1-minute load average")
+                      f"cores, {info['mpi']}; seconds = median over the repeats of the slowest rank's time, "
+                      f"the median over {ROUNDS} rounds; repeats = timed runs in all; load = 1-minute load average")
             with open(info_json, "w") as f:
                 json.dump({"machine": info, "measured_at": measured_at, "micro_measured_at": measured_at}, f, indent=1)
                 f.write("\n")

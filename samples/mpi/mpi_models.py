@@ -2,6 +2,7 @@
 (`pamc fit`), the kernels predicted (`pamc eval`, `pamc simulate`), samples/mpi/machine.pam
 and docs/mpi.md written. Used by samples/mpi/measure.py and tests/samples/run_mpi_page.py.
 """
+import json
 import math
 import os
 import re
@@ -105,7 +106,6 @@ def fit_and_predict(pamc, micro, kernels, info, measured_at, work, log):
     this module (the one the fits produce differs only in its constants' defaults, and
     every constant is passed with -D), so that the result never depends on the
     machine.pam in the repository."""
-    import json
     models = os.path.join(work, "models")
     os.makedirs(models, exist_ok=True)
     model = {}
@@ -308,10 +308,14 @@ def page(result, micro, kernels, info, measured_at):
         "## The machine and the measurement",
         "",
         f"{info['cpu'] or 'unknown CPU'}, {info['cores']} cores, {info['mpi']}. Measured {measured_at}.",
-        f"Each time is the median of {kernels[0]['repeats']} timed runs in one `mpirun` after a warm-up run, each run",
-        "started after a barrier and timed on its slowest rank; a point whose median exceeded",
-        "its fastest run by more than 25 % was measured again (at most 3 times, the least spread",
-        f"attempt kept). The ranks ran at {info.get('priority', 'raised priority')} on a machine",
+        "The whole plan ran in rounds, each point once a round: one `mpirun` of a warm-up run",
+        "and 11 timed runs, each started after a barrier and timed on its slowest rank; a point",
+        "whose median exceeded its fastest run by more than 25 % was measured again (at most 3",
+        "times, the least spread attempt kept). A point's time is the median of its rounds'",
+        f"medians ({kernels[0]['repeats']} timed runs in all), so that a burst of other programs' load",
+        "spoils a round of many points rather than one point (the raised priority keeps that",
+        "load off the cores, not off the shared cache and memory).",
+        f"The ranks ran at {info.get('priority', 'raised priority')} on a machine",
         f"shared with other engineers' builds: the 1-minute load average ranged from {min(loads):.2f}",
         f"to {max(loads):.2f} (on 2 cores).",
         "",
@@ -396,10 +400,12 @@ def page(result, micro, kernels, info, measured_at):
         "- **Ranks sharing a core.** Supersteps of pure core work lose `f_over` of their work",
         "  on shared cores, and `f_halo` after a neighbour exchange (a rank waits for a",
         "  neighbour whose core runs another rank). The Jacobi loses more than its",
-        "  microbenchmark: its ranks also lose the cache to the other rank of their core, which",
-        "  no microbenchmark here measures, so on 4 and 8 ranks it is predicted too fast (its",
-        "  mean signed error above). Pamela has no point-to-point synchronization, so the",
-        "  waits themselves are not simulated, only their fitted share of the work.",
+        "  microbenchmarks: its ranks also lose the cache to the other rank of their core,",
+        "  which no microbenchmark here measures, and on a small grid, where a sweep's work is",
+        "  short, its three waits a sweep weigh most; on 4 and 8 ranks it is predicted too",
+        "  fast (its mean signed error above; the worst rows are the smallest grid). Pamela",
+        "  has no point-to-point synchronization, so the waits themselves are not simulated,",
+        "  only their fitted share of the work.",
         "- **One cache per kernel.** A kernel's time per element grows with the share of its",
         "  arrays beyond one cache size (fitted), where the machine has a private L2 per core",
         "  and a shared L3, and ranks that split the arrays keep more of them in their L2s.",
