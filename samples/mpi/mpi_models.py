@@ -217,7 +217,7 @@ def machine_file(result, info, measured_at):
         return f"numeric parameter {k} = {v} >= 0"
     width = max(len(declaration(k)) for k, _, _ in CONSTANTS)
     for k, unit, what in CONSTANTS:
-        lines.append(f"{declaration(k).ljust(width)}   % {unit}: {what}")
+        lines.append(f"{declaration(k).ljust(width)}   % {unit + ': ' if unit else ''}{what}")
     lines += [
         "",
         "resource cpu = fcfs(0, cores)",
