@@ -557,11 +557,13 @@ std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumption
 
 namespace {
 
-// The first node (x) mod P in e (outside inner reductions' bodies too) whose x mentions i
-// and whose modulus P does not; nullopt when there is none.
+// The first node (x) mod P in e whose x mentions i and whose modulus P does not; nullopt
+// when there is none. Not inside an inner reduction's body, whose index may occur in the
+// node (p mod 2 ^ l under a sum over l): the node would then name an index out of scope.
 std::optional<ex> first_symbolic_mod(const ex& e, const ex& i) {
   if (pamela_function(e) == Fn::Mod && e.op(0).has(i) && !e.op(1).has(i) && !is_class<numeric>(e.op(1))) return e;
-  for (size_t k = 0; k < e.nops(); ++k)
+  size_t n = is_class<reduction>(e) ? 2 : e.nops();  // a reduction: its bounds only
+  for (size_t k = 0; k < n; ++k)
     if (auto m = first_symbolic_mod(e.op(k), i)) return m;
   return std::nullopt;
 }
