@@ -1472,3 +1472,28 @@ TEST_CASE_FIXTURE(Fixture, "loads written as counts are the busiest position of 
   ex signed_count = Sum(j, 0, N, x * compare(Cmp::Eq, mod_of(2 * j, W), w));
   CHECK(!rule_ext_fiber_vector(make_reduction(ReduceKind::Max, w, 0, W - 1, signed_count, true), F, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a cyclic process grid with a separable weight: the product of the two maxima (vmax_product)") {
+  // cpu((i mod Px) * Py + j mod Py) with work j + 1: load(a, b) = (items i at a) * (sum of
+  // j + 1 over the j at b), a product of nonnegative loads
+  symbol Px("Px"), Py("Py");
+  for (const symbol& s : {Px, Py}) {
+    F.declare(s, s.get_name());
+    F.declare_integer(s);
+    F.add_lower(s, 1, false);
+  }
+  ex v = vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (j + 1) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py)))));
+  auto r = rule_vmax_product(v, F, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 4, 7})
+    for (numeric x : {1, 2, 3})
+      for (numeric y : {1, 2, 5}) pts.push_back({{N, n}, {Px, x}, {Py, y}});
+  CHECK(agrees(*r, v, pts));
+  // a weight that mixes the two indices is no product
+  CHECK(!rule_vmax_product(
+      vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (i + j) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py))))), F, a));
+  // nor one whose sign is unknown
+  CHECK(!rule_vmax_product(
+      vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (j - x) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py))))), F, a));
+}
