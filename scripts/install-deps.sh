@@ -3,7 +3,7 @@
 #
 #   ./scripts/install-deps.sh build   what the build and the main job need (scripts/demo.sh)
 #   ./scripts/install-deps.sh test    that, and what the tests use: Octave, clang's fuzzer
-#                                     runtime, gnuplot, NumPy and pytest, lintian, npm, vim
+#                                     runtime, gnuplot, NumPy and pytest, lintian, OpenMPI, npm, vim
 #                                     (scripts/test.sh; also the default)
 #
 # Asks dpkg once which are installed and makes no apt call when every one is, so a warm
@@ -27,7 +27,8 @@ build_packages=(
 )
 # The tests: emitted Octave is run, the fuzzer and sanitizer builds use clang, plots need
 # gnuplot, the Python tests pytest, the package check lintian and file, GiNaC's
-# ginsh is a reference; the editor-support tests (docs/editors.md) need npm and vim, which
+# ginsh is a reference, the MPI sample (samples/mpi) needs OpenMPI (headers and mpirun);
+# the editor-support tests (docs/editors.md) need npm and vim, which
 # are installed only when the command is missing (Node.js from elsewhere brings its own
 # npm, which Debian's conflicts with).
 test_packages=(
@@ -38,6 +39,7 @@ test_packages=(
   lintian file
   ginac-tools
   python3-sympy
+  libopenmpi-dev openmpi-bin
 )
 
 case "$purpose" in

@@ -77,6 +77,7 @@ void simplify_model(CostModel& model) {
   for (std::size_t k = 0; k < model.equations.size(); ++k) model.equations[k].value = best.values[k];
   model.assumptions = best.assumptions;
   sym::drop_implied_nonneg(model.assumptions);
+  sym::drop_redundant_assumptions(model.assumptions, model.facts);
   model.simplified = true;
   for (const auto& [name, n] : best.stats.fired) model.stats.fired[name] += n;
   // sym::simplify overwrites stats.residual_reductions with its own result's count, so the

@@ -457,19 +457,37 @@ bool is_remainder(const ex& x) { return pamela_function(x) == Fn::Mod; }
 std::optional<ex> first_of(const exvector& v) { return v.empty() ? std::nullopt : std::optional<ex>(v[0]); }
 }  // namespace
 
+namespace {
+
+// A power of a symbolic base with a large whole exponent ((N / P) ^ 1e9): expanding it, or
+// what a substitution N = 1 + t makes of it, writes out the binomial theorem term by term.
+bool has_large_power(const ex& e) {
+  if (is_a<power>(e) && is_a<numeric>(e.op(1)) && !is_a<numeric>(e.op(0))) {
+    const numeric& n = ex_to<numeric>(e.op(1));
+    if (n.is_integer() && abs(n) > 64) return true;
+  }
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (has_large_power(e.op(k))) return true;
+  return false;
+}
+
+}  // namespace
+
 bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   auto ok = [&](const Facts& f, const ex& x) {
     Interval r = f.range(x);
     return strict ? r.positive() : r.nonneg();
   };
   if (ok(*this, e)) return true;
+  // Interval arithmetic only: every retry below expands (exponential in such a power).
+  if (has_large_power(e)) return false;
   ex x = e.expand();
   if (!x.is_equal(e) && ok(*this, x)) return true;  // the same expression: the same range
   // Retry with symbolic bounds made explicit: s >= L becomes s = L + t, t >= 0 (t > 0 when
   // strict); s <= U becomes s = U - t. One symbol at a time, then all lower bounds at once.
   std::vector<std::pair<exmap, Facts>> tries;
-  exmap all_lower;
-  Facts all_facts = *this;
+  exmap all_lower, mixed;
+  Facts all_facts = *this, mixed_facts;
   for (const auto& [s, inf] : info_) {
     if (!x.has(s)) continue;
     // A numeric lower bound other than 0 is shifted out the same way (P >= 1: P = 1 + t, so
@@ -505,9 +523,31 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
       if (st) f.add_lower(t, 0, true);
       if (inf.integer && provably_integer(b)) f.declare_integer(t);
       tries.push_back({exmap{{s, b - t}}, f});
+      // An index at its upper end with every other symbol at its lower one: (P - 1)(N - k)
+      // >= 0 for k <= N - 1 and P >= 1 needs both at once.
+      if (inf.index && !mixed.count(s)) {
+        symbol u("_t");
+        mixed[s] = b - u;
+        mixed_facts.declare(u, "_t");
+        if (st) mixed_facts.add_lower(u, 0, true);
+      }
     }
   }
   if (all_lower.size() > 1) tries.push_back({all_lower, all_facts});
+  if (!mixed.empty()) {
+    exmap m = all_lower;
+    for (const auto& [s, v] : mixed) m[s] = v.subs(all_lower);  // N - 1 - u with N = 2 + t
+    if (m.size() > 1) {
+      Facts g = all_facts;
+      for (const auto& [s, v] : mixed)
+        for (const auto& [sym, inf] : mixed_facts.info_)
+          if (v.has(sym) && !g.is_declared(ex_to<symbol>(sym))) {
+            g.declare(ex_to<symbol>(sym), "_t");
+            if (inf.iv.lo.open) g.add_lower(ex_to<symbol>(sym), 0, true);
+          }
+      tries.push_back({m, g});
+    }
+  }
   for (const auto& [m, f] : tries) {
     ex y = x.subs(m).expand();
     if (ok(f, y)) return true;
@@ -528,6 +568,27 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
       for (const ex& arg : ex_to<extremum>(*m).args())
         if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
       return true;
+    }
+    // An integer r plus or minus one floor or ceil compares with the rounding's argument
+    // exactly: floor(y) >= -r iff y >= -r, ceil(y) <= r iff y <= r, ceil(y) >= -r iff
+    // y > -r - 1, floor(y) <= r iff y < r + 1 (ceil((N - k) / P) <= N - k from N - k >= 0
+    // and P >= 1, which no interval of the rounding shows). Exact, so nothing is lost.
+    if (auto rounding = first_of(outside_reductions(x, is_rounding))) {
+      ex rest = 0;
+      int sign = 0;
+      for (const ex& t : is_a<add>(x) ? exvector(x.begin(), x.end()) : exvector{x}) {
+        if (t.is_equal(*rounding) && sign == 0) sign = 1;
+        else if (t.is_equal(-*rounding) && sign == 0) sign = -1;
+        else rest += t;
+      }
+      if (sign != 0 && !rest.has(*rounding) && provably_integer(rest)) {
+        ex r = strict ? rest - 1 : rest;  // an integer > 0 is >= 1
+        const ex& y = rounding->op(0);
+        bool fl = pamela_function(*rounding) == Fn::Floor;
+        bool done = sign > 0 ? (fl ? prove_at((r + y).expand(), false, depth + 1) : prove_at((r + 1 + y).expand(), true, depth + 1))
+                             : (fl ? prove_at((r + 1 - y).expand(), true, depth + 1) : prove_at((r - y).expand(), false, depth + 1));
+        if (done) return true;
+      }
     }
     // The relaxations below: at the top level only, and only about a loop's body, where the
     // index makes interval arithmetic too coarse (elsewhere they cost more than they prove).

@@ -7,6 +7,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
 
 #include <algorithm>
 #include <functional>
@@ -332,6 +333,124 @@ std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions&) {
     v += fam.outer * nest(fam.loops, fam.weight * unitvec(rest[k]));
   }
   return vector_max(v);
+}
+
+// A weight that is a function of the position: max(sum (i = lb, ub) { g(pos) * unitvec(pos) })
+// with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
+// floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with
+// (i + e) mod P = r (workers of two speeds, t / (1 + (i mod P) mod 2): the load of
+// processor r is its share of the items times its own speed). Exact: each position's load
+// is g(r) times its count; positions never hit count 0, as the vector's zeros, and with
+// g(r) >= 0 over 0..P-1 (proved) the max over r is the max over the elements (0 for the
+// zero vector; an empty range is guarded). Side conditions: P > 0 an integer, e, lb, ub
+// integers (proved or assumed); g(r) >= 0 and not failing for r in 0..P-1 (proved), and g
+// depends on i only through the position (the position node substituted, no i left).
+std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != 1) return std::nullopt;
+  const Family& fam = fams[0];
+  const Loop& l = fam.loops[0];
+  const ex& pos = fam.pos;
+  if (pamela_function(pos) != Fn::Mod) return std::nullopt;
+  const ex& P = pos.op(1);
+  if (P.has(l.index)) return std::nullopt;
+  auto lin = detail::linear_in(pos.op(0), l.index);
+  if (!lin || lin->first != 1) return std::nullopt;
+  const ex& off = lin->second;
+  ex w = fam.outer * fam.weight;
+  if (!w.has(l.index)) return std::nullopt;  // an index-free weight is the cyclic rules'
+  symbol r(l.index.get_name());
+  ex g = w.subs(exmap{{pos, r}}, subs_options::no_pattern);
+  if (g.has(l.index)) return std::nullopt;
+  bool p_positive = f.provably_positive(P);
+  Facts fr = f;
+  if (!p_positive) fr.add_lower(ex_to<symbol>(is_class<symbol>(P) ? P : ex(r)), 1, false);
+  if (!p_positive && !is_class<symbol>(P)) return std::nullopt;
+  fr.declare_index(r, 0, P - 1);
+  if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
+  std::vector<detail::Cond> conds = {{true, P}, {true, off}, {true, l.lb}, {true, l.ub}};
+  if (!p_positive) conds.push_back({false, P - 1});
+  if (!detail::require(conds, f, a)) return std::nullopt;
+  ex cnt = floor_of((l.ub + off - r) / P) - floor_of((l.lb + off - 1 - r) / P);
+  ex m = make_reduction(ReduceKind::Max, r, 0, P - 1, g * cnt, true);
+  return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
+}
+
+namespace {
+
+// body = sum (j = lb, ub) { c(j) * (g(j) == w) } with c and g free of w: the fiber of
+// position w of the family sum (j) { c(j) * unitvec(g(j)) }. Returns the family's loop,
+// weight c and position g; nullopt for another shape.
+struct FiberSum {
+  Loop loop;
+  ex weight, pos;
+};
+std::optional<FiberSum> fiber_sum(const ex& body, const ex& w) {
+  if (!is_class<reduction>(body)) return std::nullopt;
+  const auto& r = ex_to<reduction>(body);
+  if (r.kind() != ReduceKind::Sum || r.lb().has(w) || r.ub().has(w)) return std::nullopt;
+  ex c = 1, test;
+  for (const ex& x : is_class<mul>(r.body()) ? exvector(r.body().begin(), r.body().end()) : exvector{r.body()}) {
+    if (pamela_function(x) == Fn::Eq && test.is_zero() && (x.op(0).is_equal(w) || x.op(1).is_equal(w))) {
+      test = x;
+      continue;
+    }
+    c *= x;
+  }
+  if (test.is_zero() || c.has(w)) return std::nullopt;
+  ex g = test.op(0).is_equal(w) ? test.op(1) : test.op(0);
+  if (g.has(w)) return std::nullopt;
+  return FiberSum{{r.index(), r.lb(), r.ub()}, c, g};
+}
+
+// The fiber sum's positions g(j) lie in the reduction r's range [lb, ub] of w, are integers
+// (proved with j's range) and >= 0 (proved): so each j matches exactly one w of r's range,
+// and unitvec(g(j)) exists.
+bool fibers_cover(const FiberSum& fs, const reduction& r, const Facts& f) {
+  std::vector<Loop> loops = {fs.loop};
+  Facts in = f;
+  in.declare_index(fs.loop.index, fs.loop.lb, fs.loop.ub);
+  auto lo = position_bound(fs.pos, false, loops, f, in);
+  auto hi = position_bound(fs.pos, true, loops, f, in);
+  return lo && hi && in.provably_integer(fs.pos) && f.provably_nonneg(*lo) && f.provably_nonneg(*lo - r.lb()) &&
+         f.provably_nonneg(r.ub() - *hi);
+}
+
+}  // namespace
+
+// Loads written as counts: max (w = lb, ub) { sum (j) { c(j) * (g(j) == w) } } is the busiest
+// position of the family sum (j) { c(j) * unitvec(g(j)) }, max(sum (j) { c(j) *
+// unitvec(g(j)) }), which the vector rules read whole (a strided map 2 j mod W among W
+// workers, where an owner test j mod W == w meets a parity test j mod 2 == 0). Exact when
+// every g(j) is an integer in [max(lb, 0), ub] (proved: then the entries of the vector at
+// positions lb..ub are the sums, its other entries 0) and c(j) >= 0 (proved: the zeros
+// below lb change no max; the zero vector and a max of zero counts are both 0). The range
+// of w is non-empty then wherever j's is (g(j) lies in it); an empty j range gives 0 on both
+// sides when the max over w is a par's (0 on an empty range) or w's range is proved non-empty.
+std::optional<ex> rule_ext_fiber_vector(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<reduction>(e)) return std::nullopt;
+  const auto& r = ex_to<reduction>(e);
+  if (r.kind() != ReduceKind::Max) return std::nullopt;
+  auto fs = fiber_sum(r.body(), r.index_ex());
+  if (!fs || !(r.empty_is_zero() || f.provably_nonneg(r.ub() - r.lb()))) return std::nullopt;
+  Facts in = f;
+  in.declare_index(fs->loop.index, fs->loop.lb, fs->loop.ub);
+  if (!in.provably_nonneg(fs->weight) || !fibers_cover(*fs, r, f)) return std::nullopt;
+  return vector_max(nest({fs->loop}, fs->weight * unitvec(fs->pos)));
+}
+
+// sum (w = lb, ub) { sum (j) { c(j) * (g(j) == w) } } = sum (j) { c(j) } where every g(j) is
+// an integer in [lb, ub] (proved, fibers_cover): each j is counted at its one position
+// (the shared queue's total beside the workers' loads). Exact for any c.
+std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<reduction>(e)) return std::nullopt;
+  const auto& r = ex_to<reduction>(e);
+  if (r.kind() != ReduceKind::Sum) return std::nullopt;
+  auto fs = fiber_sum(r.body(), r.index_ex());
+  if (!fs || !fibers_cover(*fs, r, f)) return std::nullopt;
+  return nest({fs->loop}, fs->weight);
 }
 
 }  // namespace pamc::sym

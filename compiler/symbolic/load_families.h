@@ -35,4 +35,14 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions& a
 // integer. nullopt otherwise.
 std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions& a);
 
+// max(sum (i) { g((i + e) mod P) * unitvec((i + e) mod P) }): a weight that is a function of
+// the position, read as max (r = 0, P - 1) { g(r) * count(r) }. nullopt otherwise.
+std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a);
+
+// max (w) { sum (j) { c(j) * (g(j) == w) } } read as the vector max(sum (j) { c(j) *
+// unitvec(g(j)) }), and sum (w) of such counts as sum (j) { c(j) }, where every g(j) is an
+// integer in w's range (and >= 0). nullopt otherwise.
+std::optional<ex> rule_ext_fiber_vector(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions& a);
+
 }  // namespace pamc::sym

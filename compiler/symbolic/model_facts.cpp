@@ -1,5 +1,8 @@
 // Facts from the model itself: see model_facts.h.
 #include "compiler/symbolic/model_facts.h"
+
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/functions.h"
@@ -284,6 +287,64 @@ void drop_implied_nonneg(Assumptions& a) {
       continue;
     }
     kept.push_back(e);
+  }
+  a.nonneg = kept;
+}
+
+void drop_redundant_assumptions(Assumptions& a, const Facts& facts) {
+  // Conditions the promotion reads: min(x_1, ..., x_n) + rest >= 0 is x_k + rest >= 0 for
+  // every k, each of which promote_assumptions may turn into a bound on a symbol.
+  auto promotable = [](const std::vector<ex>& conds) {
+    std::vector<ex> out;
+    for (const ex& c : conds) {
+      ex x = c.expand();
+      ex m = 0, rest = 0;
+      for (const ex& t : is_class<add>(x) ? exvector(x.begin(), x.end()) : exvector{x})
+        (m.is_zero() && is_class<extremum>(t) && !ex_to<extremum>(t).is_max() ? m : rest) += t;
+      if (m.is_zero()) {
+        out.push_back(c);
+        continue;
+      }
+      for (const ex& arg : ex_to<extremum>(m).args()) out.push_back(arg + rest);
+    }
+    return out;
+  };
+  std::vector<ex> kept = a.nonneg;
+  for (size_t k = 0; k < kept.size();) {
+    const ex e = kept[k];
+    std::string text = detail::nonneg_text(e);
+    bool drop = false;
+    if (!is_class<symbol>(e) && a.items.count(text)) {
+      std::vector<ex> others(kept.begin(), kept.end());
+      others.erase(others.begin() + static_cast<long>(k));
+      Facts g = facts;
+      Assumptions tmp;
+      tmp.integer = a.integer;
+      tmp.nonneg = promotable(others);
+      promote_assumptions(tmp, g);
+      // A proof that leans on a parameter's default sign holds only where that sign is
+      // itself an assumption that stays.
+      auto& log = DefaultBoundLog::used();
+      log.clear();
+      DefaultBoundLog::recording() = true;
+      bool proved = g.provably_nonneg(e);
+      DefaultBoundLog::recording() = false;
+      if (proved) {
+        drop = true;
+        for (const symbol& s : log) {
+          bool kept_sign = false;
+          for (const ex& o : others) kept_sign = kept_sign || o.is_equal(s);
+          drop = drop && kept_sign;
+        }
+      }
+      log.clear();
+    }
+    if (drop) {
+      a.items.erase(text);
+      kept.erase(kept.begin() + static_cast<long>(k));
+    } else {
+      ++k;
+    }
   }
   a.nonneg = kept;
 }

@@ -44,6 +44,13 @@ void promote_assumptions(Assumptions& a, Facts& facts);
 // above zero (`s >= c`, c >= 0: P >= 1 makes P >= 0 say nothing new).
 void drop_implied_nonneg(Assumptions& a);
 
+// Drops an assumption c >= 0 (not a bare sign) that the model's facts and the other
+// assumptions imply (P >= 2 implies floor(P / 2) >= 1; min(N, P) >= 2 implies N >= 2), one
+// at a time, each proved from those that stay: the evaluators check fewer conditions and
+// reach the same verdict. A proof that needs a parameter's default sign counts only when
+// that sign is itself an assumption that stays.
+void drop_redundant_assumptions(Assumptions& a, const Facts& facts);
+
 // The assumptions as printed, one line each, except that the bare sign conditions on
 // parameters share one line ("N, t_s >= 0"): a model with ten machine constants reads one
 // line, not ten.

@@ -34,9 +34,12 @@ Text P(const ex& e);
 
 std::string wrap(const Text& t, int need) { return t.prec < need ? "(" + t.s + ")" : t.s; }
 
-// Is the rational's decimal expansion finite (denominator 2^a 5^b)?
+// Is the rational's decimal expansion finite (denominator 2^a 5^b)? Asked only up to 4096
+// bits of denominator: the factors come out one division at a time, and the digits one gcd
+// at a time (quadratic), so 0.5 ^ 200000 prints as the fraction it is, in linear time.
 bool is_decimal(const numeric& r) {
   numeric d = r.denom();
+  if (d.int_length() > 4096) return false;
   if (d < numeric(1L << 62)) {  // machine arithmetic for the usual small denominators
     long x = d.to_long();
     while (x % 2 == 0) x /= 2;

@@ -31,7 +31,7 @@ void denominators(const ex& e, std::vector<symbol>& out) {
   for (size_t k = 0; k < e.nops(); ++k) denominators(e.op(k), out);
 }
 
-namespace {
+namespace detail {
 
 std::string nonneg_text(const ex& c) {
   // c >= 0 printed as "positive terms >= negated negative terms", e.g. P - 1 -> "P >= 1".
@@ -89,7 +89,7 @@ std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
   return out;
 }
 
-}  // namespace
+}  // namespace detail
 
 namespace detail {
 
@@ -429,9 +429,11 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_breakpoints", rule_ext_breakpoints},
       {"ext_block_count", rule_ext_block_count},
       {"ext_residue_split", rule_ext_residue_split},
+      {"ext_mod_range", rule_ext_mod_range},
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},
+      {"mod_window", rule_mod_window},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_distinct", rule_vmax_distinct},  // before identity: its guard reads better
@@ -448,6 +450,9 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_collapse", rule_vmax_collapse},
       {"vmax_disjoint", rule_vmax_disjoint},
       {"vmax_offset", rule_vmax_offset},
+      {"vmax_position_weight", rule_vmax_position_weight},
+      {"ext_fiber_vector", rule_ext_fiber_vector},
+      {"sum_fiber_total", rule_sum_fiber_total},
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_block", rule_vmax_block},

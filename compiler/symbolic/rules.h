@@ -72,6 +72,7 @@ std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);
@@ -82,6 +83,7 @@ std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);

@@ -509,7 +509,7 @@ void residue_moduli(const ex& x, const ex& i, std::set<long>& moduli) {
 // as 0, which changes no max of a non-empty range, and an empty range gives 0 on both sides
 // for a par's max (0 on an empty range) and for a user's max over a range proved non-empty;
 // otherwise every class must be non-empty, ub - lb >= m - 1 (proved or assumed). For a min,
-// only the latter. Side conditions: lb, ub integers (proved or assumed); e integers
+// the same with B <= 0. Side conditions: lb, ub integers (proved or assumed); e integers
 // (proved, else the node keeps i and the class body is left as written).
 std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
@@ -524,7 +524,7 @@ std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumption
   Facts fi = f;
   fi.declare_index(r->index(), r->lb(), r->ub());
   bool is_max = r->kind() == ReduceKind::Max;
-  bool zero_classes = is_max && fi.provably_nonneg(r->body()) &&
+  bool zero_classes = (is_max ? fi.provably_nonneg(r->body()) : fi.provably_nonpos(r->body())) &&
                       (r->empty_is_zero() || f.provably_nonneg(r->ub() - r->lb()));
   std::vector<Cond> conds = {{true, r->lb()}, {true, r->ub()}};
   if (!zero_classes) conds.push_back({false, r->ub() - r->lb() - (m - 1)});
@@ -553,6 +553,51 @@ std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumption
     classes.push_back(make_reduction(r->kind(), k, lo, hi, body, zero_classes));
   }
   return is_max ? make_max(classes) : make_min(classes);
+}
+
+namespace {
+
+// The first node (x) mod P in e whose x mentions i and whose modulus P does not; nullopt
+// when there is none. Not inside an inner reduction's body, whose index may occur in the
+// node (p mod 2 ^ l under a sum over l): the node would then name an index out of scope.
+std::optional<ex> first_symbolic_mod(const ex& e, const ex& i) {
+  if (pamela_function(e) == Fn::Mod && e.op(0).has(i) && !e.op(1).has(i) && !is_class<numeric>(e.op(1))) return e;
+  size_t n = is_class<reduction>(e) ? 2 : e.nops();  // a reduction: its bounds only
+  for (size_t k = 0; k < n; ++k)
+    if (auto m = first_symbolic_mod(e.op(k), i)) return m;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// An extremum over the residues a body sees: max (i = lb, ub) { B((i + e) mod P) } with
+// lb + e = 0 and B depending on i only through that residue is max (r = 0, min(ub - lb,
+// P - 1)) { B(r) } (also min): i = lb..ub gives the residues 0, 1, ... in order, each once,
+// until they wrap at P - 1, so the values taken are those at r = 0..min(ub - lb, P - 1),
+// and the range is empty exactly where the original is (ub < lb). A worker's time by the
+// parity of its processor, t / (2 - (i mod P) mod 2), is then a body of r the residue-class
+// split reads. Side conditions: P > 0 (proved, or P >= 1 assumed for a symbol P), P, lb, ub
+// integers (proved or assumed); B free of i once the residue is replaced.
+std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  auto node = first_symbolic_mod(r->body(), i);
+  if (!node) return std::nullopt;
+  const ex& P = node->op(1);
+  auto lin = linear_in(node->op(0), i);
+  if (!lin || lin->first != 1 || !(r->lb() + lin->second).expand().is_zero()) return std::nullopt;
+  symbol rr(r->index().get_name());
+  ex body = r->body().subs(exmap{{*node, rr}}, subs_options::no_pattern);
+  if (body.has(i)) return std::nullopt;
+  std::vector<Cond> conds = {{true, P}, {true, r->lb()}, {true, r->ub()}};
+  if (!f.provably_positive(P)) {
+    if (!is_class<symbol>(P)) return std::nullopt;
+    conds.push_back({false, P - 1});
+  }
+  if (!require(conds, f, a)) return std::nullopt;
+  ex top = f.provably_nonneg(P - 1 - (r->ub() - r->lb())) ? r->ub() - r->lb() : make_min({r->ub() - r->lb(), P - 1});
+  return make_reduction(r->kind(), rr, 0, top, body, r->empty_is_zero());
 }
 
 }  // namespace pamc::sym

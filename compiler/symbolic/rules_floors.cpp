@@ -235,4 +235,17 @@ std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a) {
   return std::nullopt;
 }
 
+// x mod k = x and x div k = 0 where 0 <= x < k (proved, k > 0): the residue of a processor
+// number p = 0..P - 1 is p itself (t / (2 - (p mod P) mod 2) over the processors is
+// t / (2 - p mod 2)). Exact on the window, which is proved for every value of the facts;
+// mod here is a - k floor(a / k), so a real x in [0, k) is its own residue.
+std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Mod && fn != Fn::Div) return std::nullopt;
+  const ex &x = e.op(0), &k = e.op(1);
+  if (is_class<numeric>(x) && is_class<numeric>(k)) return std::nullopt;  // folded already
+  if (!f.provably_positive(k) || !f.provably_nonneg(x) || !f.provably_positive(k - x)) return std::nullopt;
+  return fn == Fn::Mod ? x : ex(0);
+}
+
 }  // namespace pamc::sym

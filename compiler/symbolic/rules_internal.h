@@ -10,6 +10,7 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct Cond {
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded in a, so a rule that gives up records nothing.
 bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a);
+// The text of the assumption c >= 0 as recorded: positive terms >= the negated negative
+// ones (P - 1 -> "P >= 1").
+std::string nonneg_text(const ex& c);
 // True when body cannot fail, now or once a denominator parameter P >= 1 is assumed.
 bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a);
 // 1 where the range of `count` items is provably non-empty, else the predicate count >= 0.

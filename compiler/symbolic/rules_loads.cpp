@@ -548,20 +548,32 @@ std::optional<GridMap> grid_map(const ex& e, const Facts& f) {
 
 }  // namespace
 
-// Product map (a 2-D process grid, grid_map) with c free of i and j: the load at (a, b) is
-// #{i, j : u = a, q = b} c = (#u = a) (#q = b) c, and the max of these products of
-// nonnegative counts is the product of the maxes: c max(sum (i) { unitvec(u or q) })
-// max(sum (j) { unitvec(q or u) }). Empty ranges give 0 on both sides. Side conditions:
-// c >= 0 and not failing (proved); grid_map's bounds on u and q (proved).
+// Product map (a 2-D process grid, grid_map) with a separable weight c = c0 ci(i) cj(j)
+// (each factor of c mentions i or j, not both): the load at (a, b) is c0 (sum of ci over
+// the i with (u or q) = a) (sum of cj over the j with (q or u) = b), and the max of these
+// products of nonnegative loads is the product of the maxes: c0 max(sum (i) { ci unitvec(u
+// or q) }) max(sum (j) { cj unitvec(q or u) }) (a cyclic grid whose work grows with the
+// column, j + 1). Empty ranges give 0 on both sides. Side conditions: c0, ci over i's range
+// and cj over j's range >= 0 and not failing (proved: ci is now evaluated at every i, where
+// the grid evaluated it only under a non-empty j range); grid_map's bounds on u and q.
 std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
   auto g = grid_map(e, f);
   if (!g) return std::nullopt;
   const reduction &ri = g->ri(), &rj = g->rj();
   const ex &i = ri.index_ex(), &j = rj.index_ex();
-  if (g->c.has(i) || g->c.has(j) || !f.provably_nonneg(g->c) || may_fail(g->c, f)) return std::nullopt;
-  ex mi = vector_max(rebuild_reduction(ri, ReduceKind::Sum, ri.lb(), ri.ub(), unitvec(g->u_outer ? g->u : g->q)));
-  ex mj = vector_max(rebuild_reduction(rj, ReduceKind::Sum, rj.lb(), rj.ub(), unitvec(g->u_outer ? g->q : g->u)));
-  return g->c * mi * mj;
+  ex c0 = 1, ci = 1, cj = 1;
+  for (const ex& x : operands_of(g->c, false)) {
+    if (x.has(i) && x.has(j)) return std::nullopt;
+    (x.has(i) ? ci : x.has(j) ? cj : c0) *= x;
+  }
+  if (!f.provably_nonneg(c0) || may_fail(c0, f)) return std::nullopt;
+  Facts fi = f, fj = f;
+  fi.declare_index(ri.index(), ri.lb(), ri.ub());
+  fj.declare_index(rj.index(), rj.lb(), rj.ub());
+  if (!fi.provably_nonneg(ci) || may_fail(ci, fi) || !fj.provably_nonneg(cj) || may_fail(cj, fj)) return std::nullopt;
+  ex mi = vector_max(rebuild_reduction(ri, ReduceKind::Sum, ri.lb(), ri.ub(), ci * unitvec(g->u_outer ? g->u : g->q)));
+  ex mj = vector_max(rebuild_reduction(rj, ReduceKind::Sum, rj.lb(), rj.ub(), cj * unitvec(g->u_outer ? g->q : g->u)));
+  return c0 * mi * mj;
 }
 
 // Distinct positions: where every point of the index domain has a position of its own, the

@@ -223,15 +223,29 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !is_class<mul>(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
-  ex pred, g = 1;
-  for (size_t t = 0; t < r->body().nops(); ++t) {
-    const ex& x = r->body().op(t);
-    if (pred.is_zero() && pamela_function(x) == Fn::Eq && x.has(i)) pred = x;
+  // Of several residue tests, one with a numeric modulus first (j mod 2 == 0 beside
+  // j mod W == w: the even j are a progression whose positions 2 j mod W the load rules
+  // read), then in printed-text order (GiNaC's factor order follows the executable's layout).
+  ex pred;
+  std::optional<Residue> t;
+  for (const ex& x : sorted_by_text(operands_of(r->body(), false))) {
+    if (pamela_function(x) != Fn::Eq || !x.has(i)) continue;
+    auto rt = residue_test(x, i, f);
+    if (!rt) continue;
+    if (!t || (is_class<numeric>(rt->k) && !is_class<numeric>(t->k))) {
+      pred = x;
+      t = rt;
+    }
+  }
+  if (!t) return std::nullopt;
+  ex g = 1;
+  bool dropped = false;
+  for (size_t k = 0; k < r->body().nops(); ++k) {
+    const ex& x = r->body().op(k);
+    if (!dropped && x.is_equal(pred)) dropped = true;
     else g *= x;
   }
-  if (pred.is_zero()) return std::nullopt;
-  auto t = residue_test(pred, i, f);
-  if (!t || may_fail(g, f)) return std::nullopt;
+  if (may_fail(g, f)) return std::nullopt;
   if (t->none) return ex(0);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);

@@ -1387,10 +1387,113 @@ TEST_CASE_FIXTURE(Fixture, "max over residue classes: a body that sees the index
   auto rs = rule_ext_residue_split(strict, F, b);
   REQUIRE(rs);
   CHECK(b.items.count("W >= 2") == 1);
-  // a min is split only into classes that are non-empty
+  // a min of a body >= 0 is split only into classes that are non-empty; of a body <= 0
+  // (a par's min of negated times), an empty class's 0 changes nothing
   Assumptions c;
   REQUIRE(rule_ext_residue_split(Min(w, 0, W - 1, mod_of(w, 2) + w), F, c));
   CHECK(c.items.count("W >= 2") == 1);
+  Assumptions c2;
+  ex negmin = make_reduction(ReduceKind::Min, w, 0, W - 1, -1 / (2 - mod_of(w, 2)), true);
+  auto rm = rule_ext_residue_split(negmin, F, c2);
+  REQUIRE(rm);
+  CHECK(c2.items.empty());
+  CHECK(agrees(*rm, negmin, pts));
   // a symbolic modulus is not a residue class split
   CHECK(!rule_ext_residue_split(Max(w, 0, W - 1, mod_of(w, P)), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "residues of values inside their period: x mod k = x, x div k = 0 (mod_window)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(p, 0, P - 1);
+  auto m = rule_mod_window(mod_of(p, P), g, a);
+  REQUIRE(m);
+  CHECK(m->is_equal(p));
+  auto d = rule_mod_window(idiv_of(p, P), g, a);
+  REQUIRE(d);
+  CHECK(d->is_zero());
+  CHECK(!rule_mod_window(mod_of(p + 1, P), g, a));  // p + 1 reaches P
+  CHECK(!rule_mod_window(mod_of(p - 1, P), g, a));  // p - 1 reaches -1
+  CHECK(!rule_mod_window(mod_of(p, N), g, a));      // nothing bounds p by N
+}
+
+TEST_CASE_FIXTURE(Fixture, "an extremum over the residues a body sees runs over the residues taken (ext_mod_range)") {
+  // max over i = 0..N - 1 of t / (2 - (i mod P) mod 2): the residues 0..min(N - 1, P - 1)
+  ex body = 1 / (2 - mod_of(mod_of(i, P), 2));
+  ex m = make_reduction(ReduceKind::Max, i, 0, N - 1, body, true);
+  Assumptions as;
+  auto r = rule_ext_mod_range(m, F, as);
+  REQUIRE(r);
+  CHECK(!r->has(i));
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 3, 7})
+    for (numeric pp : {1, 2, 3, 5}) pts.push_back({{N, n}, {P, pp}});
+  CHECK(agrees(*r, m, pts));
+  // the closed form is used where its assumptions hold (elsewhere the model answers)
+  ex s = simplify(m, F, as, st);
+  std::vector<GiNaC::exmap> held;
+  for (const auto& pt : pts) {
+    bool holds = true;
+    for (const ex& c : as.nonneg) holds = holds && ev(c, pt) >= 0;
+    if (holds) held.push_back(pt);
+  }
+  CHECK(held.size() >= 8);
+  CHECK(agrees(s, m, held));
+  // a range that does not start at residue 0, or a body that sees i elsewhere: left alone
+  CHECK(!rule_ext_mod_range(make_reduction(ReduceKind::Max, i, 1, N, body, true), F, as));
+  CHECK(!rule_ext_mod_range(make_reduction(ReduceKind::Max, i, 0, N - 1, body * i, true), F, as));
+}
+
+TEST_CASE_FIXTURE(Fixture, "loads written as counts are the busiest position of a vector (ext_fiber_vector, sum_fiber_total)") {
+  // W workers; the even items j = 2 j' go to worker 2 j' mod W: the count of worker w is
+  // the entry at w of sum (j') { unitvec(2 j' mod W) }.
+  symbol w("w"), W("W");
+  F.declare(W, "W");
+  F.declare_integer(W);
+  F.add_lower(W, 1, false);
+  ex count = Sum(j, 0, N, compare(Cmp::Eq, mod_of(2 * j, W), w));
+  ex busiest = make_reduction(ReduceKind::Max, w, 0, W - 1, count, true);
+  auto v = rule_ext_fiber_vector(busiest, F, a);
+  REQUIRE(v);
+  CHECK(pamela_function(*v) == Fn::VectorMax);
+  ex total = Sum(w, 0, W - 1, count);
+  auto t = rule_sum_fiber_total(total, F, a);
+  REQUIRE(t);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 7, 10})
+    for (numeric ww : {1, 2, 3, 4, 6}) pts.push_back({{N, n}, {W, ww}});
+  CHECK(agrees(*v, busiest, pts));
+  CHECK(agrees(*t, total, pts));
+  // the positions must lie in w's range: 2 j mod W is not in 1..W - 1 (position 0 is missed)
+  ex from1 = make_reduction(ReduceKind::Max, w, 1, W - 1, count, true);
+  CHECK(!rule_ext_fiber_vector(from1, F, a));
+  CHECK(!rule_sum_fiber_total(Sum(w, 1, W - 1, count), F, a));
+  // a count weighted by something of unknown sign is not a load
+  ex signed_count = Sum(j, 0, N, x * compare(Cmp::Eq, mod_of(2 * j, W), w));
+  CHECK(!rule_ext_fiber_vector(make_reduction(ReduceKind::Max, w, 0, W - 1, signed_count, true), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a cyclic process grid with a separable weight: the product of the two maxima (vmax_product)") {
+  // cpu((i mod Px) * Py + j mod Py) with work j + 1: load(a, b) = (items i at a) * (sum of
+  // j + 1 over the j at b), a product of nonnegative loads
+  symbol Px("Px"), Py("Py");
+  for (const symbol& s : {Px, Py}) {
+    F.declare(s, s.get_name());
+    F.declare_integer(s);
+    F.add_lower(s, 1, false);
+  }
+  ex v = vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (j + 1) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py)))));
+  auto r = rule_vmax_product(v, F, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 4, 7})
+    for (numeric x : {1, 2, 3})
+      for (numeric y : {1, 2, 5}) pts.push_back({{N, n}, {Px, x}, {Py, y}});
+  CHECK(agrees(*r, v, pts));
+  // a weight that mixes the two indices is no product
+  CHECK(!rule_vmax_product(
+      vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (i + j) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py))))), F, a));
+  // nor one whose sign is unknown
+  CHECK(!rule_vmax_product(
+      vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (j - x) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py))))), F, a));
 }
