@@ -167,6 +167,10 @@ REGRESSIONS = [
     ("fuzz_sum_chain_simulate.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                              "process main = delay(d{k})\n", 6),
      ["simulate", "--max-events", "1000000"], 1, "error: a delay time: its evaluation stopped after 1048576 loop steps", 1),
+    # timeout-ddc25831: both chains in one file (28 process lines, 24 sum lines): 9.9 s and
+    # 2.5 GB, then out of memory; the written-size budget stops it at d17.
+    ("fuzz_two_chains.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-ddc25831.pam")).read(),
+     ["compile"], 1, "fuzz_two_chains.pam:55:1: error: d17: written out", 1),
     ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n",
                                                      "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                                      "process main = delay(d{k})\n", 6),
