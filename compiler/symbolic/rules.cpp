@@ -430,6 +430,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_block_count", rule_ext_block_count},
       {"ext_residue_split", rule_ext_residue_split},
       {"ext_mod_range", rule_ext_mod_range},
+      {"ext_skip_one", rule_ext_skip_one},
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},
