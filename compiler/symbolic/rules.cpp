@@ -453,6 +453,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_offset", rule_vmax_offset},
       {"vmax_position_weight", rule_vmax_position_weight},
       {"ext_fiber_vector", rule_ext_fiber_vector},
+      {"max_inner_load", rule_max_inner_load},
       {"sum_fiber_total", rule_sum_fiber_total},
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},

@@ -1522,3 +1522,23 @@ TEST_CASE_FIXTURE(Fixture, "a max that skips one index is the max of the two pie
   // a body of unknown sign: the 0 at q = c could be the max; left alone
   CHECK(!rule_ext_skip_one(make_reduction(ReduceKind::Max, q, 0, P - 1, compare(Cmp::Ne, q, N) * (q - x), true), F, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a par branch's own load beside the loads of all branches is dropped (max_inner_load)") {
+  symbol q("q");
+  ex v = Sum(q, 0, P - 1, compare(Cmp::Ne, p, q) * (q + 1) * unitvec(mod_of(p + q, P) + P));
+  ex phi = make_reduction(ReduceKind::Max, q, 0, P - 1, compare(Cmp::Ne, p, q) * (q + 1), true);
+  ex branches = make_reduction(ReduceKind::Max, p, 0, P - 1, make_max({phi, vector_max(v)}), true);
+  ex all = vector_max(Sum(p, 0, P - 1, v));
+  ex t = make_max({branches, all});
+  auto r = rule_max_inner_load(t, F, a);
+  REQUIRE(r);
+  CHECK(!r->is_equal(t));
+  std::vector<GiNaC::exmap> pts;
+  for (numeric pp : {0, 1, 2, 3, 5}) pts.push_back({{P, pp}});
+  CHECK(agrees(*r, t, pts));
+  // loads of unknown sign: a branch's own max may exceed the max of the sum; kept
+  ex vs = Sum(q, 0, P - 1, (q - x) * unitvec(q));
+  ex ts = make_max({make_reduction(ReduceKind::Max, p, 0, P - 1, make_max({p, vector_max(vs)}), true),
+                    vector_max(Sum(p, 0, P - 1, vs))});
+  CHECK(!rule_max_inner_load(ts, F, a));
+}
