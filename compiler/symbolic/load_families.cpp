@@ -453,4 +453,59 @@ std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions&
   return nest({fs->loop}, fs->weight);
 }
 
+// A branch's own load beside the loads of all branches: the time of `par (p) B(p)` is
+// max(max (p) { max(phi(p), max(v(p))) }, max(sum (p) { v(p) })), where v(p) is branch p's
+// load vector. With every v(q) >= 0 elementwise (proved, family by family), each entry of
+// v(p) is at most the same entry of the sum, so max(v(p)) <= max(sum (p) { v(p) }) and the
+// inner max(v(p)) changes nothing: it is dropped (the branch's time keeps phi(p)). Exact;
+// the sum's unitvec positions are the inner ones, so a position without a value still has
+// none. The inner max repeats the outer one at every level of a nest of pars, and rules that
+// cannot close it (a per-branch load of an all-to-all) would leave the whole time open.
+std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&) {
+  if (!is_class<extremum>(e)) return std::nullopt;
+  const auto& m = ex_to<extremum>(e);
+  if (!m.is_max()) return std::nullopt;
+  const auto& args = m.args();
+  for (size_t gi = 0; gi < args.size(); ++gi) {
+    if (pamela_function(args[gi]) != Fn::VectorMax || !is_class<reduction>(args[gi].op(0))) continue;
+    const auto& total = ex_to<reduction>(args[gi].op(0));
+    if (total.kind() != ReduceKind::Sum) continue;
+    for (size_t ri = 0; ri < args.size(); ++ri) {
+      if (!is_class<reduction>(args[ri])) continue;
+      const auto& r = ex_to<reduction>(args[ri]);
+      if (r.kind() != ReduceKind::Max || !is_class<extremum>(r.body()) || !ex_to<extremum>(r.body()).is_max()) continue;
+      if (!(r.lb() - total.lb()).expand().is_zero() || !(r.ub() - total.ub()).expand().is_zero()) continue;
+      ex v = total.body().subs(exmap{{total.index_ex(), r.index_ex()}}, subs_options::no_pattern);
+      const auto& inner = ex_to<extremum>(r.body()).args();
+      exvector kept;
+      bool dropped = false;
+      for (const ex& x : inner) {
+        if (!dropped && pamela_function(x) == Fn::VectorMax && x.op(0).is_equal(v)) {
+          dropped = true;
+          continue;
+        }
+        kept.push_back(x);
+      }
+      if (!dropped || kept.empty()) continue;
+      // v(p) >= 0 elementwise for every p of the range, family by family.
+      std::vector<Loop> loops;
+      std::vector<Family> fams;
+      if (!read_families(v, loops, 1, 1, fams)) continue;
+      Facts fp = f;
+      fp.declare_index(r.index(), r.lb(), r.ub());
+      bool nonneg = true;
+      for (const Family& fam : fams) {
+        Facts in = fp;
+        for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
+        nonneg = nonneg && in.provably_nonneg(fam.outer * fam.weight);
+      }
+      if (!nonneg) continue;
+      exvector out(args.begin(), args.end());
+      out[ri] = rebuild_reduction(r, ReduceKind::Max, r.lb(), r.ub(), kept.size() == 1 ? kept[0] : make_max(kept));
+      return make_max(out);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace pamc::sym

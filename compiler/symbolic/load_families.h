@@ -45,4 +45,8 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
 std::optional<ex> rule_ext_fiber_vector(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions& a);
 
+// max(..., max (p) { max(phi(p), max(v(p))) }, max(sum (p) { v(p) })) with the inner max(v(p))
+// dropped, where every v(p) >= 0 (a par's branch load beside the loads of all branches).
+std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions& a);
+
 }  // namespace pamc::sym

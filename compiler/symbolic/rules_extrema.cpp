@@ -600,4 +600,39 @@ std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a
   return make_reduction(r->kind(), rr, 0, top, body, r->empty_is_zero());
 }
 
+// A max that skips one index: max (q = lb, ub) { (q != c) * B(q) } with c free of q and an
+// integer (proved or assumed), B >= 0 over the range (proved): the values are B(q) for
+// q != c and 0 at q = c, so the max is the max over the two pieces lb..c - 1 and
+// c + 1..ub, each 0 when empty (the 0 at q = c changes no max of values >= 0). Every
+// message to another rank, `if (p != q) use(link(...), q + 1)`. The pieces' ends are
+// clipped to the range (min(ub, c - 1), max(lb, c + 1)) unless c is proved inside it.
+// An empty range gives 0 on both sides for a par's max (0 on an empty range) or a range
+// proved non-empty; B is evaluated only where it was (q != c in lb..ub).
+std::optional<ex> rule_ext_skip_one(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || r->kind() != ReduceKind::Max) return std::nullopt;
+  const ex& q = r->index_ex();
+  if (!(r->empty_is_zero() || f.provably_nonneg(r->ub() - r->lb()))) return std::nullopt;
+  ex test, body = 1;
+  for (const ex& x : operands_of(r->body(), false)) {
+    if (test.is_zero() && pamela_function(x) == Fn::Ne && (x.op(0).is_equal(q) || x.op(1).is_equal(q))) {
+      test = x;
+      continue;
+    }
+    body *= x;
+  }
+  if (test.is_zero()) return std::nullopt;
+  ex c = test.op(0).is_equal(q) ? test.op(1) : test.op(0);
+  if (c.has(q)) return std::nullopt;
+  Facts fq = f;
+  fq.declare_index(r->index(), r->lb(), r->ub());
+  if (!fq.provably_nonneg(body)) return std::nullopt;
+  if (!require({{true, c}, {true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  bool inside = f.provably_nonneg(c - r->lb()) && f.provably_nonneg(r->ub() - c);
+  ex hi1 = inside ? c - 1 : make_min({r->ub(), c - 1});
+  ex lo2 = inside ? c + 1 : make_max({r->lb(), c + 1});
+  return make_max({make_reduction(ReduceKind::Max, r->index(), r->lb(), hi1, body, true),
+                   make_reduction(ReduceKind::Max, r->index(), lo2, r->ub(), body, true)});
+}
+
 }  // namespace pamc::sym

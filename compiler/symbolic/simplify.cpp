@@ -224,6 +224,17 @@ struct Driver {
         }
       }
     }
+    // Top-down at a max: a par's branch load beside the loads of all branches is dropped
+    // before either is simplified, while the two are still written alike (load_families.h).
+    if (is_class<extremum>(e) && firings_left > 0) {
+      static const size_t inner_load = rule_index("max_inner_load");
+      if (auto y = try_rule(all_rules()[inner_load], e, f)) {
+        if (trace_rules()) std::cerr << "rule max_inner_load (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
+        c.log.push_back(static_cast<unsigned char>(inner_load));
+        --firings_left;
+        return run(*y, cx);
+      }
+    }
     ex x;
     if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);

@@ -1497,3 +1497,48 @@ TEST_CASE_FIXTURE(Fixture, "a cyclic process grid with a separable weight: the p
   CHECK(!rule_vmax_product(
       vector_max(Sum(i, 0, N - 1, Sum(j, 0, N - 1, (j - x) * unitvec(mod_of(i, Px) * Py + mod_of(j, Py))))), F, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a max that skips one index is the max of the two pieces around it (ext_skip_one)") {
+  symbol q("q");
+  // messages to every other rank q, weighted q + 1: from rank p, the largest goes to P - 1
+  // unless p is P - 1 itself
+  Facts g = F;
+  g.declare_index(p, 0, P - 1);
+  ex m = make_reduction(ReduceKind::Max, q, 0, P - 1, compare(Cmp::Ne, p, q) * (q + 1), true);
+  auto r = rule_ext_skip_one(m, g, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric pp : {1, 2, 3, 6})
+    for (numeric k = 0; k < pp; k += 1) pts.push_back({{P, pp}, {p, k}});
+  CHECK(agrees(*r, m, pts));
+  // c outside the range: the pieces are clipped
+  ex m2 = make_reduction(ReduceKind::Max, q, 0, P - 1, compare(Cmp::Ne, q, N) * (q + 1), true);
+  auto r2 = rule_ext_skip_one(m2, F, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts2;
+  for (numeric pp : {0, 1, 3, 6})
+    for (numeric n : {0, 2, 5, 9}) pts2.push_back({{P, pp}, {N, n}});
+  CHECK(agrees(*r2, m2, pts2));
+  // a body of unknown sign: the 0 at q = c could be the max; left alone
+  CHECK(!rule_ext_skip_one(make_reduction(ReduceKind::Max, q, 0, P - 1, compare(Cmp::Ne, q, N) * (q - x), true), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a par branch's own load beside the loads of all branches is dropped (max_inner_load)") {
+  symbol q("q");
+  ex v = Sum(q, 0, P - 1, compare(Cmp::Ne, p, q) * (q + 1) * unitvec(mod_of(p + q, P) + P));
+  ex phi = make_reduction(ReduceKind::Max, q, 0, P - 1, compare(Cmp::Ne, p, q) * (q + 1), true);
+  ex branches = make_reduction(ReduceKind::Max, p, 0, P - 1, make_max({phi, vector_max(v)}), true);
+  ex all = vector_max(Sum(p, 0, P - 1, v));
+  ex t = make_max({branches, all});
+  auto r = rule_max_inner_load(t, F, a);
+  REQUIRE(r);
+  CHECK(!r->is_equal(t));
+  std::vector<GiNaC::exmap> pts;
+  for (numeric pp : {0, 1, 2, 3, 5}) pts.push_back({{P, pp}});
+  CHECK(agrees(*r, t, pts));
+  // loads of unknown sign: a branch's own max may exceed the max of the sum; kept
+  ex vs = Sum(q, 0, P - 1, (q - x) * unitvec(q));
+  ex ts = make_max({make_reduction(ReduceKind::Max, p, 0, P - 1, make_max({p, vector_max(vs)}), true),
+                    vector_max(Sum(p, 0, P - 1, vs))});
+  CHECK(!rule_max_inner_load(ts, F, a));
+}
