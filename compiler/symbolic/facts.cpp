@@ -481,6 +481,19 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   if (ok(*this, e)) return true;
   // Interval arithmetic only: every retry below expands (exponential in such a power).
   if (has_large_power(e)) return false;
+  // One 0/1 test minus another, c1 - c2 >= 0: c2 implies c1, which holds where c1's slack
+  // is at least c2's ((3 <= P) implies (2 <= P): P - 2 >= P - 3), strictly where c1 is
+  // strict and c2 is not.
+  if (!strict && is_a<add>(e) && e.nops() == 2) {
+    for (int k = 0; k < 2; ++k) {
+      const ex &c1 = e.op(k), c2 = -e.op(1 - k);
+      Fn f1 = pamela_function(c1), f2 = pamela_function(c2);
+      if ((f1 != Fn::Le && f1 != Fn::Lt) || (f2 != Fn::Le && f2 != Fn::Lt)) continue;
+      ex slack = (c1.op(1) - c1.op(0)) - (c2.op(1) - c2.op(0));
+      if (f1 == Fn::Lt && f2 == Fn::Le ? prove_at(slack, true, depth + 1) : prove_at(slack, false, depth + 1))
+        return true;
+    }
+  }
   ex x = e.expand();
   if (!x.is_equal(e) && ok(*this, x)) return true;  // the same expression: the same range
   // Retry with symbolic bounds made explicit: s >= L becomes s = L + t, t >= 0 (t > 0 when

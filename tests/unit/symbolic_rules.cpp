@@ -1542,3 +1542,12 @@ TEST_CASE_FIXTURE(Fixture, "a par branch's own load beside the loads of all bran
                     vector_max(Sum(p, 0, P - 1, vs))});
   CHECK(!rule_max_inner_load(ts, F, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "facts: a 0/1 test minus another is >= 0 where the second implies the first") {
+  CHECK(F.provably_nonneg(compare(Cmp::Le, 2, P) - compare(Cmp::Le, 3, P)));   // P >= 3 implies P >= 2
+  CHECK(!F.provably_nonneg(compare(Cmp::Le, 3, P) - compare(Cmp::Le, 2, P)));  // not the other way
+  CHECK(F.provably_nonneg(compare(Cmp::Le, P, 4) - compare(Cmp::Lt, P, 4)));   // P < 4 implies P <= 4
+  CHECK(!F.provably_nonneg(compare(Cmp::Lt, P, 4) - compare(Cmp::Le, P, 4)));  // P = 4
+  CHECK(F.provably_nonneg(compare(Cmp::Lt, P, 5) - compare(Cmp::Le, P, 4)));   // integer-free: 5 - P > 4 - P
+  CHECK(!F.provably_nonneg(compare(Cmp::Le, 2, P) - compare(Cmp::Le, 2, N)));  // unrelated sides
+}
