@@ -1,0 +1,291 @@
+// The prover: proofs that an expression is >= 0 (or > 0) under the facts (see facts.h).
+// Interval arithmetic first (facts.cpp's range()), then retries that make symbolic bounds
+// explicit, split a max/min into its arguments, compare an integer with a rounding exactly,
+// relax floor, ceil and mod to their linear bounds, and split an integer into 0 and >= 1.
+// Every retry is sound on its own; a proof that fails takes back what it logged.
+#include "compiler/symbolic/facts.h"
+
+#include "compiler/symbolic/class_test.h"
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/reduction.h"
+
+#include <functional>
+#include <optional>
+
+namespace pamc::sym {
+
+using namespace GiNaC;
+
+namespace {
+// The distinct subexpressions of e that `pick` accepts, outside every reduction (inside one
+// they may depend on its index), in preorder; a picked node is not searched further.
+exvector outside_reductions(const ex& e, bool (*pick)(const ex&)) {
+  exvector out;
+  std::function<void(const ex&)> walk = [&](const ex& x) {
+    if (is_class<reduction>(x)) return;
+    if (pick(x)) {
+      for (const ex& y : out)
+        if (y.is_equal(x)) return;
+      out.push_back(x);
+      return;
+    }
+    for (size_t i = 0; i < x.nops(); ++i) walk(x.op(i));
+  };
+  walk(e);
+  return out;
+}
+bool is_extremum_node(const ex& x) { return is_class<extremum>(x); }
+bool is_rounding(const ex& x) { return pamela_function(x) == Fn::Floor || pamela_function(x) == Fn::Ceil; }
+bool is_remainder(const ex& x) { return pamela_function(x) == Fn::Mod; }
+std::optional<ex> first_of(const exvector& v) { return v.empty() ? std::nullopt : std::optional<ex>(v[0]); }
+}  // namespace
+
+namespace {
+
+// A power of a symbolic base with a large whole exponent ((N / P) ^ 1e9): expanding it, or
+// what a substitution N = 1 + t makes of it, writes out the binomial theorem term by term.
+bool has_large_power(const ex& e) {
+  if (is_a<power>(e) && is_a<numeric>(e.op(1)) && !is_a<numeric>(e.op(0))) {
+    const numeric& n = ex_to<numeric>(e.op(1));
+    if (n.is_integer() && abs(n) > 64) return true;
+  }
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (has_large_power(e.op(k))) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Facts::prove_at(const ex& e, bool strict, int depth) const {
+  auto ok = [&](const Facts& f, const ex& x) {
+    Interval r = f.range(x);
+    return strict ? r.positive() : r.nonneg();
+  };
+  if (ok(*this, e)) return true;
+  // Interval arithmetic only: every retry below expands (exponential in such a power).
+  if (has_large_power(e)) return false;
+  // One 0/1 test minus another, c1 - c2 >= 0: c2 implies c1, which holds where c1's slack
+  // is at least c2's ((3 <= P) implies (2 <= P): P - 2 >= P - 3), strictly where c1 is
+  // strict and c2 is not.
+  if (!strict && is_a<add>(e) && e.nops() == 2) {
+    for (int k = 0; k < 2; ++k) {
+      const ex &c1 = e.op(k), c2 = -e.op(1 - k);
+      Fn f1 = pamela_function(c1), f2 = pamela_function(c2);
+      if ((f1 != Fn::Le && f1 != Fn::Lt) || (f2 != Fn::Le && f2 != Fn::Lt)) continue;
+      ex slack = (c1.op(1) - c1.op(0)) - (c2.op(1) - c2.op(0));
+      if (f1 == Fn::Lt && f2 == Fn::Le ? prove_at(slack, true, depth + 1) : prove_at(slack, false, depth + 1))
+        return true;
+    }
+  }
+  ex x = e.expand();
+  if (!x.is_equal(e) && ok(*this, x)) return true;  // the same expression: the same range
+  // Retry with symbolic bounds made explicit: s >= L becomes s = L + t, t >= 0 (t > 0 when
+  // strict); s <= U becomes s = U - t. One symbol at a time, then all lower bounds at once.
+  std::vector<std::pair<exmap, Facts>> tries;
+  exmap all_lower, mixed;
+  Facts all_facts = *this, mixed_facts;
+  for (const auto& [s, inf] : info_) {
+    if (!x.has(s)) continue;
+    // A numeric lower bound other than 0 is shifted out the same way (P >= 1: P = 1 + t, so
+    // N P - N = N t >= 0).
+    if (inf.iv.lo.inf == 0 && !inf.iv.lo.v.is_zero() && inf.lower.empty() && !inf.index) {
+      symbol t("_t");
+      Facts f = *this;
+      f.declare(t, "_t");
+      if (inf.iv.lo.open) f.add_lower(t, 0, true);
+      if (inf.integer && inf.iv.lo.v.is_integer()) f.declare_integer(t);
+      tries.push_back({exmap{{s, inf.iv.lo.v + t}}, f});
+      all_lower[s] = inf.iv.lo.v + t;
+      all_facts.declare(t, "_t");
+      if (inf.iv.lo.open) all_facts.add_lower(t, 0, true);
+    }
+    for (const auto& [b, st] : inf.lower) {
+      symbol t("_t");
+      Facts f = *this;
+      f.declare(t, "_t");
+      if (st) f.add_lower(t, 0, true);
+      if (inf.integer && provably_integer(b)) f.declare_integer(t);
+      tries.push_back({exmap{{s, b + t}}, f});
+      if (!all_lower.count(s)) {
+        all_lower[s] = b + t;
+        all_facts.declare(t, "_t");
+        if (st) all_facts.add_lower(t, 0, true);
+      }
+    }
+    for (const auto& [b, st] : inf.upper) {
+      symbol t("_t");
+      Facts f = *this;
+      f.declare(t, "_t");
+      if (st) f.add_lower(t, 0, true);
+      if (inf.integer && provably_integer(b)) f.declare_integer(t);
+      tries.push_back({exmap{{s, b - t}}, f});
+      // An index at its upper end with every other symbol at its lower one: (P - 1)(N - k)
+      // >= 0 for k <= N - 1 and P >= 1 needs both at once.
+      if (inf.index && !mixed.count(s)) {
+        symbol u("_t");
+        mixed[s] = b - u;
+        mixed_facts.declare(u, "_t");
+        if (st) mixed_facts.add_lower(u, 0, true);
+      }
+    }
+  }
+  if (all_lower.size() > 1) tries.push_back({all_lower, all_facts});
+  if (!mixed.empty()) {
+    exmap m = all_lower;
+    for (const auto& [s, v] : mixed) m[s] = v.subs(all_lower);  // N - 1 - u with N = 2 + t
+    if (m.size() > 1) {
+      Facts g = all_facts;
+      for (const auto& [s, v] : mixed)
+        for (const auto& [sym, inf] : mixed_facts.info_)
+          if (v.has(sym) && !g.is_declared(ex_to<symbol>(sym))) {
+            g.declare(ex_to<symbol>(sym), "_t");
+            if (inf.iv.lo.open) g.add_lower(ex_to<symbol>(sym), 0, true);
+          }
+      tries.push_back({m, g});
+    }
+  }
+  for (const auto& [m, f] : tries) {
+    ex y = x.subs(m).expand();
+    if (ok(f, y)) return true;
+  }
+  // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
+  // from N - P >= 0 and P > 0). Only tried when x divides by something.
+  if (has_negative_power(x)) {
+    ex nd = x.normal().numer_denom();
+    if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove_at(nd.op(1), true, depth) &&
+        prove_at(nd.op(0), strict, depth))
+      return true;
+  }
+  // A max/min (outside reductions) equals one of its arguments at every point, so e holds
+  // if it holds with each argument in its place, all occurrences alike: N - max(0, y) - 1
+  // >= 0 from N - 1 >= 0 and N - y - 1 >= 0. Two levels at most (the proofs multiply).
+  if (depth < 2) {
+    if (auto m = first_of(outside_reductions(e, is_extremum_node))) {
+      for (const ex& arg : ex_to<extremum>(*m).args())
+        if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
+      return true;
+    }
+    // An integer r plus or minus one floor or ceil compares with the rounding's argument
+    // exactly: floor(y) >= -r iff y >= -r, ceil(y) <= r iff y <= r, ceil(y) >= -r iff
+    // y > -r - 1, floor(y) <= r iff y < r + 1 (ceil((N - k) / P) <= N - k from N - k >= 0
+    // and P >= 1, which no interval of the rounding shows). Exact, so nothing is lost.
+    if (auto rounding = first_of(outside_reductions(x, is_rounding))) {
+      ex rest = 0;
+      int sign = 0;
+      for (const ex& t : is_a<add>(x) ? exvector(x.begin(), x.end()) : exvector{x}) {
+        if (t.is_equal(*rounding) && sign == 0) sign = 1;
+        else if (t.is_equal(-*rounding) && sign == 0) sign = -1;
+        else rest += t;
+      }
+      if (sign != 0 && !rest.has(*rounding) && provably_integer(rest)) {
+        ex r = strict ? rest - 1 : rest;  // an integer > 0 is >= 1
+        const ex& y = rounding->op(0);
+        bool fl = pamela_function(*rounding) == Fn::Floor;
+        bool done = sign > 0 ? (fl ? prove_at((r + y).expand(), false, depth + 1) : prove_at((r + 1 + y).expand(), true, depth + 1))
+                             : (fl ? prove_at((r + 1 - y).expand(), true, depth + 1) : prove_at((r - y).expand(), false, depth + 1));
+        if (done) return true;
+      }
+    }
+    // The relaxations below: at the top level only, and only about a loop's body, where the
+    // index makes interval arithmetic too coarse (elsewhere they cost more than they prove).
+    const bool relax = depth == 0 && mentions_index(x);
+    // floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
+    // such u, the claim holds. For an integer e, e >= 0 is e > -1, which is what survives
+    // the relaxation: floor((N - p) / P) + 1 >= 0 for p <= P - 1 from (N - p) / P + 1 > 0.
+    // Only with exactly one floor or ceil: relaxing one of several rarely proves anything.
+    exvector roundings = relax ? outside_reductions(x, is_rounding) : exvector{};
+    if (roundings.size() == 1) {
+      const ex* fc = &roundings[0];
+      bool fl = pamela_function(*fc) == Fn::Floor;
+      symbol u("_u");
+      Facts f = *this;
+      f.declare(u, "_u");
+      f.add_lower(u, 0, true);
+      f.add_upper(u, 1, false);
+      ex target = !strict && provably_integer(x) ? x + 1 : x;
+      bool st = strict || !target.is_equal(x);
+      ex y = target.subs(exmap{{*fc, fl ? fc->op(0) - 1 + u : fc->op(0) + 1 - u}}, subs_options::no_pattern).expand();
+      if (f.prove_at(y, st, depth + 1)) return true;
+    }
+    // An integer x >= 0 is 0 or at least 1, which a polynomial of degree >= 2 in x may need:
+    // x (x - 1) >= 0 has no real proof over [0, 1]. x is an integer symbol or a registered
+    // integer quotient such as N / P (N = x P); both cases must hold. Last, and only when x
+    // enters at degree >= 2, since it doubles a proof.
+    if (depth == 0 && integer_case_split(x, strict)) return true;
+    // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
+    // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
+    // i mod P >= 0. One remainder per level, the first that qualifies.
+    if (auto r = relax ? first_of(outside_reductions(x, is_remainder)) : std::nullopt) {
+      const ex& k = r->op(1);
+      if (provably_positive(k) && provably_integer(*r) && !k.has(r->op(0))) {
+        symbol t("_t");
+        Facts f = *this;
+        f.declare(t, "_t");
+        f.declare_integer(t);
+        f.add_upper(t, k - 1, false);
+        if (f.prove_at(x.subs(exmap{{*r, k - 1 - t}}, subs_options::no_pattern).expand(), strict, depth + 1))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool Facts::integer_case_split(const ex& x, bool strict) const {
+  // Not inside another split: the proofs below prove side conditions of their own.
+  static thread_local bool splitting = false;
+  if (splitting) return false;
+  struct Guard {
+    Guard() { splitting = true; }
+    ~Guard() { splitting = false; }
+  } guard;
+  std::vector<std::pair<ex, ex>> candidates;  // (symbol s, q): x = s * q is the integer
+  for (const auto& [s, inf] : info_)
+    if (inf.integer && !inf.index && x.has(s) && inf.iv.lo.inf == 0 && inf.iv.lo.v.is_zero())
+      candidates.push_back({s, 1});
+  for (const ex& g : integer_exprs_) {
+    if (!is_class<mul>(g)) continue;
+    ex sym = 0, q = 1;
+    for (size_t k = 0; k < g.nops(); ++k) {
+      const ex& f = g.op(k);
+      if (is_class<symbol>(f) && sym.is_zero() && x.has(f)) sym = f;
+      else q *= f;
+    }
+    if (sym.is_zero() || q.has(sym) || !range(g).nonneg() || !range(q).positive()) continue;
+    candidates.push_back({sym, q});
+  }
+  for (const auto& [s, q] : candidates) {
+    symbol v("_x");
+    ex y = x.subs(exmap{{s, v / q}}, subs_options::no_pattern).expand();
+    if (y.has(s) || !y.is_polynomial(v) || y.degree(v) < 2 || y.degree(v) > 4) continue;
+    Facts f = *this;
+    f.declare(v, "_x");
+    f.declare_integer(v);
+    if (!f.prove_at(y.subs(exmap{{v, 0}}), strict, 3)) continue;
+    if (f.prove_at(y.subs(exmap{{v, v + 1}}).expand(), strict, 3)) return true;
+  }
+  return false;
+}
+
+bool Facts::mentions_index(const ex& e) const {
+  for (const auto& [s, inf] : info_)
+    if (inf.index && e.has(s)) return true;
+  return false;
+}
+
+// A failed proof takes back what it logged: it relied on nothing.
+bool Facts::provably_nonneg(const ex& e) const {
+  size_t mark = DefaultBoundLog::used().size();
+  bool ok = prove(e, false);
+  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
+  return ok;
+}
+bool Facts::provably_positive(const ex& e) const {
+  size_t mark = DefaultBoundLog::used().size();
+  bool ok = prove(e, true);
+  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
+  return ok;
+}
+
+}  // namespace pamc::sym
