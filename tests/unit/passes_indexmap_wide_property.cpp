@@ -15,8 +15,8 @@
 // the time-domain model) and as `pamc eval --brute-force` does, at points where every
 // parameter may be negative, zero, fractional or huge. A value that differs from brute
 // force's, or a value where brute force reports a domain error, is a mismatch: the test
-// fails on any. It prints how many models close (T_main with no reduction left); the
-// closure target (>= 85%) is not enforced yet.
+// fails on any. It prints how many models close (T_main with no reduction left) and fails
+// below today's figure; the closure target (>= 85%) is not reached yet.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -257,6 +257,8 @@ TEST_CASE("property: a wider index-map generator at negative, zero, fractional a
   MESSAGE("closed by family:" << families.str());
   CHECK(mismatches == 0);
   CHECK(compared > 4000);
+  // A regression guard on closure (the target is 85%): 375 of 1000 close today.
+  CHECK(closed * 100 >= kModels * 36);
   for (int seed : kKnownMismatchSeeds)
     if (seed <= kModels && !known_wrong.count(seed))
       FAIL_CHECK("seed " << seed << " is right at every point now: remove it from kKnownMismatchSeeds");
