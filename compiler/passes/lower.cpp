@@ -111,14 +111,18 @@ class BindIndex {
     auto it = scope_.find(name_);
     if (it != scope_.end()) {
       hidden_ = it->second;
-      if (memo_) ++memo_->hiding;
+      // Only a hidden parameter makes a closed subtree (free names all parameters) lower
+      // differently here; an index hiding another index (seq (i) seq (i)) does not, and
+      // turning the memo off under it made a doubling definition below 2^k lowerings.
+      hides_parameter_ = memo_ && memo_->params->count(name_);
+      if (hides_parameter_) ++memo_->hiding;
     }
     scope_[name_] = value;
     if (memo_) ++memo_->depth;
   }
   ~BindIndex() {
     if (memo_) --memo_->depth;
-    if (hidden_ && memo_) --memo_->hiding;
+    if (hides_parameter_) --memo_->hiding;
     if (hidden_) scope_[name_] = *hidden_;
     else scope_.erase(name_);
   }
@@ -130,6 +134,7 @@ class BindIndex {
   Scope& scope_;
   std::string name_;
   std::optional<ex> hidden_;
+  bool hides_parameter_ = false;
 };
 
 [[noreturn]] void fail(const Loc& loc, DiagKind kind, const std::string& message) {

@@ -172,6 +172,14 @@ REGRESSIONS = [
     # 2.5 GB, then out of memory; the written-size budget stops it at d17.
     ("fuzz_two_chains.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-ddc25831.pam")).read(),
      ["compile"], 1, "fuzz_two_chains.pam:55:1: error: d17: written out", 2),  # 0.3 s: its numbers are large
+    # p2-timeout-c646748e (2026-11-27, on the fixed code): under `seq (i = 1, 2) seq (i = 1, 2)
+    # ...` an index hid an index, which turned lowering's memo off, so d18 = d17 * d17 + d17
+    # was lowered 3^18 times (> 30 s). Only a hidden parameter turns it off now.
+    ("fuzz_hidden_index_chain.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-c646748e.pam")).read(),
+     ["compile"], 0, "numeric T_dmain = ", 1),
+    # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
+    ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
+     ["compile"], 0, "numeric T_main = ", 1),
 ]
 
 
