@@ -76,6 +76,20 @@ ex nest(const std::vector<Loop>& loops, ex body) {
   return body;
 }
 
+// The facts inside a family's loops: each index in its range.
+Facts within(const Facts& f, const std::vector<Loop>& loops) {
+  Facts in = f;
+  for (const Loop& l : loops) in.declare_index(l.index, l.lb, l.ub);
+  return in;
+}
+
+// Every family's weight >= 0 over its own loops (proved): loads, not signed entries.
+bool weights_nonneg(const std::vector<Family>& fams, const Facts& f) {
+  for (const Family& fam : fams)
+    if (!within(f, fam.loops).provably_nonneg(fam.outer * fam.weight)) return false;
+  return true;
+}
+
 // The family with its position loop q outermost and the other loops summed into the
 // weight; nullopt when the position depends on no loop or on several, when q is already
 // the only loop, or when q's range depends on another loop of the family.
@@ -96,8 +110,7 @@ std::optional<ex> collapse(const Family& fam, const Facts& f, Assumptions& a) {
     if (lq.lb.has(fam.loops[k].index) || lq.ub.has(fam.loops[k].index)) return std::nullopt;
     others.push_back(fam.loops[k]);
   }
-  Facts in = f;
-  for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
+  Facts in = within(f, fam.loops);
   if (may_fail(fam.weight, in) && !f.provably_nonneg(lq.ub - lq.lb)) {
     std::vector<symbol> dens;
     denominators(fam.weight, dens);
@@ -193,8 +206,7 @@ std::optional<ex> position_bound(const ex& x, bool up, const std::vector<Loop>& 
 
 // The positions a family can touch, [lo, hi].
 std::optional<std::pair<ex, ex>> position_span(const Family& fam, const Facts& f) {
-  Facts in = f;
-  for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
+  Facts in = within(f, fam.loops);
   auto lo = position_bound(fam.pos, false, fam.loops, f, in);
   auto hi = position_bound(fam.pos, true, fam.loops, f, in);
   if (!lo || !hi) return std::nullopt;
@@ -263,13 +275,9 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) 
   std::vector<Loop> loops;
   std::vector<Family> fams;
   if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() < 2 || fams.size() > 64) return std::nullopt;
+  if (!weights_nonneg(fams, f)) return std::nullopt;
   std::vector<std::optional<std::pair<ex, ex>>> spans;
-  for (const Family& fam : fams) {
-    Facts in = f;
-    for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
-    if (!in.provably_nonneg(fam.outer * fam.weight)) return std::nullopt;
-    spans.push_back(position_span(fam, f));
-  }
+  for (const Family& fam : fams) spans.push_back(position_span(fam, f));
   // Groups: the connected parts of "may overlap".
   std::vector<size_t> group(fams.size());
   for (size_t k = 0; k < fams.size(); ++k) group[k] = k;
@@ -322,13 +330,11 @@ std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions&) {
     rest.push_back(inner);
   }
   if (!f.provably_nonneg(*d) || !f.provably_integer(*d)) return std::nullopt;
+  if (!weights_nonneg(fams, f)) return std::nullopt;
   ex v = 0;
   for (size_t k = 0; k < fams.size(); ++k) {
     const Family& fam = fams[k];
-    Facts in = f;
-    for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
-    if (!in.provably_nonneg(fam.outer * fam.weight)) return std::nullopt;
-    auto lo = position_bound(rest[k], false, fam.loops, f, in);
+    auto lo = position_bound(rest[k], false, fam.loops, f, within(f, fam.loops));
     if (!lo || !f.provably_nonneg(*lo)) return std::nullopt;
     v += fam.outer * nest(fam.loops, fam.weight * unitvec(rest[k]));
   }
@@ -410,8 +416,7 @@ std::optional<FiberSum> fiber_sum(const ex& body, const ex& w) {
 // and unitvec(g(j)) exists.
 bool fibers_cover(const FiberSum& fs, const reduction& r, const Facts& f) {
   std::vector<Loop> loops = {fs.loop};
-  Facts in = f;
-  in.declare_index(fs.loop.index, fs.loop.lb, fs.loop.ub);
+  Facts in = within(f, loops);
   auto lo = position_bound(fs.pos, false, loops, f, in);
   auto hi = position_bound(fs.pos, true, loops, f, in);
   return lo && hi && in.provably_integer(fs.pos) && f.provably_nonneg(*lo) && f.provably_nonneg(*lo - r.lb()) &&
@@ -435,9 +440,7 @@ std::optional<ex> rule_ext_fiber_vector(const ex& e, const Facts& f, Assumptions
   if (r.kind() != ReduceKind::Max) return std::nullopt;
   auto fs = fiber_sum(r.body(), r.index_ex());
   if (!fs || !(r.empty_is_zero() || f.provably_nonneg(r.ub() - r.lb()))) return std::nullopt;
-  Facts in = f;
-  in.declare_index(fs->loop.index, fs->loop.lb, fs->loop.ub);
-  if (!in.provably_nonneg(fs->weight) || !fibers_cover(*fs, r, f)) return std::nullopt;
+  if (!within(f, {fs->loop}).provably_nonneg(fs->weight) || !fibers_cover(*fs, r, f)) return std::nullopt;
   return vector_max(nest({fs->loop}, fs->weight * unitvec(fs->pos)));
 }
 
@@ -491,15 +494,7 @@ std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&)
       std::vector<Loop> loops;
       std::vector<Family> fams;
       if (!read_families(v, loops, 1, 1, fams)) continue;
-      Facts fp = f;
-      fp.declare_index(r.index(), r.lb(), r.ub());
-      bool nonneg = true;
-      for (const Family& fam : fams) {
-        Facts in = fp;
-        for (const Loop& l : fam.loops) in.declare_index(l.index, l.lb, l.ub);
-        nonneg = nonneg && in.provably_nonneg(fam.outer * fam.weight);
-      }
-      if (!nonneg) continue;
+      if (!weights_nonneg(fams, within(f, {{r.index(), r.lb(), r.ub()}}))) continue;
       exvector out(args.begin(), args.end());
       out[ri] = rebuild_reduction(r, ReduceKind::Max, r.lb(), r.ub(), kept.size() == 1 ? kept[0] : make_max(kept));
       return make_max(out);
