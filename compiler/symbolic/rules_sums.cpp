@@ -421,6 +421,18 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
   return part(r->lb(), make_min({r->ub(), L - 1}), fC) + part(make_max({r->lb(), L}), r->ub(), fg);
 }
 
+namespace {
+// Does a position of vector v take its index i through a mod (positions that repeat)?
+bool cyclic_positions(const ex& v, const ex& i) {
+  for (const_preorder_iterator it = v.preorder_begin(); it != v.preorder_end(); ++it) {
+    if (pamela_function(*it) != Fn::Unitvec) continue;
+    for (const_preorder_iterator p = it->op(0).preorder_begin(); p != it->op(0).preorder_end(); ++p)
+      if (pamela_function(*p) == Fn::Mod && p->op(0).has(i)) return true;
+  }
+  return false;
+}
+}  // namespace
+
 // Piecewise split: sum (i = lb, ub) { B(i) } where B holds m = max(g1, g2) or min(g1, g2)
 // (abs(g) = max(g, -g)) with d(i) = g1 - g2 = a i + b linear in i (a a nonzero number, b
 // free of i). m = g1 exactly where d >= 0 (max) or d <= 0 (min), and that is a ray of i:
@@ -435,12 +447,16 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
 // distances abs(i - c)). Side conditions: lb, ub integers (proved or assumed; the split
 // bounds are then integers); b does not fail (may_fail) unless the range is provably
 // non-empty (the new bounds evaluate it, brute force would not).
+// Not for a load vector whose positions repeat over the range (a mod in the position): the
+// two parts would load the same positions, where the unsplit weight is one monotone (or
+// concave) function the load rules read whole (max(1, i - W) under cpu(i mod P)).
 std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r) return std::nullopt;
+  if (is_vector_valued(r->body()) && cyclic_positions(r->body(), r->index_ex())) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<LinearChoice> found;
-  find_linear_choices(r->body(), i, found);
+  find_linear_choices(r->body(), i, found, &f);
   if (found.empty()) return std::nullopt;
   const LinearChoice* c = &found[0];
   if (found.size() > 1) {  // not GiNaC's operand order: the first in printed-text order
