@@ -694,3 +694,50 @@ std::optional<ex> rule_ext_skip_one(const ex& e, const Facts& f, Assumptions& a)
 }
 
 }  // namespace pamc::sym
+
+namespace pamc::sym {
+
+// A max over the indices a residue test selects: max (i = lb, ub) { ((i + e) mod k == r) *
+// g(i) } with g(i) >= 0 over the range (proved) is max (i = L, U) { g(k i + r - e) }, L =
+// ceil((lb - r + e) / k), U = floor((ub - r + e) / k), 0 when no index matches: the
+// matching i are exactly k j + r - e for integer j in [L, U] (sum_mod_select's progression),
+// and the other indices give 0, which changes no max of values >= 0 (and is the max when
+// none matches). Owner computes, if (i mod W == w) use(cpu(i), max(1, i - W)). Side
+// conditions: residue_test's (k a positive integer, e an integer, r an integer in
+// 0..k - 1, proved; a number r outside them matches nothing: 0); lb, ub integers (proved
+// or assumed); the range non-empty (proved) or the max a par's (0 on an empty range, as the
+// new one). g is evaluated only at the indices that match, where the product was g.
+std::optional<ex> rule_ext_residue_select(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || r->kind() != ReduceKind::Max || !is_class<mul>(r->body()) || is_vector_valued(r->body()))
+    return std::nullopt;
+  if (!(r->empty_is_zero() || f.provably_nonneg(r->ub() - r->lb()))) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex pred;
+  std::optional<Residue> t;
+  for (const ex& x : sorted_by_text(operands_of(r->body(), false))) {
+    if (pamela_function(x) != Fn::Eq || !x.has(i)) continue;
+    auto rt = residue_test(x, i, f);
+    if (!rt) continue;
+    if (!t || (is_class<numeric>(rt->k) && !is_class<numeric>(t->k))) {
+      pred = x;
+      t = rt;
+    }
+  }
+  if (!t) return std::nullopt;
+  ex g = 1;
+  bool dropped = false;
+  for (const ex& x : operands_of(r->body(), false)) {
+    if (!dropped && x.is_equal(pred)) dropped = true;
+    else g *= x;
+  }
+  Facts in = f;
+  in.declare_index(r->index(), r->lb(), r->ub());
+  if (!in.provably_nonneg(g)) return std::nullopt;
+  if (t->none) return ex(0);
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
+  return make_reduction(ReduceKind::Max, r->index(), lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}), true);
+}
+
+}  // namespace pamc::sym

@@ -1551,3 +1551,34 @@ TEST_CASE_FIXTURE(Fixture, "facts: a 0/1 test minus another is >= 0 where the se
   CHECK(F.provably_nonneg(compare(Cmp::Lt, P, 5) - compare(Cmp::Le, P, 4)));   // integer-free: 5 - P > 4 - P
   CHECK(!F.provably_nonneg(compare(Cmp::Le, 2, P) - compare(Cmp::Le, 2, N)));  // unrelated sides
 }
+
+TEST_CASE_FIXTURE(Fixture, "a max over the indices a residue test selects is a max over their progression (ext_residue_select)") {
+  // owner computes: worker 1 of M takes i = 1, M + 1, 2 M + 1, ...; its largest item
+  Facts g = F;
+  g.add_lower(M, 2, false);
+  ex m = make_reduction(ReduceKind::Max, i, 0, N, compare(Cmp::Eq, mod_of(i, M), 1) * make_max({ex(1), i - 3}), true);
+  auto r = rule_ext_residue_select(m, g, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {-2, 0, 1, 2, 5, 9, 14})
+    for (numeric mm : {2, 3, 4, 7}) pts.push_back({{N, n}, {M, mm}});
+  CHECK(agrees(*r, m, pts));
+  // a body of unknown sign: the 0 at the other indices could be the max; left alone
+  CHECK(!rule_ext_residue_select(
+      make_reduction(ReduceKind::Max, i, 0, N, compare(Cmp::Eq, mod_of(i, M), 1) * (i - x), true), g, a));
+  // a residue that may lie outside 0..M - 1 (M = 1): not read
+  CHECK(!rule_ext_residue_select(m, F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "facts: c * h >= 0 for a 0/1 test c where h >= 0 under c's bound; i <= min(a, b) bounds i by both") {
+  Facts g = F;
+  g.declare_index(i, 1, N + 3);
+  // the count of j in i..N: (i - 1 <= N) * (N - i + 1)
+  CHECK(g.provably_nonneg(compare(Cmp::Le, i - 1, N) * (N - i + 1)));
+  CHECK(!g.provably_nonneg(compare(Cmp::Le, i - 2, N) * (N - i + 1)));  // at i = N + 2: -1
+  Facts h = F;
+  h.declare_index(i, 1, make_min({M, N + 1}));
+  CHECK(h.provably_nonneg(N - i + 1));
+  CHECK(h.provably_nonneg(M - i));
+  CHECK(!h.provably_nonneg(N - i));
+}
