@@ -400,7 +400,7 @@ void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& ou
     ex dx = d.expand();
     if (!dx.is_polynomial(i) || dx.degree(i) != 1) return std::nullopt;
     ex a = dx.coeff(i, 1), b = dx.coeff(i, 0);
-    if (a.has(i) || b.has(i) || has_negative_power(a)) return std::nullopt;
+    if (a.has(i) || b.has(i)) return std::nullopt;
     if (f->provably_positive(a)) return std::make_pair(numeric(1), (b / a).expand());
     if (f->provably_positive(-a)) return std::make_pair(numeric(-1), (-b / a).expand());
     return std::nullopt;

@@ -1582,3 +1582,23 @@ TEST_CASE_FIXTURE(Fixture, "facts: c * h >= 0 for a 0/1 test c where h >= 0 unde
   CHECK(h.provably_nonneg(M - i));
   CHECK(!h.provably_nonneg(N - i));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a sum over a max whose sides differ by a rounding of a linear term splits where the rounding crosses (sum_piecewise)") {
+  symbol k("k");
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  // rounds of a shrinking range against a floor of 3 rounds: max(ceil((N - k + 1) / P), 3)
+  for (const ex& body : {make_max({ex(numeric(1, 2)) * ceil_of((N - k + 1) / P), ex(numeric(3, 2))}),
+                         make_min({floor_of((N - k) / P), ex(2)}), make_max({ceil_of((k + 2) / P), ex(2)})}) {
+    INFO(body);
+    ex s = Sum(k, 1, N - 1, body);
+    auto r = rule_sum_piecewise(s, g, a);
+    REQUIRE(r);
+    std::vector<GiNaC::exmap> pts;
+    for (numeric n : {0, 1, 2, 5, 9, 20})
+      for (numeric pp : {1, 2, 3, 7}) pts.push_back({{N, n}, {P, pp}});
+    CHECK(agrees(*r, s, pts));
+  }
+  // a rounding of a term that is not linear in k: left alone
+  CHECK(!rule_sum_piecewise(Sum(k, 1, N, make_max({ceil_of(k * k / P), ex(3)})), g, a));
+}
