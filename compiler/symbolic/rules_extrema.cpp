@@ -459,17 +459,26 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   // (1 <= p) on top of floor((N - p) / P)), whose extremes on a piece are at its ends too.
   Facts fr = f;
   fr.declare_index(r->index(), r->lb(), r->ub());
+  exvector vertices;  // of the pieces whose extreme may lie inside them
   for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
     exmap m;
     for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
     ex x = r->body().subs(m, subs_options::no_pattern).expand();
     if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
     // A convex quadratic piece has its max at a piece end (a concave one its min): the sum
-    // of distances sum (j) { abs(j - i) } closed piecewise.
+    // of distances sum (j) { abs(j - i) } closed piecewise. A concave one (for a max; convex
+    // for a min) with a leading coefficient of proved strict sign has it at an end or at
+    // an integer next to its vertex -B / (2 A), which joins the candidates (a count of the
+    // rows still to come times a weight that grows: (N - p + 1) (p - W)).
     if (x.is_polynomial(i) && x.degree(i) == 2) {
       ex lead = x.coeff(i, 2);
       if (!lead.has(i) && (r->kind() == ReduceKind::Max ? fr.provably_nonneg(lead) : fr.provably_nonpos(lead)))
         continue;
+      ex lin = x.coeff(i, 1);
+      if (!lead.has(i) && !lin.has(i) && (r->kind() == ReduceKind::Max ? fr.provably_positive(-lead) : fr.provably_positive(lead))) {
+        vertices.push_back((-lin / (2 * lead)).expand());
+        continue;
+      }
     }
     if (!structural_direction(x, i, fr)) return std::nullopt;
   }
@@ -495,6 +504,11 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
       points.push_back(U);
       points.push_back(U + 1);
     }
+  }
+  for (const ex& v : vertices) {
+    if (may_fail(v, f)) return std::nullopt;
+    points.push_back(fl(v));
+    points.push_back(cl(v));
   }
   exvector values;
   for (const ex& p : points) {

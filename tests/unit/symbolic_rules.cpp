@@ -1602,3 +1602,18 @@ TEST_CASE_FIXTURE(Fixture, "a sum over a max whose sides differ by a rounding of
   // a rounding of a term that is not linear in k: left alone
   CHECK(!rule_sum_piecewise(Sum(k, 1, N, make_max({ceil_of(k * k / P), ex(3)})), g, a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a max over pieces includes the vertex of a concave quadratic piece (ext_breakpoints)") {
+  // rows still to come times a weight that grows: max (p = 0, P - 1) { (N - p + 1) * max(1, p - M) }
+  ex m = make_reduction(ReduceKind::Max, p, 0, P - 1, (N - p + 1) * make_max({ex(1), p - M}), true);
+  auto r = rule_ext_breakpoints(m, F, a);
+  REQUIRE(r);
+  CHECK(a.items.count("P >= 1"));  // a non-empty range, assumed: P = 0 is not compared
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 4, 9, 20})
+    for (numeric pp : {1, 3, 8, 25})
+      for (numeric mm : {0, 2, 5}) pts.push_back({{N, n}, {P, pp}, {M, mm}});
+  CHECK(agrees(*r, m, pts));
+  // a concave piece whose leading coefficient may be 0 (x (p - M) (N - p)): no vertex to take
+  CHECK(!rule_ext_breakpoints(make_reduction(ReduceKind::Max, p, 0, P - 1, x * (N - p) * make_max({ex(1), p - M}), true), F, a));
+}
