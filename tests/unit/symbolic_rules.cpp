@@ -880,10 +880,15 @@ TEST_CASE_FIXTURE(Fixture, "extremes of a piecewise-linear body are at the ends 
     CHECK(count_reductions(*r) == 0);
     CHECK(agrees(*r, e, grid(N, P, {1, 2, 3, 7}, {1, 2, 4, 9})));
   }
-  // a convex piece under a max: its ends too; a concave one (neither linear, monotone nor
-  // convex) is left alone
+  // a convex piece under a max: its ends too; a concave one: its ends and the integers next
+  // to its vertex (here at P)
   CHECK(rule_ext_breakpoints(Max(i, 0, N, compare(Cmp::Lt, 2, i) * (i - P) * (i - P)), g, a));
-  CHECK(!rule_ext_breakpoints(Max(i, 0, N, -compare(Cmp::Lt, 2, i) * (i - P) * (i - P)), g, a));
+  ex concave = Max(i, 0, N, -compare(Cmp::Lt, 2, i) * (i - P) * (i - P));
+  auto rc = rule_ext_breakpoints(concave, g, a);
+  REQUIRE(rc);
+  CHECK(agrees(*rc, concave, grid(N, P, {1, 2, 3, 7}, {1, 2, 4, 9})));
+  // a piece whose leading coefficient may be 0: left alone
+  CHECK(!rule_ext_breakpoints(Max(i, 0, N, -compare(Cmp::Lt, 2, i) * x * (i - P) * (i - P)), g, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split over max/min") {
@@ -1226,8 +1231,11 @@ TEST_CASE_FIXTURE(Fixture, "convex quadratic pieces have their max at a piece en
   CHECK(count_reductions(*r) == 0);
   // the range is non-empty by a recorded assumption (M >= 1), which evaluators check
   CHECK(agrees(*r, e, grid(N, M, {0, 1, 3, 7}, {1, 2, 5, 9})));
-  // a concave piece under a max is left alone
-  CHECK(!rule_ext_breakpoints(make_reduction(ReduceKind::Max, i, 0, M, compare(Cmp::Le, i, N) * (N * i - i * i)), g, b));
+  // a concave piece under a max: the integers next to its vertex N / 2 are candidates too
+  ex concave = make_reduction(ReduceKind::Max, i, 0, M, compare(Cmp::Le, i, N) * (N * i - i * i));
+  auto rc = rule_ext_breakpoints(concave, g, b);
+  REQUIRE(rc);
+  CHECK(agrees(*rc, concave, grid(N, M, {0, 1, 3, 7}, {1, 2, 5, 9})));
 }
 
 TEST_CASE_FIXTURE(Fixture, "cyclic maps with consecutive offsets: a ring stencil (vmax_cyclic_shifts)") {
