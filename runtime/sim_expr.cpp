@@ -12,6 +12,7 @@
 
 #include "compiler/evaluate/compile.h"
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/symbolic.h"
 
 namespace pamc {
@@ -46,6 +47,14 @@ std::int64_t integer_bound(double v, const Loc& loc, const char* what) {
 
 namespace {
 
+// An expression whose folding at these parameter values failed (a division by zero, a
+// function outside its domain): the error, when the simulation reaches it.
+struct SFailure : SNode {
+  explicit SFailure(CompileError e) : error(std::move(e)) {}
+  CompileError error;
+  double eval(const Frame*) const override { throw error; }
+};
+
 // A compiled scalar: the evaluation room's program over the parameters (values fixed at
 // compile time) and the loop indices in scope (read from the frames at run time).
 struct SProgram : SNode {
@@ -55,6 +64,7 @@ struct SProgram : SNode {
   int need = 0;              // frames read, innermost first (the last slots)
   Loc loc;
   std::string what;
+  std::optional<CompileError> folding;  // why folding the parameters' values in failed, if it did
   // Called every 2^20 loop steps of a looping program: stops it past the limit.
   std::function<void(long long)> tick;
   double eval(const Frame* env) const override {
@@ -71,6 +81,7 @@ struct SProgram : SNode {
     std::copy(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(params), args);
     for (int h = 0; h < need; ++h, env = env->up) args[base.size() - 1 - h] = env->value;
     double v = program.straight() ? program.run(args) : program.run_checked(args, tick ? &tick : nullptr);
+    if (!std::isfinite(v) && folding) throw *folding;  // the reason, where it is known
     if (!std::isfinite(v))
       fail(loc, DiagKind::EvaluationError,
            what + " has no value here (" + fmt_num(v) +
@@ -153,18 +164,61 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
     Checked seen;
     check_names(e, scope, params_, seen);
   }
-  std::map<std::string, GiNaC::ex> names = impl_->param_values;
-  std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> slots = impl_->param_slots;
-  std::vector<double> base = impl_->param_base;
-  // One symbol per index in scope, outermost first; an inner index hides an outer one.
+  // Names and argument slots: the parameters (each an exact value, or a symbol read from
+  // an argument where `symbolic` or no decimal holds it), then one symbol per index in scope,
+  // outermost first; an inner index hides an outer one.
+  std::map<std::string, GiNaC::ex> names;
+  std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> slots;
+  std::vector<double> base;
+  std::size_t param_slots = 0;
   std::vector<GiNaC::symbol> index_symbols;
-  for (const std::string& name : scope_) {
-    index_symbols.emplace_back(name);
-    names[name] = index_symbols.back();
-    slots[index_symbols.back()] = static_cast<unsigned>(base.size());
-    base.push_back(0.0);
+  auto bind = [&](bool symbolic) {
+    names = impl_->param_values;
+    slots = impl_->param_slots;
+    base = impl_->param_base;
+    if (symbolic)
+      for (const auto& [name, value] : params_)
+        if (!GiNaC::is_a<GiNaC::symbol>(names[name])) {
+          GiNaC::symbol s(name);
+          names[name] = s;
+          slots[s] = static_cast<unsigned>(base.size());
+          base.push_back(value);
+        }
+    param_slots = base.size();
+    index_symbols.clear();
+    for (const std::string& name : scope_) {
+      index_symbols.emplace_back(name);
+      names[name] = index_symbols.back();
+      slots[index_symbols.back()] = static_cast<unsigned>(base.size());
+      base.push_back(0.0);
+    }
+  };
+  bind(false);
+  GiNaC::ex x;
+  // Where folding the values in fails (`1 / (N - 3)` at N = 3, or `N * log2(N)` at N = 0),
+  // the error, kept for when the simulation reaches the expression: whether the point has a
+  // value depends on that (a loop never entered, a branch not taken: docs/semantics.md).
+  std::optional<CompileError> folding;
+  try {
+    x = lower_numeric(e, names);
+  } catch (const CompileError& err) {
+    const DiagKind k = err.diag.kind;
+    if (k != DiagKind::DivisionByZero && k != DiagKind::DomainError && k != DiagKind::ValueTooLarge) throw;
+    folding = err;
+    // Folded exactly, a factor without a value fails before the zero beside it is seen (a
+    // product with a zero factor is zero): lowered over the parameters as symbols, the
+    // program follows the evaluators' rule.
+    bind(true);
+    try {
+      x = lower_numeric(e, names);
+    } catch (const CompileError&) {
+      auto node = std::make_unique<SFailure>(err);
+      Scalar out;
+      out.node = node.get();
+      impl_->nodes.push_back(std::move(node));
+      return out;
+    }
   }
-  GiNaC::ex x = lower_numeric(e, names);
   if (sym::is_vector_valued(x))
     fail(e->loc, DiagKind::TypeMismatch, std::string("a vector where a scalar is needed (") + what + ")");
   auto node = std::make_unique<SProgram>();
@@ -173,8 +227,9 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
   } catch (const eval::CompileFailure& failure) {
     fail(e->loc, DiagKind::CannotEmit, "cannot simulate " + std::string(what) + ": " + failure.message);
   }
-  node->params = impl_->param_base.size();
+  node->params = param_slots;
   node->base = std::move(base);
+  node->folding = folding;
   node->loc = e->loc;
   node->what = what;
   if (max_loop_steps_ && !node->program.straight()) {
@@ -200,11 +255,72 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
       return out;
     } catch (const SimError&) {
       // e.g. a max over an empty range in a branch that may never run: evaluated when it does
+      if (folding) {
+        auto failure = std::make_unique<SFailure>(*folding);
+        out.node = failure.get();
+        impl_->nodes.push_back(std::move(failure));
+        return out;
+      }
     }
   }
   out.node = node.get();
   impl_->nodes.push_back(std::move(node));
   return out;
+}
+
+std::optional<IndexFreeTime> index_free_time(const ast::NodeP& e, const std::vector<std::string>& scope,
+                                             const std::map<std::string, double>& params) {
+  std::map<std::string, GiNaC::ex> names;
+  GiNaC::exmap env;
+  for (const auto& [name, value] : params) {
+    GiNaC::symbol s(name);
+    names[name] = s;
+    if (auto x = exact_value(value)) env[s] = *x;
+  }
+  for (const std::string& name : scope) names[name] = GiNaC::symbol(name);  // an inner index hides
+  GiNaC::ex x;
+  try {
+    x = lower_numeric(e, names);
+  } catch (const CompileError&) {
+    return std::nullopt;  // e.g. a name without a value: the simulation says so
+  }
+  // Any symbol that is not a parameter with a value is an index: of the loops in scope, or
+  // of a reduction inside the time. The lowered time is a DAG: each shared node is looked at
+  // once, and its size written out is counted, as lowering counts it (a time past 500,000
+  // nodes written out is a model pamc eval refuses: left to the simulation).
+  std::map<const GiNaC::basic*, double> size;
+  bool indexed = false;
+  std::function<double(const GiNaC::ex&)> written = [&](const GiNaC::ex& y) {
+    auto [it, fresh] = size.emplace(&GiNaC::ex_to<GiNaC::basic>(y), 1.0);
+    if (!fresh) return it->second;
+    if (GiNaC::is_a<GiNaC::symbol>(y) && !env.count(y)) indexed = true;
+    double n = 1;
+    for (std::size_t k = 0; k < y.nops() && !indexed; ++k) n += written(y.op(k));
+    size[&GiNaC::ex_to<GiNaC::basic>(y)] = n;
+    return n;
+  };
+  if (written(x) > 5e5 || indexed) return std::nullopt;
+  // Its value through the compiled program (a product with a zero factor is zero, as in
+  // every evaluator); a time that needs more than about 10^6 loop steps, as pamc eval leaves
+  // one, is left to the simulation.
+  std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less> slots;
+  std::vector<double> args;
+  for (const auto& [name, value] : params) {
+    slots[names[name]] = static_cast<unsigned>(args.size());
+    args.push_back(value);
+  }
+  struct TooLong {};
+  const std::function<void(long long)> tick = [](long long) { throw TooLong{}; };
+  double v;
+  try {
+    v = eval::compile_expression(x, slots).run_checked(args.empty() ? nullptr : args.data(), &tick);
+  } catch (const eval::CompileFailure&) {
+    return std::nullopt;
+  } catch (const TooLong&) {
+    return std::nullopt;
+  }
+  if (!std::isfinite(v)) return std::nullopt;
+  return IndexFreeTime{v, sym::to_pamela(x)};
 }
 
 }  // namespace sim

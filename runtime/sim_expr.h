@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,17 @@ class ExprCompiler {
   std::uint64_t max_loop_steps_ = 100000000ULL;  // as simulate's default (a tenth of 10^9 events)
   std::unique_ptr<Impl> impl_;
 };
+
+// A time written with no loop index once lowered (`delay(N - 5)`; not `delay(i - i + 1)`,
+// nor a time with a sum inside), the indices in scope being `scope`: its value at `params`
+// and its text. nullopt where it reads an index, or has no value here (the simulation
+// reports that when it reaches it). The evaluators check such times at every point.
+struct IndexFreeTime {
+  double value;
+  std::string text;
+};
+std::optional<IndexFreeTime> index_free_time(const ast::NodeP& e, const std::vector<std::string>& scope,
+                                             const std::map<std::string, double>& params);
 
 // Checks that a loop bound is an integer (within 1e-9 relative) and returns it.
 std::int64_t integer_bound(double v, const Loc& loc, const char* what);

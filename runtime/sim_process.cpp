@@ -20,6 +20,7 @@ bool is_leaf(const PNode* n) {
     case PK::Nothing:
     case PK::Delay:
     case PK::Use:
+    case PK::Bounds:
       return true;
     case PK::If:
       return is_leaf(n->a) && is_leaf(n->b);
@@ -80,6 +81,7 @@ class Budget {
   Need compute(const PNode* n) {
     switch (n->kind) {
       case PK::Nothing:
+      case PK::Bounds:
         return {};
       case PK::Delay:
       case PK::Use:

@@ -11,7 +11,9 @@
 
 namespace pamc::sim {
 
-enum class PK : std::uint8_t { Nothing, Delay, Use, SeqList, ParList, SeqLoop, ParLoop, If };
+// Bounds: a loop whose body does nothing; its bounds are still checked (integers) when it
+// is reached, as every evaluator checks them.
+enum class PK : std::uint8_t { Nothing, Delay, Use, SeqList, ParList, SeqLoop, ParLoop, If, Bounds };
 
 struct PNode {
   PK kind = PK::Nothing;
@@ -20,7 +22,7 @@ struct PNode {
   std::int32_t res_slot = -1;  // Use: resolved at compile time when both are constant
   std::int32_t lane = -1;      // Delay, Use: the event lane of a constant duration (det), else -1
   Loc res_loc;                 // Use: the fcfs(...) call (in a resource declaration: its name)
-  Scalar lb, ub;               // loops
+  Scalar lb, ub;               // loops, Bounds
   Scalar cond;                 // If
   const PNode* body = nullptr;     // loops
   const PNode* a = nullptr;        // If: then
@@ -28,6 +30,11 @@ struct PNode {
   std::vector<const PNode*> kids;  // SeqList, ParList
   bool body_leaf = false;      // ParLoop: the body needs its Frame only when it starts
   bool body_list = false;      // SeqLoop: the body is a `;` list, run by the loop's own task
+  // What a branch that is not run can still fail on (Engine::dry_check): a loop bound
+  // (checked in any branch), or any value that is not a constant (checked where the
+  // branch's weight is not 0).
+  bool has_bounds = false;
+  bool has_values = false;
   Loc loc;
 };
 

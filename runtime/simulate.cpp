@@ -319,6 +319,7 @@ class Engine {
     }
   }
   std::int32_t dynamic_resource(const PNode* n, const Frame* env);
+  void dry_check(const PNode* n, const Frame* env, bool values);
 
   bool start(const PNode* n, Task* parent, const Frame* env);
   bool run_seqlist(Task* t);
@@ -386,6 +387,15 @@ std::int32_t Engine::resource_slot(std::int64_t index, std::int64_t servers, con
   return slot;
 }
 
+// Whether v is an integer as integer_bound() takes it (which fails where this is false).
+bool whole(double v, std::int64_t& out) {
+  if (!std::isfinite(v)) return false;
+  const double r = std::nearbyint(v);
+  if (std::fabs(v - r) > 1e-9 * std::max(1.0, std::fabs(v)) || std::fabs(r) > 9.0e18) return false;
+  out = static_cast<std::int64_t>(r);
+  return true;
+}
+
 // A resource's position (its fcfs index) is a nonnegative integer, as in every evaluator: a
 // use of fcfs(-1, 1) has no value (docs/semantics.md).
 std::int64_t resource_index(double v, const Loc& loc) {
@@ -415,6 +425,7 @@ const PNode* Engine::cproc_node(const ast::NodeP& e) {
       PNode* n = node(PK::Delay, e->loc);
       n->t = ec_.scalar(e->kids.at(0), "a delay time");
       n->lane = lane(n->t);
+      n->has_values = !n->t.is_const();
       return n;
     }
     case Kind::Use: {
@@ -428,9 +439,16 @@ const PNode* Engine::cproc_node(const ast::NodeP& e) {
       n->t = ec_.scalar(e->kids.at(1), "a service time");
       n->lane = lane(n->t);
       n->res_loc = r->loc;
-      if (n->res_id.is_const() && n->res_mult.is_const())
-        n->res_slot = resource_slot(resource_index(n->res_id.k, r->loc), resource_servers(n->res_mult.k, r->loc),
-                                    r->loc, r->loc);
+      // A constant resource is resolved now where it is valid; a position below 0 or a
+      // multiplicity that clashes fails only when the use is reached (it may never be).
+      std::int64_t index = 0, servers = 0;
+      if (n->res_id.is_const() && n->res_mult.is_const() && whole(n->res_id.k, index) && index >= 0 &&
+          whole(n->res_mult.k, servers) && servers >= 1) {
+        auto it = by_index_.find(index);
+        if (it == by_index_.end() || resources[static_cast<std::size_t>(it->second)].servers == servers)
+          n->res_slot = resource_slot(index, servers, r->loc, r->loc);
+      }
+      n->has_values = !n->t.is_const() || n->res_slot < 0;
       return n;
     }
     case Kind::Seq:
@@ -446,6 +464,10 @@ const PNode* Engine::cproc_node(const ast::NodeP& e) {
       if (kids.size() == 1) return kids[0];
       PNode* n = node(e->kind == Kind::Seq ? PK::SeqList : PK::ParList, e->loc);
       n->kids = std::move(kids);
+      for (const PNode* k : n->kids) {
+        n->has_bounds = n->has_bounds || k->has_bounds;
+        n->has_values = n->has_values || k->has_values;
+      }
       return n;
     }
     case Kind::SeqLoop:
@@ -458,12 +480,21 @@ const PNode* Engine::cproc_node(const ast::NodeP& e) {
       n->body = cproc(e->kids.at(2));
       scope_.pop_back();
       ec_.pop_index();
-      if (n->body->kind == PK::Nothing) return nothing();
-      if (n->lb.is_const() && n->ub.is_const()) {
-        std::int64_t l = integer_bound(n->lb.k, e->loc, "the loop's lower bound");
-        std::int64_t u = integer_bound(n->ub.k, e->loc, "the loop's upper bound");
-        if (l > u) return nothing();
+      // Bounds are checked when the loop is reached, not here: a loop inside one that is
+      // never entered has no bounds to check (docs/semantics.md, "Ranges").
+      std::int64_t l = 0, u = 0;
+      const bool fixed = n->lb.is_const() && n->ub.is_const() && whole(n->lb.k, l) && whole(n->ub.k, u);
+      if (fixed && l > u) return nothing();
+      if (n->body->kind == PK::Nothing) {
+        if (fixed) return nothing();
+        PNode* b = node(PK::Bounds, e->loc);  // a body that does nothing: still check the bounds
+        b->lb = n->lb;
+        b->ub = n->ub;
+        b->has_bounds = true;
+        return b;
       }
+      n->has_bounds = !fixed || n->body->has_bounds;
+      n->has_values = n->body->has_values;
       n->body_leaf = is_leaf(n->body);
       n->body_list = n->body->kind == PK::SeqList && n->body->kids.size() < 0xffffffffu;
       return n;
@@ -476,12 +507,14 @@ const PNode* Engine::cproc_node(const ast::NodeP& e) {
       if (n->a->kind == PK::Nothing) n->a = nullptr;
       if (n->b->kind == PK::Nothing) n->b = nullptr;
       if (!n->a && !n->b) return nothing();
+      n->has_bounds = (n->a && n->a->has_bounds) || (n->b && n->b->has_bounds);
+      n->has_values = !n->cond.is_const() || (n->a && n->a->has_values) || (n->b && n->b->has_values);
+      // A constant condition picks its branch now, unless the other one has loop bounds
+      // to check each time it is reached (a condition outside [0, 1] fails when reached).
       if (n->cond.is_const()) {
         double c = n->cond.k;
-        if (!(c >= 0 && c <= 1))
-          fail(e->loc, DiagKind::InvalidCondition, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
-        if (c == 1) return n->a ? n->a : nothing();
-        if (c == 0) return n->b ? n->b : nothing();
+        if (c == 1 && !(n->b && n->b->has_bounds)) return n->a ? n->a : nothing();
+        if (c == 0 && !(n->a && n->a->has_bounds)) return n->b ? n->b : nothing();
       }
       return n;
     }
@@ -494,6 +527,10 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
   for (;;) {
     switch (n->kind) {
       case PK::Nothing:
+        return true;
+      case PK::Bounds:
+        integer_bound(n->lb(env), n->loc, "the loop's lower bound");
+        integer_bound(n->ub(env), n->loc, "the loop's upper bound");
         return true;
       case PK::Delay:
         push(now_ + duration(n->t(env), n->loc, "the delay time"), parent, -1, n->lane, n->loc);
@@ -508,6 +545,9 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         if (!(c >= 0 && c <= 1))
           fail(n->loc, DiagKind::InvalidCondition, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
         bool pick = c == 1 || (c > 0 && rng_.uniform() < c);
+        // The branch not run is checked as the evaluators weigh it (its weight c or 1 - c).
+        const PNode* other = pick ? n->b : n->a;
+        if (other && (other->has_bounds || other->has_values)) dry_check(other, env, pick ? c < 1 : c > 0);
         n = pick ? n->a : n->b;
         if (!n) return true;
         continue;
@@ -596,6 +636,59 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
         t->pending = pending;
         return false;
       }
+    }
+  }
+}
+
+// A branch of an `if` that is not run still counts, as in the evaluators, where a branch
+// is weighted by its condition (docs/semantics.md, "Conditions"): a loop bound that is not
+// an integer is an error whatever the weight; with a weight above 0 (a drawn `if`), so is
+// every value the branch has none of (a division by zero, a resource position below 0).
+// Nothing runs and no time passes; the loops are walked to reach their bodies' values.
+void Engine::dry_check(const PNode* n, const Frame* env, bool values) {
+  if (!n || !(n->has_bounds || (values && n->has_values))) return;
+  switch (n->kind) {
+    case PK::Nothing:
+      return;
+    case PK::Delay:
+      n->t(env);
+      return;
+    case PK::Use:
+      if (n->res_slot < 0) {
+        resource_index(n->res_id(env), n->loc);
+        resource_servers(n->res_mult(env), n->loc);
+      }
+      n->t(env);
+      return;
+    case PK::SeqList:
+    case PK::ParList:
+      for (const PNode* k : n->kids) dry_check(k, env, values);
+      return;
+    case PK::If: {
+      if (!values) {
+        dry_check(n->a, env, false);
+        dry_check(n->b, env, false);
+        return;
+      }
+      const double c = n->cond(env);
+      if (!(c >= 0 && c <= 1))
+        fail(n->loc, DiagKind::InvalidCondition, "condition is " + fmt_num(c) + ", not a truth value in [0, 1]");
+      dry_check(n->a, env, c > 0);
+      dry_check(n->b, env, c < 1);
+      return;
+    }
+    case PK::Bounds:
+    case PK::SeqLoop:
+    case PK::ParLoop: {
+      const std::int64_t l = integer_bound(n->lb(env), n->loc, "the loop's lower bound");
+      const std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
+      if (n->kind == PK::Bounds) return;
+      for (std::int64_t i = l; i <= u; ++i) {
+        count_empty_iteration(n->loc);
+        const Frame f{static_cast<double>(i), env};
+        dry_check(n->body, &f, values);
+      }
+      return;
     }
   }
 }

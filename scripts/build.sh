@@ -11,8 +11,12 @@ purpose=${1:-test}
 shift || true
 ./scripts/install-deps.sh "$purpose"
 jobs=$(nproc 2>/dev/null || echo 2)
+# Debug information as line tables only (-g1: backtraces and profiles keep file and line):
+# full -g made the first build of pamc about 40% longer, most of it in writing debug
+# information for GiNaC's and Boost's templates (docs/install.md, "How long the first build
+# takes"). A folder configured by hand keeps what it was given.
 if [ ! -f build/CMakeCache.txt ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" >/dev/null
 fi
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
