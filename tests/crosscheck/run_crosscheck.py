@@ -60,18 +60,11 @@ UNKNOWN_KINDS = {"WorkLimit", "ValueTooLarge", "Interrupted", "AliasedResource"}
 # reason). A known one is printed, not failed; one that no longer shows fails the test, so
 # that the entry goes when its cause is fixed.
 KNOWN = [
-    # The closed form of max(sum (p = 0, P - 1) { unitvec(p - 1) }) is 1: the vector-max rule
-    # does not ask that positions be >= 0, so eval, the library, Python and the emitted code
-    # give 1 (2 with the seq) where the model has no value (brute force and the simulator).
-    ("tests/crosscheck/cases/bad_position.pam", "brute", "the simplifier's closed form ignores a position below 0"),
-    ("tests/crosscheck/cases/bad_position_seq.pam", "brute", "the simplifier's closed form ignores a position below 0"),
     # The emitted C++ and Octave give a loop bound that is not an integer as NaN, and a zero
     # weight absorbs it (detail::mul, pamc_mul): 0 where the others say no value, in a branch
     # not taken (docs/semantics.md: a zero factor does not cover a bound).
     ("tests/crosscheck/cases/branch_not_taken.pam", "cpp", "emitted code: a zero weight covers a non-integer bound"),
     ("tests/crosscheck/cases/branch_not_taken.pam", "octave", "emitted code: a zero weight covers a non-integer bound"),
-    ("tests/crosscheck/cases/bad_position.pam", "simulate", "the simplifier's closed form ignores a position below 0"),
-    ("tests/crosscheck/cases/bad_position_seq.pam", "simulate", "the simplifier's closed form ignores a position below 0"),
 ]
 
 
