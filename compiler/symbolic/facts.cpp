@@ -144,12 +144,14 @@ bool Interval::negative() const {
 }
 
 void Facts::declare(const symbol& s, const std::string& name) {
+  forget_proofs();
   Info& i = info_[s];
   i.name = name;
   i.iv = nonneg_iv();
 }
 
 void Facts::declare_parameter(const symbol& s, const std::string& name) {
+  forget_proofs();
   declare(s, name);
   Info& i = info_[s];
   i.default_lower = true;
@@ -166,12 +168,14 @@ bool& DefaultBoundLog::recording() {
 }
 
 void Facts::declare_unbounded(const symbol& s, const std::string& name) {
+  forget_proofs();
   Info& i = info_[s];
   i.name = name;
   i.iv = Interval::all();
 }
 
 void Facts::declare_integer(const symbol& s) {
+  forget_proofs();
   auto it = info_.find(s);
   if (it == info_.end()) {
     declare(s, s.get_name());
@@ -193,6 +197,7 @@ bool rational_in_symbols(const ex& e) {
 }  // namespace
 
 void Facts::declare_integer_expr(const ex& e) {
+  forget_proofs();
   ex x = e.expand();
   if (!rational_in_symbols(x)) return;  // the registry's quotients must stay plain
   for (const ex& g : integer_exprs_)
@@ -206,6 +211,7 @@ bool Facts::is_integer_symbol(const symbol& s) const {
 }
 
 void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
+  forget_proofs();
   declare_unbounded(i, i.get_name());
   declare_integer(i);
   info_[i].index = true;
@@ -228,6 +234,7 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
 }
 
 void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
+  forget_proofs();
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
   if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real()) {
@@ -241,6 +248,7 @@ void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
 }
 
 void Facts::add_upper(const symbol& s, const ex& bound, bool strict) {
+  forget_proofs();
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
   if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real()) {

@@ -274,18 +274,6 @@ bool Facts::mentions_index(const ex& e) const {
   return false;
 }
 
-// A failed proof takes back what it logged: it relied on nothing.
-bool Facts::provably_nonneg(const ex& e) const {
-  size_t mark = DefaultBoundLog::used().size();
-  bool ok = prove(e, false);
-  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
-  return ok;
-}
-bool Facts::provably_positive(const ex& e) const {
-  size_t mark = DefaultBoundLog::used().size();
-  bool ok = prove(e, true);
-  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
-  return ok;
-}
+// provably_nonneg and provably_positive: proof_memo.cpp.
 
 }  // namespace pamc::sym
