@@ -108,6 +108,9 @@ private:
   mutable std::shared_ptr<ProofMemo> memo_;
   void forget_proofs() { memo_.reset(); }
   bool memo_prove(const ex& e, bool strict) const;
+  // refute.cpp: is e >= 0 (e > 0 when strict) false at a point where every fact holds?
+  bool refuted(const ex& e, bool strict) const;
+  bool allows(const GiNaC::exmap& point) const;
 };
 
 // Which parameters' default lower bound (>= 0) the proofs since the last mark relied on.

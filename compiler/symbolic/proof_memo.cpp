@@ -64,7 +64,7 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
   bool ok;
   try {
     Nested n;
-    ok = prove(e, strict);
+    ok = !refuted(e, strict) && prove(e, strict);
   } catch (...) {
     log.swap(outer);
     throw;

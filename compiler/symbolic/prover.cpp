@@ -8,6 +8,7 @@
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/normal_memo.h"
 #include "compiler/symbolic/reduction.h"
 
 #include <functional>
@@ -152,7 +153,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
   // from N - P >= 0 and P > 0). Only tried when x divides by something.
   if (has_negative_power(x)) {
-    ex nd = x.normal().numer_denom();
+    ex nd = numer_denom_of(x);
     if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove_at(nd.op(1), true, depth) &&
         prove_at(nd.op(0), strict, depth))
       return true;

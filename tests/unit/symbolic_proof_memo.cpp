@@ -83,3 +83,35 @@ TEST_CASE("a remembered proof records the default signs it relied on, every time
   REQUIRE(recorded.size() == 1);
   CHECK(recorded[0].is_equal(N));
 }
+
+// Refutation (refute.cpp) tries points before the prover: a point that breaks a fact must
+// not refute a claim that the fact makes true.
+TEST_CASE("a claim true only by a fact is proved, not refuted at a point that breaks it") {
+  symbol N("N"), P("P"), i("i");
+  Facts f;
+  f.declare(N, "N");
+  f.declare(P, "P");
+  f.add_lower(P, 1, false);
+  f.declare_integer(N);
+  f.declare_integer(P);
+  // N / P is an integer: floor(N / P) = N / P (false at N = 1, P = 1000)
+  CHECK(!f.provably_nonneg(floor_of(N / P) - N / P));
+  Facts g = f;
+  g.declare_integer_expr(N / P);
+  CHECK(g.provably_nonneg(floor_of(N / P) - N / P));
+  // N >= P: N - P >= 0 (false at N = 1, P = 1000)
+  Facts h = f;
+  h.add_lower(N, P, false);
+  CHECK(h.provably_nonneg(N - P));
+  CHECK(!f.provably_nonneg(N - P));
+  // an index inside its range: i <= N - 1 (false at i = 1000, N = 1)
+  Facts k = f;
+  k.declare_index(i, 0, N - 1);
+  CHECK(k.provably_nonneg(N - 1 - i));
+  CHECK(k.provably_positive(N - i));
+  // an open bound: P > 1 makes P - 1 > 0 (false at P = 1)
+  Facts o = f;
+  o.add_lower(P, 1, true);
+  CHECK(o.provably_positive(P - 1));
+  CHECK(!f.provably_positive(P - 1));
+}
