@@ -64,7 +64,10 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
   bool ok;
   try {
     Nested n;
-    ok = !refuted(e, strict) && prove(e, strict);
+    // The interval check first (the prover's own first step, which most claims pass), then
+    // refutation at points, then the prover.
+    Interval r = range(e);
+    ok = (strict ? r.positive() : r.nonneg()) || (!refuted(e, strict) && prove(e, strict));
   } catch (...) {
     log.swap(outer);
     throw;
