@@ -34,6 +34,7 @@
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <functional>
 #include <iostream>
@@ -169,7 +170,9 @@ struct Driver {
       if (static_cast<long>(n) <= firings_left) {  // else recompute: the limit cuts it short
         firings_left -= static_cast<long>(n);
         size_t b = it->second.log_begin;
-        c.log.reserve(c.log.size() + n);
+        // Geometric growth: reserving the exact size reallocated the whole log on every hit,
+        // quadratic in a model's firings (a third of compiling 3 x 10^4 equations).
+        if (c.log.capacity() < c.log.size() + n) c.log.reserve(std::max(c.log.size() + n, 2 * c.log.capacity()));
         for (size_t k = 0; k < n; ++k) c.log.push_back(c.log[b + k]);
         return it->second.result;
       }
