@@ -4,6 +4,7 @@
 #include "compiler/symbolic/evaluate.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/model_facts.h"
+#include "compiler/symbolic/position_domain.h"
 #include "compiler/symbolic/print.h"
 
 namespace pamc {
@@ -45,6 +46,7 @@ void simplify_model(CostModel& model) {
   std::vector<GiNaC::ex> time_values;
   for (const CostEquation& e : model.equations) time_values.push_back(e.time_value);
   sym::infer_model_facts(time_values, model.facts, model.assumptions);
+  sym::assume_valid_positions(time_values, model.facts, model.assumptions);
   for (GiNaC::ex& v : time_values) v = sym::powers_of_two(v, model.facts);
   Round best = simplify_round(model, time_values, model.facts, model.assumptions);
   // A closed form is used only where every recorded assumption holds (the evaluators check

@@ -235,6 +235,11 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
 
 void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
   forget_proofs();
+  // s >= max(a, b) is s >= a and s >= b: each argument a bound the prover can substitute.
+  if (is_class<extremum>(bound) && ex_to<extremum>(bound).is_max()) {
+    for (const ex& arg : ex_to<extremum>(bound).args()) add_lower(s, arg, strict);
+    return;
+  }
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
   if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real()) {
@@ -249,6 +254,11 @@ void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
 
 void Facts::add_upper(const symbol& s, const ex& bound, bool strict) {
   forget_proofs();
+  // s <= min(a, b) is s <= a and s <= b.
+  if (is_class<extremum>(bound) && !ex_to<extremum>(bound).is_max()) {
+    for (const ex& arg : ex_to<extremum>(bound).args()) add_upper(s, arg, strict);
+    return;
+  }
   if (!info_.count(s)) declare(s, s.get_name());
   Info& i = info_[s];
   if (is_class<numeric>(bound) && ex_to<numeric>(bound).is_real()) {

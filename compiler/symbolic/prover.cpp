@@ -79,6 +79,29 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
         return true;
     }
   }
+  // A product with a 0/1 test, c * h >= 0: where c is 0 the product is; where it is 1, its
+  // condition a <= b (a < b) holds, and h >= 0 is proved with it as a bound on a symbol
+  // that the condition's difference is linear in (the count (i - 1 <= N) * (N - i + 1)).
+  if (!strict && is_a<mul>(e) && depth < 3) {
+    for (size_t k = 0; k < e.nops(); ++k) {
+      Fn fk = pamela_function(e.op(k));
+      if (fk != Fn::Le && fk != Fn::Lt) continue;
+      ex rest = 1;
+      for (size_t j = 0; j < e.nops(); ++j)
+        if (j != k) rest *= e.op(j);
+      ex d = (e.op(k).op(1) - e.op(k).op(0)).expand();
+      for (const auto& [s, inf] : info_) {
+        if (!is_a<symbol>(s) || !d.has(s) || !d.is_polynomial(s) || d.degree(s) != 1) continue;
+        ex c = d.coeff(s, 1);
+        if (!is_a<numeric>(c)) continue;
+        ex bound = (-d.coeff(s, 0) / c).expand();
+        Facts g = *this;
+        if (ex_to<numeric>(c).is_positive()) g.add_lower(ex_to<symbol>(s), bound, fk == Fn::Lt);
+        else g.add_upper(ex_to<symbol>(s), bound, fk == Fn::Lt);
+        if (g.prove_at(rest, false, depth + 1)) return true;
+      }
+    }
+  }
   ex x = e.expand();
   if (!x.is_equal(e) && ok(*this, x)) return true;  // the same expression: the same range
   // Retry with symbolic bounds made explicit: s >= L becomes s = L + t, t >= 0 (t > 0 when

@@ -426,6 +426,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_convex_min", rule_ext_convex_min},
       {"ext_attained", rule_ext_attained},
       {"ext_indicator", rule_ext_indicator},
+      {"ext_residue_select", rule_ext_residue_select},
       {"ext_breakpoints", rule_ext_breakpoints},
       {"ext_block_count", rule_ext_block_count},
       {"ext_residue_split", rule_ext_residue_split},

@@ -66,6 +66,7 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_indicator(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_residue_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a);

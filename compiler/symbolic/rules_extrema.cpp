@@ -97,6 +97,52 @@ std::optional<ex> rule_ext_collect(const ex& e, const Facts&, Assumptions&) {
 
 namespace detail {
 
+std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f, int depth);
+
+namespace {
+
+// The direction of a product of factors that depend on i: steps (a <= b), (a < b), each 0
+// then 1 or 1 then 0, and other factors that are >= 0 wherever every step is 1 (proved,
+// with the steps that bound i as facts): with one common direction, the product moves that
+// way (nonneg factors that all rise give a rising product; a rising step switches it on
+// from 0; a falling one switches it off to 0 from a value >= 0). The count of j in i..N,
+// (i - 1 <= N) * (N - i + 1), falls with i.
+std::optional<int> product_direction(const ex& dep, const ex& i, const Facts& f, int depth) {
+  std::optional<int> dir = 0;
+  auto join = [&](std::optional<int> b) {
+    if (!dir || !b) dir = std::nullopt;
+    else if (*dir == 0) dir = b;
+    else if (*b != 0 && *b != *dir) dir = std::nullopt;
+  };
+  Facts on = f;  // where every step is 1
+  exvector others;
+  for (size_t k = 0; k < dep.nops() && dir; ++k) {
+    const ex& x = dep.op(k);
+    Fn fn = pamela_function(x);
+    if (fn != Fn::Le && fn != Fn::Lt) {
+      others.push_back(x);
+      continue;
+    }
+    ex d = (x.op(1) - x.op(0)).expand();
+    join(structural_direction(d, i, f, depth + 1));
+    if (!is_a<symbol>(i)) continue;
+    if (auto lin = linear_in(d, i)) {
+      ex bound = (-lin->second / lin->first).expand();
+      bool strict = fn == Fn::Lt;
+      if (lin->first.is_positive()) on.add_lower(ex_to<symbol>(i), bound, strict);
+      else on.add_upper(ex_to<symbol>(i), bound, strict);
+    }
+  }
+  for (const ex& o : others) {
+    if (!dir) break;
+    if (!on.provably_nonneg(o)) return std::nullopt;
+    join(structural_direction(o, i, f, depth + 1));
+  }
+  return dir;
+}
+
+}  // namespace
+
 // The direction in which g moves with i, by its structure: +1 nondecreasing, -1
 // nonincreasing, 0 free of i, nullopt unknown. Linear terms by their coefficient's sign;
 // floor, ceil, max, min and sums keep a common direction; a factor free of i of known sign
@@ -131,8 +177,7 @@ std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f
   if (is_class<mul>(g)) {
     ex free = 1, dep = 1;
     for (size_t k = 0; k < g.nops(); ++k) (g.op(k).has(i) ? dep : free) *= g.op(k);
-    if (is_class<mul>(dep)) return std::nullopt;
-    auto d = structural_direction(dep, i, f, depth + 1);
+    auto d = is_class<mul>(dep) ? product_direction(dep, i, f, depth) : structural_direction(dep, i, f, depth + 1);
     if (!d) return std::nullopt;
     if (f.provably_nonneg(free)) return d;
     if (f.provably_nonpos(free)) return -*d;
@@ -339,31 +384,44 @@ std::optional<ex> rule_ext_indicator(const ex& e, const Facts& f, Assumptions& a
 namespace detail {
 
 // What it reads and returns: struct LinearChoice in rules_internal.h.
-void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out) {
+void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out, const Facts* f) {
   if (!x.has(i)) return;
   if (is_class<reduction>(x)) {
     const auto& r = ex_to<reduction>(x);
-    find_linear_choices(r.lb(), i, out);
-    find_linear_choices(r.ub(), i, out);
+    find_linear_choices(r.lb(), i, out, f);
+    find_linear_choices(r.ub(), i, out, f);
     return;
   }
+  // d = a i + b with a a number; or, given facts, a free of i with a proved sign, read as
+  // sign(a) i + b / |a| (the same ray: d / |a| has d's sign).
+  auto slope = [&](const ex& d) -> std::optional<std::pair<numeric, ex>> {
+    if (auto lin = linear_in(d, i)) return lin;
+    if (!f) return std::nullopt;
+    ex dx = d.expand();
+    if (!dx.is_polynomial(i) || dx.degree(i) != 1) return std::nullopt;
+    ex a = dx.coeff(i, 1), b = dx.coeff(i, 0);
+    if (a.has(i) || b.has(i)) return std::nullopt;
+    if (f->provably_positive(a)) return std::make_pair(numeric(1), (b / a).expand());
+    if (f->provably_positive(-a)) return std::make_pair(numeric(-1), (-b / a).expand());
+    return std::nullopt;
+  };
   if (is_class<extremum>(x) && ex_to<extremum>(x).args().size() == 2) {
     const auto& m = ex_to<extremum>(x);
     // The two sides in printed-text order, so the split is the same whatever order GiNaC
     // holds them in.
     ex g1 = m.args()[0], g2 = m.args()[1];
     if (to_pamela(g2) < to_pamela(g1)) std::swap(g1, g2);
-    if (auto lin = linear_in(g1 - g2, i)) out.push_back({x, g1, g2, m.is_max(), lin->first, lin->second});
+    if (auto lin = slope(g1 - g2)) out.push_back({x, g1, g2, m.is_max(), lin->first, lin->second});
   } else if (is_ex_the_function(x, abs)) {
-    if (auto lin = linear_in(2 * x.op(0), i)) out.push_back({x, x.op(0), -x.op(0), true, lin->first, lin->second});
+    if (auto lin = slope(2 * x.op(0))) out.push_back({x, x.op(0), -x.op(0), true, lin->first, lin->second});
   } else if (pamela_function(x) == Fn::Le) {
     // (a <= b) is max-like: 1 where d = b - a >= 0, else 0.
-    if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second});
+    if (auto lin = slope(x.op(1) - x.op(0))) out.push_back({x, 1, 0, true, lin->first, lin->second});
   } else if (pamela_function(x) == Fn::Lt) {
     // (a < b): 1 where d = b - a > 0, else 0.
-    if (auto lin = linear_in(x.op(1) - x.op(0), i)) out.push_back({x, 1, 0, true, lin->first, lin->second, true});
+    if (auto lin = slope(x.op(1) - x.op(0))) out.push_back({x, 1, 0, true, lin->first, lin->second, true});
   }
-  for (size_t k = 0; k < x.nops(); ++k) find_linear_choices(x.op(k), i, out);
+  for (size_t k = 0; k < x.nops(); ++k) find_linear_choices(x.op(k), i, out, f);
 }
 
 }  // namespace detail
@@ -385,7 +443,7 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   if (!r || is_vector_valued(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<LinearChoice> found;
-  find_linear_choices(r->body(), i, found);
+  find_linear_choices(r->body(), i, found, &f);
   if (found.empty()) return std::nullopt;
   // Distinct nodes only (a choice found twice is one choice).
   std::vector<LinearChoice> cs;
@@ -633,6 +691,53 @@ std::optional<ex> rule_ext_skip_one(const ex& e, const Facts& f, Assumptions& a)
   ex lo2 = inside ? c + 1 : make_max({r->lb(), c + 1});
   return make_max({make_reduction(ReduceKind::Max, r->index(), r->lb(), hi1, body, true),
                    make_reduction(ReduceKind::Max, r->index(), lo2, r->ub(), body, true)});
+}
+
+}  // namespace pamc::sym
+
+namespace pamc::sym {
+
+// A max over the indices a residue test selects: max (i = lb, ub) { ((i + e) mod k == r) *
+// g(i) } with g(i) >= 0 over the range (proved) is max (i = L, U) { g(k i + r - e) }, L =
+// ceil((lb - r + e) / k), U = floor((ub - r + e) / k), 0 when no index matches: the
+// matching i are exactly k j + r - e for integer j in [L, U] (sum_mod_select's progression),
+// and the other indices give 0, which changes no max of values >= 0 (and is the max when
+// none matches). Owner computes, if (i mod W == w) use(cpu(i), max(1, i - W)). Side
+// conditions: residue_test's (k a positive integer, e an integer, r an integer in
+// 0..k - 1, proved; a number r outside them matches nothing: 0); lb, ub integers (proved
+// or assumed); the range non-empty (proved) or the max a par's (0 on an empty range, as the
+// new one). g is evaluated only at the indices that match, where the product was g.
+std::optional<ex> rule_ext_residue_select(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || r->kind() != ReduceKind::Max || !is_class<mul>(r->body()) || is_vector_valued(r->body()))
+    return std::nullopt;
+  if (!(r->empty_is_zero() || f.provably_nonneg(r->ub() - r->lb()))) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex pred;
+  std::optional<Residue> t;
+  for (const ex& x : sorted_by_text(operands_of(r->body(), false))) {
+    if (pamela_function(x) != Fn::Eq || !x.has(i)) continue;
+    auto rt = residue_test(x, i, f);
+    if (!rt) continue;
+    if (!t || (is_class<numeric>(rt->k) && !is_class<numeric>(t->k))) {
+      pred = x;
+      t = rt;
+    }
+  }
+  if (!t) return std::nullopt;
+  ex g = 1;
+  bool dropped = false;
+  for (const ex& x : operands_of(r->body(), false)) {
+    if (!dropped && x.is_equal(pred)) dropped = true;
+    else g *= x;
+  }
+  Facts in = f;
+  in.declare_index(r->index(), r->lb(), r->ub());
+  if (!in.provably_nonneg(g)) return std::nullopt;
+  if (t->none) return ex(0);
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
+  return make_reduction(ReduceKind::Max, r->index(), lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}), true);
 }
 
 }  // namespace pamc::sym

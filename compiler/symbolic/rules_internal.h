@@ -81,7 +81,7 @@ std::optional<ex> residue_match_count(const ex& pred, const reduction& r, const 
 std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f, int depth = 0);
 
 // A two-way extremum of B that depends on the index i through g1 - g2 = a i + b (a a nonzero
-// number, b free of i): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g); also a
+// number, b free of i; with facts f, also a free of i of proved sign, normalized to +-1): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g); also a
 // comparison x <= y with y - x = a i + b, which is 1 where a i + b >= 0 and 0 elsewhere. Searched
 // outside inner reductions' bodies (their bounds included), first in printed-text order.
 struct LinearChoice {
@@ -92,7 +92,7 @@ struct LinearChoice {
   ex b;
   bool strict = false;  // x < y: g1 (= 1) only where a i + b > 0
 };
-void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out);
+void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out, const Facts* f = nullptr);
 
 // ---- rules_compare.cpp ----------------------------------------------------------------------
 

@@ -421,6 +421,77 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
   return part(r->lb(), make_min({r->ub(), L - 1}), fC) + part(make_max({r->lb(), L}), r->ub(), fg);
 }
 
+namespace {
+// Does a position of vector v take its index i through a mod (positions that repeat)?
+bool cyclic_positions(const ex& v, const ex& i) {
+  for (const_preorder_iterator it = v.preorder_begin(); it != v.preorder_end(); ++it) {
+    if (pamela_function(*it) != Fn::Unitvec) continue;
+    for (const_preorder_iterator p = it->op(0).preorder_begin(); p != it->op(0).preorder_end(); ++p)
+      if (pamela_function(*p) == Fn::Mod && p->op(0).has(i)) return true;
+  }
+  return false;
+}
+
+// A two-way max or min whose sides differ by d = alpha R + beta, R = ceil(L) or floor(L) with
+// L linear in i (a number or a proved-sign slope) and alpha a nonzero number, beta free of
+// i: d >= 0 is a linear condition on L, since for c = -beta / alpha an integer test on R is
+// one on L: ceil(L) >= c iff L > ceil(c) - 1, floor(L) >= c iff L >= ceil(c), ceil(L) <= c
+// iff L <= floor(c), floor(L) <= c iff L < floor(c) + 1. Read as a choice that takes its
+// first candidate where that condition holds (for a min, the sides swapped: min(g1, g2) is
+// g2 where g1 >= g2). The splitting point of max(0.5 ceil((N - k + 1) / P), 1.5).
+void rounded_choices(const ex& x, const ex& i, const Facts& f, std::vector<LinearChoice>& out) {
+  if (!x.has(i) || is_class<reduction>(x)) return;
+  if (is_class<extremum>(x) && ex_to<extremum>(x).args().size() == 2) {
+    const auto& m = ex_to<extremum>(x);
+    ex g1 = m.args()[0], g2 = m.args()[1];
+    if (to_pamela(g2) < to_pamela(g1)) std::swap(g1, g2);
+    ex d = (g1 - g2).expand(), R, beta = 0;
+    numeric alpha = 0;
+    bool ok = true;
+    for (const ex& t : operands_of(d, true)) {
+      if (!t.has(i)) {
+        beta += t;
+        continue;
+      }
+      auto sf = split_factor(t, [](const ex& y) { return pamela_function(y) == Fn::Ceil || pamela_function(y) == Fn::Floor; });
+      if (!sf || !is_class<numeric>(sf->second) || (!R.is_zero() && !R.is_equal(sf->first))) {
+        ok = false;
+        break;
+      }
+      R = sf->first;
+      alpha += ex_to<numeric>(sf->second);
+    }
+    if (ok && !R.is_zero() && !alpha.is_zero() && !beta.has(i)) {
+      std::vector<LinearChoice> lin;  // L's slope, as find_linear_choices reads a comparison
+      find_linear_choices(compare(Cmp::Le, 0, R.op(0)), i, lin, &f);
+      if (lin.size() == 1) {
+        bool ceil = pamela_function(R) == Fn::Ceil;
+        ex c = -beta / alpha;
+        // cond: s (L - edge) >= 0, or > 0 when strict; L = (a i + b) up to a positive factor.
+        ex edge;
+        bool strict, upward = alpha.is_positive();  // d >= 0 iff R >= c (alpha > 0), R <= c
+        if (upward) {
+          edge = ceil ? ceil_of(c) - 1 : ceil_of(c);
+          strict = ceil;
+        } else {
+          edge = ceil ? floor_of(c) : floor_of(c) + 1;
+          strict = !ceil;
+        }
+        if (is_class<numeric>(c) && ex_to<numeric>(c).is_integer()) edge = upward ? (ceil ? c - 1 : c) : (ceil ? c : c + 1);
+        const numeric& a = lin[0].a;  // L = |scale| (a i + b)
+        ex scale = (R.op(0).expand().coeff(i, 1) / a).expand();  // > 0 (proved by the slope read)
+        ex b = lin[0].b - edge / scale;
+        numeric s = upward ? 1 : -1;
+        bool first_is_g1 = m.is_max();
+        out.push_back({x, first_is_g1 ? g1 : g2, first_is_g1 ? g2 : g1, true, s * a, (s * b).expand(), strict});
+      }
+    }
+  }
+  for (size_t k = 0; k < x.nops(); ++k) rounded_choices(x.op(k), i, f, out);
+}
+
+}  // namespace
+
 // Piecewise split: sum (i = lb, ub) { B(i) } where B holds m = max(g1, g2) or min(g1, g2)
 // (abs(g) = max(g, -g)) with d(i) = g1 - g2 = a i + b linear in i (a a nonzero number, b
 // free of i). m = g1 exactly where d >= 0 (max) or d <= 0 (min), and that is a ray of i:
@@ -435,12 +506,17 @@ std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a
 // distances abs(i - c)). Side conditions: lb, ub integers (proved or assumed; the split
 // bounds are then integers); b does not fail (may_fail) unless the range is provably
 // non-empty (the new bounds evaluate it, brute force would not).
+// Not for a load vector whose positions repeat over the range (a mod in the position): the
+// two parts would load the same positions, where the unsplit weight is one monotone (or
+// concave) function the load rules read whole (max(1, i - W) under cpu(i mod P)).
 std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r) return std::nullopt;
+  if (is_vector_valued(r->body()) && cyclic_positions(r->body(), r->index_ex())) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<LinearChoice> found;
-  find_linear_choices(r->body(), i, found);
+  find_linear_choices(r->body(), i, found, &f);
+  if (found.empty()) rounded_choices(r->body(), i, f, found);
   if (found.empty()) return std::nullopt;
   const LinearChoice* c = &found[0];
   if (found.size() > 1) {  // not GiNaC's operand order: the first in printed-text order

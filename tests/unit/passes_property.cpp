@@ -228,7 +228,7 @@ bool same_value(const sym::Value& a, const sym::Value& b) {
 // model without one. Remove a seed once fixed (the test fails on a listed seed that is
 // right at every edge point).
 const std::set<int> kKnownEdgeMismatchSeeds = {
-    898, 989};
+    898};
 
 }  // namespace
 

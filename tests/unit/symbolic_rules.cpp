@@ -1551,3 +1551,54 @@ TEST_CASE_FIXTURE(Fixture, "facts: a 0/1 test minus another is >= 0 where the se
   CHECK(F.provably_nonneg(compare(Cmp::Lt, P, 5) - compare(Cmp::Le, P, 4)));   // integer-free: 5 - P > 4 - P
   CHECK(!F.provably_nonneg(compare(Cmp::Le, 2, P) - compare(Cmp::Le, 2, N)));  // unrelated sides
 }
+
+TEST_CASE_FIXTURE(Fixture, "a max over the indices a residue test selects is a max over their progression (ext_residue_select)") {
+  // owner computes: worker 1 of M takes i = 1, M + 1, 2 M + 1, ...; its largest item
+  Facts g = F;
+  g.add_lower(M, 2, false);
+  ex m = make_reduction(ReduceKind::Max, i, 0, N, compare(Cmp::Eq, mod_of(i, M), 1) * make_max({ex(1), i - 3}), true);
+  auto r = rule_ext_residue_select(m, g, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {-2, 0, 1, 2, 5, 9, 14})
+    for (numeric mm : {2, 3, 4, 7}) pts.push_back({{N, n}, {M, mm}});
+  CHECK(agrees(*r, m, pts));
+  // a body of unknown sign: the 0 at the other indices could be the max; left alone
+  CHECK(!rule_ext_residue_select(
+      make_reduction(ReduceKind::Max, i, 0, N, compare(Cmp::Eq, mod_of(i, M), 1) * (i - x), true), g, a));
+  // a residue that may lie outside 0..M - 1 (M = 1): not read
+  CHECK(!rule_ext_residue_select(m, F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "facts: c * h >= 0 for a 0/1 test c where h >= 0 under c's bound; i <= min(a, b) bounds i by both") {
+  Facts g = F;
+  g.declare_index(i, 1, N + 3);
+  // the count of j in i..N: (i - 1 <= N) * (N - i + 1)
+  CHECK(g.provably_nonneg(compare(Cmp::Le, i - 1, N) * (N - i + 1)));
+  CHECK(!g.provably_nonneg(compare(Cmp::Le, i - 2, N) * (N - i + 1)));  // at i = N + 2: -1
+  Facts h = F;
+  h.declare_index(i, 1, make_min({M, N + 1}));
+  CHECK(h.provably_nonneg(N - i + 1));
+  CHECK(h.provably_nonneg(M - i));
+  CHECK(!h.provably_nonneg(N - i));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a sum over a max whose sides differ by a rounding of a linear term splits where the rounding crosses (sum_piecewise)") {
+  symbol k("k");
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  // rounds of a shrinking range against a floor of 3 rounds: max(ceil((N - k + 1) / P), 3)
+  for (const ex& body : {make_max({ex(numeric(1, 2)) * ceil_of((N - k + 1) / P), ex(numeric(3, 2))}),
+                         make_min({floor_of((N - k) / P), ex(2)}), make_max({ceil_of((k + 2) / P), ex(2)})}) {
+    INFO(body);
+    ex s = Sum(k, 1, N - 1, body);
+    auto r = rule_sum_piecewise(s, g, a);
+    REQUIRE(r);
+    std::vector<GiNaC::exmap> pts;
+    for (numeric n : {0, 1, 2, 5, 9, 20})
+      for (numeric pp : {1, 2, 3, 7}) pts.push_back({{N, n}, {P, pp}});
+    CHECK(agrees(*r, s, pts));
+  }
+  // a rounding of a term that is not linear in k: left alone
+  CHECK(!rule_sum_piecewise(Sum(k, 1, N, make_max({ceil_of(k * k / P), ex(3)})), g, a));
+}
