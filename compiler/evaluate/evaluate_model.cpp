@@ -11,6 +11,10 @@
 #include "compiler/symbolic/open_reason.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+#include "compiler/symbolic/extremum.h"
+#include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/model_facts.h"
+#include "compiler/symbolic/simplify.h"
 #include "compiler/diag/suggest.h"
 
 #include <algorithm>
@@ -89,7 +93,16 @@ double estimate_terms(const GiNaC::ex& e, const GiNaC::exmap& env) {
   return n;
 }
 
+namespace {
+bool conditions_hold(const CostModel& model, const sym::Assumptions& assumptions, const GiNaC::exmap& env);
+}  // namespace
+
 bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env) {
+  return conditions_hold(model, model.assumptions, env);
+}
+
+namespace {
+bool conditions_hold(const CostModel& model, const sym::Assumptions& assumptions, const GiNaC::exmap& env) {
   // A condition that mentions a parameter without a value is not needed for these targets;
   // one that cannot be evaluated at a point (N / P >= 1 at P = 0) does not hold there.
   enum class At { Unbound, Fails, Value };
@@ -108,18 +121,124 @@ bool assumptions_hold(const CostModel& model, const GiNaC::exmap& env) {
       return At::Fails;
     }
   };
-  for (const GiNaC::ex& e : model.assumptions.integer) {
+  for (const GiNaC::ex& e : assumptions.integer) {
     GiNaC::numeric v;
     At at = value_at(e, v);
     if (at == At::Fails || (at == At::Value && !v.is_integer())) return false;
   }
-  for (const GiNaC::ex& e : model.assumptions.nonneg) {
+  for (const GiNaC::ex& e : assumptions.nonneg) {
     GiNaC::numeric v;
     At at = value_at(e, v);
     if (at == At::Fails || (at == At::Value && v.is_negative())) return false;
   }
   return true;
 }
+
+bool mentions_parameter(const CostModel& model, const GiNaC::ex& e) {
+  for (const CostParameter& p : model.parameters)
+    if (e.has(p.symbol)) return true;
+  return false;
+}
+
+// Does the time-domain form, with numbers for the parameters, have a value wherever it is
+// evaluated: made of sums, products, whole powers, max / min, roundings, comparisons and
+// resource vectors only, every loop bound an integer, every resource position an integer
+// >= 0, every mod / div divisor an integer >= 1, every divisor not 0, every max / min
+// range non-empty, proved for every value of the enclosing indices (an empty loop's body
+// proves anything, as it is never evaluated)? The simplifier takes these
+// for granted (facts from the model say them for the parameters), so the form is
+// simplified at a point only where they are proved; elsewhere the model's own error, or a
+// loop that is never entered, decides, and only unrolling says which.
+bool valid_everywhere(const GiNaC::ex& e, const sym::Facts& f) {
+  if (sym::is_class<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e).is_rational();
+  if (sym::is_class<GiNaC::symbol>(e)) return true;
+  if (sym::is_class<sym::reduction>(e)) {
+    const auto& r = GiNaC::ex_to<sym::reduction>(e);
+    if (!valid_everywhere(r.lb(), f) || !valid_everywhere(r.ub(), f)) return false;
+    if (!f.provably_integer(r.lb()) || !f.provably_integer(r.ub())) return false;
+    // A max / min over an empty range has no value unless the language makes it 0.
+    if (r.kind() != sym::ReduceKind::Sum && !r.empty_is_zero() && !f.provably_nonneg(r.ub() - r.lb())) return false;
+    sym::Facts inner = f;
+    inner.declare_index(r.index(), r.lb(), r.ub());
+    return valid_everywhere(r.body(), inner);
+  }
+  if (sym::is_class<GiNaC::power>(e)) {
+    // Whole exponents only; a negative one divides, by something provably not 0.
+    if (!sym::is_class<GiNaC::numeric>(e.op(1)) || !GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_integer()) return false;
+    if (GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_negative() && !f.provably_positive(e.op(0)) &&
+        !f.provably_positive(-e.op(0)))
+      return false;
+    return valid_everywhere(e.op(0), f);
+  }
+  bool known = sym::is_class<GiNaC::add>(e) || sym::is_class<GiNaC::mul>(e) || sym::is_class<sym::extremum>(e);
+  switch (sym::pamela_function(e)) {
+    case sym::Fn::Unitvec:
+      if (!f.provably_integer(e.op(0)) || !f.provably_nonneg(e.op(0))) return false;
+      known = true;
+      break;
+    case sym::Fn::Mod:
+    case sym::Fn::Div:
+      if (!f.provably_integer(e.op(1)) || !f.provably_positive(e.op(1))) return false;
+      known = true;
+      break;
+    case sym::Fn::VectorMax:
+    case sym::Fn::Floor:
+    case sym::Fn::Ceil:
+    case sym::Fn::Eq:
+    case sym::Fn::Ne:
+    case sym::Fn::Lt:
+    case sym::Fn::Le: known = true; break;
+    default: break;  // log2, sqrt, ...: domains not checked here
+  }
+  if (!known) return false;
+  for (std::size_t k = 0; k < e.nops(); ++k)
+    if (!valid_everywhere(e.op(k), f)) return false;
+  return true;
+}
+
+// Outside the closed form's assumptions the time-domain model gives the value. With the
+// point's numbers in place of the parameters its loops have numeric bounds, so it is
+// simplified again for this point alone: a loop with a closed count closes (where P >= 1
+// fails, a par over p = 1..P is empty and its sum of N terms beside it still has a closed
+// form), instead of being unrolled term by term. No parameter is left, so no fact about
+// one is used; what the form requires and what the rules assumed are checked at once, as
+// numbers. Where either fails, or the simplification does, the time-domain form itself.
+GiNaC::ex time_form_at(const CostModel& model, const GiNaC::ex& time_value, const GiNaC::exmap& env) {
+  try {
+    GiNaC::ex x = time_value.subs(env, GiNaC::subs_options::no_pattern);
+    if (mentions_parameter(model, x)) return time_value;
+    // What the form itself requires (integer loop bounds, divisors >= 1, resource positions
+    // integer >= 0: the facts from the model, inferred with the parameters still in place)
+    // must hold here: where it fails, the model's own error, or a loop that is never
+    // entered, decides, and only the unrolled form says which.
+    {
+      sym::Facts with_parameters;
+      sym::Assumptions required;
+      sym::infer_model_facts({time_value}, with_parameters, required);
+      if (!conditions_hold(model, required, env)) return time_value;
+    }
+    // Checked on the form as written (substituting may fold a loop away), with each
+    // parameter known to be exactly its value here.
+    sym::Facts at_point;
+    for (const auto& [s, v] : env) {
+      if (!sym::is_class<GiNaC::symbol>(s) || !sym::is_class<GiNaC::numeric>(v)) return time_value;
+      const GiNaC::symbol& p = GiNaC::ex_to<GiNaC::symbol>(s);
+      at_point.declare_unbounded(p, p.get_name());
+      at_point.add_lower(p, v, false);
+      at_point.add_upper(p, v, false);
+      if (GiNaC::ex_to<GiNaC::numeric>(v).is_integer()) at_point.declare_integer(p);
+    }
+    if (!valid_everywhere(time_value, at_point)) return time_value;
+    sym::Facts facts;
+    sym::Assumptions assumed;
+    sym::RuleStats stats;
+    GiNaC::ex y = sym::simplify(x, facts, assumed, stats);
+    if (conditions_hold(model, assumed, env)) return y;
+  } catch (...) {  // GiNaC's errors (a pole), the exact-number budget: the time form decides
+  }
+  return time_value;
+}
+}  // namespace
 
 bool parse_binding_value(const std::string& text, GiNaC::numeric& out) {
   if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
@@ -273,7 +392,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   const bool closed_form_valid = assumptions_hold(model, env);
   EvalResult result;
   for (const CostEquation* e : targets) {
-    const GiNaC::ex& x = closed_form_valid ? e->value : e->time_value;
+    const GiNaC::ex x = closed_form_valid ? e->value : time_form_at(model, e->time_value, env);
     const double terms = estimate_terms(x, env);
     if (terms > request.max_terms) {
       // Name the loop that costs most, where it is written, and what keeps it open.

@@ -63,6 +63,7 @@ struct LowerMemo {
   // Where each loop index is bound in the source, for the notes on reductions left open.
   std::vector<LoopSite> loops;
   std::vector<TimeSite> times;  // index-free symbolic times (checked at evaluation)
+  std::unordered_multimap<std::size_t, std::size_t> time_index;  // hash -> position in times
 
   // Closed: every free name is a parameter (a loop inside binds its own index). A closed
   // subtree with loops lowers to the same expression wherever it is used at the same loop
@@ -545,8 +546,14 @@ class Lowering {
     if (!memo_ || sym::is_vector_valued(t)) return;
     for (const auto& [key, index] : memo_->indices)
       if (t.has(index)) return;
-    for (const TimeSite& k : memo_->times)
+    // Each (time, place) once; hashed, as a model has as many as it has uses and delays.
+    std::size_t h = t.gethash() ^ (std::hash<const void*>()(loc.file) + 0x9e3779b97f4a7c15ULL * loc.line + loc.col);
+    auto range = memo_->time_index.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it) {
+      const TimeSite& k = memo_->times[it->second];
       if (k.time.is_equal(t) && k.loc.line == loc.line && k.loc.col == loc.col && k.loc.file == loc.file) return;
+    }
+    memo_->time_index.emplace(h, memo_->times.size());
     memo_->times.push_back({t, loc, what});
   }
 
@@ -691,10 +698,16 @@ CostModel lower(const NormalModel& model) {
     cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, omega, omega, false, e.loc});
     cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, l.T, l.T, e.top_level, e.loc});
   }
+  // Each loop site once, in order (a set: a generated model has as many loops as lines, and
+  // comparing each with all before it was half the lowering of 10^4 equations).
+  std::map<std::tuple<const SourceFile*, std::uint32_t, std::uint32_t>, std::vector<GiNaC::symbol>> sites;
   for (const LoopSite& l : memo.loops) {
+    auto& indices = sites[{l.loc.file, l.loc.line, l.loc.col}];
     bool seen = false;
-    for (const LoopSite& k : cost.loops) seen = seen || (k.index.is_equal(l.index) && k.loc.line == l.loc.line && k.loc.col == l.loc.col && k.loc.file == l.loc.file);
-    if (!seen) cost.loops.push_back(l);
+    for (const GiNaC::symbol& k : indices) seen = seen || k.is_equal(l.index);
+    if (seen) continue;
+    indices.push_back(l.index);
+    cost.loops.push_back(l);
   }
   cost.times = memo.times;
   return cost;

@@ -144,12 +144,14 @@ bool Interval::negative() const {
 }
 
 void Facts::declare(const symbol& s, const std::string& name) {
+  forget_proofs();
   Info& i = info_[s];
   i.name = name;
   i.iv = nonneg_iv();
 }
 
 void Facts::declare_parameter(const symbol& s, const std::string& name) {
+  forget_proofs();
   declare(s, name);
   Info& i = info_[s];
   i.default_lower = true;
@@ -166,12 +168,14 @@ bool& DefaultBoundLog::recording() {
 }
 
 void Facts::declare_unbounded(const symbol& s, const std::string& name) {
+  forget_proofs();
   Info& i = info_[s];
   i.name = name;
   i.iv = Interval::all();
 }
 
 void Facts::declare_integer(const symbol& s) {
+  forget_proofs();
   auto it = info_.find(s);
   if (it == info_.end()) {
     declare(s, s.get_name());
@@ -193,6 +197,7 @@ bool rational_in_symbols(const ex& e) {
 }  // namespace
 
 void Facts::declare_integer_expr(const ex& e) {
+  forget_proofs();
   ex x = e.expand();
   if (!rational_in_symbols(x)) return;  // the registry's quotients must stay plain
   for (const ex& g : integer_exprs_)
@@ -206,6 +211,7 @@ bool Facts::is_integer_symbol(const symbol& s) const {
 }
 
 void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
+  forget_proofs();
   declare_unbounded(i, i.get_name());
   declare_integer(i);
   info_[i].index = true;
@@ -228,6 +234,7 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
 }
 
 void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
+  forget_proofs();
   // s >= max(a, b) is s >= a and s >= b: each argument a bound the prover can substitute.
   if (is_class<extremum>(bound) && ex_to<extremum>(bound).is_max()) {
     for (const ex& arg : ex_to<extremum>(bound).args()) add_lower(s, arg, strict);
@@ -246,6 +253,7 @@ void Facts::add_lower(const symbol& s, const ex& bound, bool strict) {
 }
 
 void Facts::add_upper(const symbol& s, const ex& bound, bool strict) {
+  forget_proofs();
   // s <= min(a, b) is s <= a and s <= b.
   if (is_class<extremum>(bound) && !ex_to<extremum>(bound).is_max()) {
     for (const ex& arg : ex_to<extremum>(bound).args()) add_upper(s, arg, strict);
@@ -460,6 +468,12 @@ bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
 // to merge.
 std::optional<ex> merge_powers_of_two(const ex& e) {
   if (!is_class<mul>(e)) return std::nullopt;
+  // Counted first: the interval analysis asks this of every product it meets, and
+  // rebuilding a product that has nothing to merge cost a sixth of a proof.
+  auto power_of_two = [](const ex& f) { return is_class<power>(f) && f.op(0).is_equal(2) && !is_class<numeric>(f.op(1)); };
+  int twos = 0;
+  for (size_t k = 0; k < e.nops() && twos < 2; ++k) twos += power_of_two(e.op(k));
+  if (twos < 2) return std::nullopt;
   ex exponent = 0, rest = 1;
   int n = 0;
   for (size_t k = 0; k < e.nops(); ++k) {

@@ -13,6 +13,7 @@
 #include "compiler/symbolic/ginac_headers.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -52,7 +53,10 @@ struct Facts {
   // An expression known to be an integer (a loop bound such as N / P or 2 * N - 1).
   void declare_integer_expr(const ex& e);
   // A non-polynomial expression known to be an integer (log2(P) as a loop bound).
-  void declare_integer_atom(const ex& e) { integer_atoms_.push_back(e); }
+  void declare_integer_atom(const ex& e) {
+    forget_proofs();
+    integer_atoms_.push_back(e);
+  }
   const std::vector<ex>& integer_atoms() const { return integer_atoms_; }
   // A loop index: an integer with lb <= i <= ub.
   void declare_index(const GiNaC::symbol& i, const ex& lb, const ex& ub);
@@ -93,9 +97,20 @@ private:
   // depth: how many max/min have been split into their arguments above this proof.
   bool prove_at(const ex& e, bool strict, int depth) const;
   bool integer_case_split(const ex& x, bool strict) const;
+  // Every change to the three members below calls forget_proofs() first.
   std::map<ex, Info, GiNaC::ex_is_less> info_;
   std::vector<ex> integer_exprs_;  // expanded, with integer constants stripped
   std::vector<ex> integer_atoms_;
+  // The proofs already made under exactly these facts (proof_memo.cpp): a rule asks the
+  // same question of the same facts many times (every pair of a max's arguments, again
+  // after each argument it drops). Copies share it until one of them changes.
+  struct ProofMemo;
+  mutable std::shared_ptr<ProofMemo> memo_;
+  void forget_proofs() { memo_.reset(); }
+  bool memo_prove(const ex& e, bool strict) const;
+  // refute.cpp: is e >= 0 (e > 0 when strict) false at a point where every fact holds?
+  bool refuted(const ex& e, bool strict) const;
+  bool allows(const GiNaC::exmap& point) const;
 };
 
 // Which parameters' default lower bound (>= 0) the proofs since the last mark relied on.

@@ -8,6 +8,7 @@
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/normal_memo.h"
 #include "compiler/symbolic/reduction.h"
 
 #include <functional>
@@ -175,7 +176,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
   // from N - P >= 0 and P > 0). Only tried when x divides by something.
   if (has_negative_power(x)) {
-    ex nd = x.normal().numer_denom();
+    ex nd = numer_denom_of(x);
     if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove_at(nd.op(1), true, depth) &&
         prove_at(nd.op(0), strict, depth))
       return true;
@@ -297,18 +298,6 @@ bool Facts::mentions_index(const ex& e) const {
   return false;
 }
 
-// A failed proof takes back what it logged: it relied on nothing.
-bool Facts::provably_nonneg(const ex& e) const {
-  size_t mark = DefaultBoundLog::used().size();
-  bool ok = prove(e, false);
-  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
-  return ok;
-}
-bool Facts::provably_positive(const ex& e) const {
-  size_t mark = DefaultBoundLog::used().size();
-  bool ok = prove(e, true);
-  if (!ok) DefaultBoundLog::used().resize(mark, symbol());
-  return ok;
-}
+// provably_nonneg and provably_positive: proof_memo.cpp.
 
 }  // namespace pamc::sym

@@ -55,6 +55,25 @@ def main():
     rc, out, err = pamc("eval", SQRT, "-D", "N=60", "-D", "P=7", "--brute-force", "--max-terms", "1e3")
     check("--brute-force keeps its own limit", rc == 1 and "limit of 1e+03" in err, err)
 
+    # Where a recorded assumption fails (P >= 1 at P = 0: the par is empty), the time-domain
+    # model gives the value; its loops close for that point too, so the point costs about
+    # what one in the closed form's region costs: within a work limit the unrolled sum of
+    # 1e6 terms would break, and brute force's value.
+    fails = harness.write(tmp, "assumption_fails.pam",
+                          "numeric parameter N = 10\nnumeric parameter P = 4\nresource cpu(p) = fcfs(p, 1)\n"
+                          "process main = seq (i = 1, N) { par (p = 1, P) use(cpu(p), i) ; delay(i) }\n")
+    rc, out, err = pamc("compile", fails)
+    check("the model's closed form assumes P >= 1", rc == 0 and "assumes P >= 1" in out, out + err)
+    rc, out, err = pamc("eval", fails, "-D", "N=1000000", "-D", "P=0", "--max-terms", "1000")
+    check("assumption failing at the point: N (N + 1) / 2 within 1,000 terms (the unroll needs 1e6)",
+          rc == 0 and out == "numeric T_main = 500000500000\n", out + err)
+    rc, out, err = pamc("eval", fails, "-D", "N=1000000", "-D", "P=2", "--max-terms", "1000")
+    check("where it holds: N + N ^ 2 within the same limit", rc == 0 and out == "numeric T_main = 1000001000000\n", out + err)
+    for n, p_ in (("300", "0"), ("57", "0"), ("0", "0"), ("40", "3")):
+        rc, out, err = pamc("eval", fails, "-D", f"N={n}", "-D", f"P={p_}")
+        rb, outb, errb = pamc("eval", fails, "-D", f"N={n}", "-D", f"P={p_}", "--brute-force")
+        check(f"N = {n}, P = {p_}: brute force's value", rc == 0 and rb == 0 and out == outb, out + err + outb + errb)
+
     # A long evaluation stops cleanly on Ctrl-C: exit 1, a located message, no value; piped,
     # it draws no progress line (the line is for terminals).
     cmd = [harness.PAMC, "eval", SQRT, "-D", "N=60000", "-D", "P=3", "--max-terms", "1e12"]
