@@ -150,7 +150,7 @@ struct Inferrer {
 }  // namespace
 
 void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out) {
-  Inferrer in{facts, {}, {}, {}, {}, {}, {}, {}};
+  Inferrer in{facts, {}, {}, {}, {}, {}, {}, {}, {}};
   for (const ex& e : equations) in.walk(e);
   // "P divides N" (N / P an integer) with P an integer: P != 0, so P >= 1 (P >= 0 by default).
   for (const ex& x : in.int_exprs) {
