@@ -158,9 +158,10 @@ REGRESSIONS = [
                                              "process main = q{k}\n", 30),
      ["compile"], 1, "fuzz_loop_chain_written.pam:18:1: error: q16: written out, its expression has about", 1),
     # timeout-2932e61d: sums that square their bound per line from 1e400 took 1.4 s (each line
-    # lowered the previous one twice) before the exact-number budget stopped them.
+    # lowered the previous one twice) before the exact-number budget stopped them. (At 15
+    # lines the written-size budget, which counts a number's words, stops d15 first.)
     ("fuzz_sum_chain_1e400.pam", doubling("numeric d0 = 1e400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
-                                          "process main = delay(d{k})\n", 15),
+                                          "process main = delay(d{k})\n", 14),
      ["compile"], 1, "d10: the exact value of a number in its closed form has more than 300,000 digits", 1),
     # timeout-87d3d971: pamc eval has these sums' closed form, but simulate unrolled delay(d6)'s
     # 10^17 loop steps with no budget. One evaluation may take a tenth of --max-events (the
@@ -177,6 +178,16 @@ REGRESSIONS = [
     # was lowered 3^18 times (> 30 s). Only a hidden parameter turns it off now.
     ("fuzz_hidden_index_chain.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-c646748e.pam")).read(),
      ["compile"], 0, "numeric T_dmain = ", 1),
+    # timeout-d373ad97: the sum chain from d0 = 1e-400 + 3 has bounds with 10^400
+    # denominators; the model's facts printed each of their 2^13 copies in decimal, one gcd
+    # per digit (13 s). Digits come in one multiplication now, and a number counts its size
+    # in machine words in the written-size budget: the file stops at d14 before simplifying,
+    # and without d14, at the number past 300,000 digits.
+    ("fuzz_sum_chain_1e-400.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-d373ad97.pam")).read(),
+     ["compile"], 1, "fuzz_sum_chain_1e-400.pam:28:1: error: d14: written out, its expression has about", 1),
+    ("fuzz_sum_chain_1e-400_d13.pam", doubling("numeric d0 = 1e-400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                              "process main = delay(d{k})\n", 13),
+     ["compile"], 1, "d9: the exact value of a number in its closed form has more than 300,000 digits", 2),  # 0.4 s of exact arithmetic
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
