@@ -203,6 +203,7 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
     }
   }
   out.node = node.get();
+  out.frames = node->need;
   impl_->nodes.push_back(std::move(node));
   return out;
 }
