@@ -165,10 +165,19 @@ REGRESSIONS = [
      ["compile"], 1, "d10: the exact value of a number in its closed form has more than 300,000 digits", 1),
     # timeout-87d3d971: pamc eval has these sums' closed form, but simulate unrolled delay(d6)'s
     # 10^17 loop steps with no budget. One evaluation may take a tenth of --max-events (the
-    # default, 10^8 steps, is tests/errors/fail_sim_expression_loop_steps.pam).
+    # default, 10^8 steps, is tests/errors/fail_sim_expression_loop_steps.pam). A loop whose
+    # iterations cost the same is refused after its first (it took 1.7 s to spend the
+    # default budget): d4's loop of 24,492 iterations shows what it will take after one.
     ("fuzz_sum_chain_simulate.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                              "process main = delay(d{k})\n", 6),
-     ["simulate", "--max-events", "1000000"], 1, "error: a delay time: its evaluation stopped after 1048576 loop steps", 1),
+     ["simulate", "--max-events", "1000000"], 1,
+     "error: a delay time: its evaluation would take at least 199960851 loop steps, more than 100000", 1),
+    ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                                     "process main = delay(d{k})\n", 6),
+     ["simulate"], 1, "error: a delay time: its evaluation would take at least 199960851 loop steps, more than 100000000", 1),
+    # A loop that reads its index costs the same per iteration when its body holds no loop.
+    ("sum_1e18_simulate.pam", "process main = delay(sum (i = 1, 1e18) { i } / 1e30)\n", ["simulate"], 1,
+     "its evaluation would take at least 1e+18 loop steps", 1),
     # timeout-ddc25831: both chains in one file (28 process lines, 24 sum lines): 9.9 s and
     # 2.5 GB, then out of memory; the written-size budget stops it at d17.
     ("fuzz_two_chains.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-ddc25831.pam")).read(),
