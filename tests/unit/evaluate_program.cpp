@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 #include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/symbolic.h"
@@ -169,6 +170,43 @@ TEST_CASE("compiled program: non-integer loop bounds and negative positions have
   CHECK(exact);
   WorkBudget b;
   CHECK(v == evaluate(f, {{N, 100}}, b).scalar.to_double());
+}
+
+TEST_CASE("compiled program: a step limit refuses a loop of same-cost iterations after its first, values unchanged") {
+  symbol N("N"), i("i"), j("j");
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}};
+  long long refused = -1;
+  pamc::eval::StepLimit limit{1000000, [&](long long need) {
+                                refused = need;
+                                throw std::runtime_error("over");
+                              }};
+  // sum (i = 1, N) { sum (j = 1, N) { j } }: the inner loop does not read i, so the outer
+  // loop's iterations take N + 1 steps each; at N = 10^4 the first shows 10^8 + 10^4 in all.
+  auto nested = pamc::eval::compile_expression(
+      make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, 1, N, j)), params);
+  double big[] = {1e4};
+  CHECK_THROWS(nested.run_checked(big, nullptr, &limit));
+  CHECK(refused == 100010000);
+  // A loop whose body holds no loop: its own trip count, at once.
+  auto flat = pamc::eval::compile_expression(make_reduction(ReduceKind::Sum, i, 1, N, i), params);
+  double huge[] = {1e17};
+  CHECK_THROWS(flat.run_checked(huge, nullptr, &limit));
+  CHECK(refused == 100000000000000000LL);
+  // Under the limit: the same value as without it.
+  double small[] = {30};
+  refused = -1;
+  CHECK(nested.run_checked(small, nullptr, &limit) == nested.run(small));
+  CHECK(nested.run(small) == 30 * 465);
+  CHECK(refused == -1);
+  // A body that reads its index and holds a loop is not projected from its first
+  // iteration: sum (i = 1, N) { sum (j = i, N) { j } } at N = 40 takes 860 steps, though
+  // its first iteration (41 steps) times 40 would pass a limit of 1000.
+  pamc::eval::StepLimit thousand{1000, limit.over};
+  auto triangle = pamc::eval::compile_expression(
+      make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, i, N, j)), params);
+  double forty[] = {40};
+  CHECK(triangle.run_checked(forty, nullptr, &thousand) == triangle.run(forty));
+  CHECK(refused == -1);
 }
 
 TEST_CASE("compiled program and exact evaluator: a zero factor makes a product zero where the other factor has no value") {
