@@ -156,18 +156,37 @@ double execute(const Program& p, const double* args, double* stack, double* loca
       if ((++steps & 0xFFFFF) == 0 && tick && *tick) (*tick)(steps);
   };
   // StepLimit: marks[slot] holds the steps when the loop started, until its first iteration
-  // ends (then -1); a loop of same-cost iterations then knows what it will take.
+  // ends (then -1); a loop of same-cost iterations then knows what it will take. The loops
+  // in their first iteration enclose one another: marks[p.locals + k] is that stack of
+  // slots, innermost last. Each one of same cost takes at least its trip count times what
+  // its first iteration holds, so 32 nested sum (i = 1, 2) show 2^32 steps after two.
+  std::uint32_t firsts = 0;  // the stack's height
   auto started = [&](std::uint32_t slot) {
-    if constexpr (Track)
-      if (marks) marks[slot] = steps;
+    if constexpr (Track) {
+      if (!marks) return;
+      marks[slot] = steps;
+      marks[p.locals + firsts++] = slot;
+    }
   };
   auto measured = [&](std::uint32_t slot) {
     if constexpr (Track) {
       if (!marks || marks[slot] < 0) return;
-      const long long per = steps - marks[slot];
+      long long began = marks[slot];
+      const long long per = steps - began;
       marks[slot] = -1;
+      --firsts;  // slot: the innermost loop in its first iteration
       if (!p.same_cost[slot]) return;
-      const double total = static_cast<double>(steps) + (locals[slot + 1] - locals[slot]) * static_cast<double>(per);
+      // cost: at least the steps of the loop that started at `began`, all its iterations
+      double cost = (locals[slot + 1] - locals[slot] + 1) * static_cast<double>(per);
+      double total = static_cast<double>(began) + cost;
+      for (std::uint32_t k = firsts; k-- > 0;) {
+        const auto outer = static_cast<std::uint32_t>(marks[p.locals + k]);
+        if (!p.same_cost[outer]) break;
+        const double first = static_cast<double>(began - marks[outer]) + cost;  // its first iteration, at least
+        cost = (locals[outer + 1] - locals[outer] + 1) * first;
+        began = marks[outer];
+        total = std::max(total, static_cast<double>(began) + cost);
+      }
       if (total > static_cast<double>(limit->max))
         limit->over(total < 9e18 ? static_cast<long long>(total) : 9000000000000000000LL);
     }
@@ -455,12 +474,12 @@ double Program::run_checked(const double* args, const std::function<void(long lo
   if (max_stack <= kSmallStack && locals <= kSmallLocals) {
     double stack[kSmallStack];
     double loc[kSmallLocals];
-    long long marks[kSmallLocals];
+    long long marks[2 * kSmallLocals];
     return execute<true>(*this, args, stack, loc, &exact, tick, limit, limit ? marks : nullptr);
   }
   std::unique_ptr<double[]> stack(new double[max_stack ? max_stack : 1]);
   std::unique_ptr<double[]> loc(new double[locals ? locals : 1]);
-  std::unique_ptr<long long[]> marks(limit ? new long long[locals ? locals : 1] : nullptr);
+  std::unique_ptr<long long[]> marks(limit ? new long long[2 * locals + 1] : nullptr);
   return execute<true>(*this, args, stack.get(), loc.get(), &exact, tick, limit, marks.get());
 }
 
