@@ -181,6 +181,12 @@ REGRESSIONS = [
     # iteration shows 2 steps, and each loop around it, in its first iteration, doubles that.
     ("fuzz_nested_sums_vector.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "slow-unit-6f583505.pam")).read(),
      ["simulate", "-D", "N=4", "-D", "P=4"], 1, "its evaluation would take at least 4294967296 loop steps", 1),
+    # timeout-b3851e2a (2026-11-27): 16 nested sum (i = 1, 2) { ... } in a message time,
+    # where the closed form's assumptions fail (P = 2): eval's estimate of the terms read
+    # each loop's body at both ends of its range, 2^16 estimates (1 s; 20 levels 18 s). A
+    # body that does not read the index is read once.
+    ("fuzz_nested_sums_estimate.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-b3851e2a.pam")).read(),
+     ["eval", "-D", "N=2", "-D", "P=2"], 0, "numeric T_main = 655361\n", 1),
     # A loop that reads its index costs the same per iteration when its body holds no loop.
     ("sum_1e18_simulate.pam", "process main = delay(sum (i = 1, 1e18) { i } / 1e30)\n", ["simulate"], 1,
      "its evaluation would take at least 1e+18 loop steps", 1),
