@@ -67,6 +67,7 @@ struct SProgram : SNode {
   std::optional<CompileError> folding;  // why folding the parameters' values in failed, if it did
   // Called every 2^20 loop steps of a looping program: stops it past the limit.
   std::function<void(long long)> tick;
+  eval::StepLimit ahead;  // the same budget, refused as soon as a loop shows it will pass it
   double eval(const Frame* env) const override {
     constexpr std::size_t kSmall = 32;
     double small[kSmall];
@@ -80,7 +81,7 @@ struct SProgram : SNode {
     // reads are the last `need` ones, filled from the frames (the others it never reads).
     std::copy(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(params), args);
     for (int h = 0; h < need; ++h, env = env->up) args[base.size() - 1 - h] = env->value;
-    double v = program.straight() ? program.run(args) : program.run_checked(args, tick ? &tick : nullptr);
+    double v = program.straight() ? program.run(args) : program.run_checked(args, tick ? &tick : nullptr, ahead.max ? &ahead : nullptr);
     if (!std::isfinite(v) && folding) throw *folding;  // the reason, where it is known
     if (!std::isfinite(v))
       fail(loc, DiagKind::EvaluationError,
@@ -242,6 +243,14 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
                  " loop steps (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise "
                  "it to simulate further)");
     };
+    self->ahead.max = static_cast<long long>(std::min<std::uint64_t>(limit, 9000000000000000000ULL));
+    self->ahead.over = [self, limit](long long need) {
+      fail(self->loc, DiagKind::WorkLimit,
+           self->what + ": its evaluation would take at least " + fmt_num(static_cast<double>(need)) +
+               " loop steps, more than " + std::to_string(limit) +
+               " (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise it to "
+               "simulate further)");
+    };
   }
   for (std::size_t i = 0; i < index_symbols.size(); ++i)
     if (x.has(index_symbols[i])) {
@@ -264,6 +273,7 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
     }
   }
   out.node = node.get();
+  out.frames = node->need;
   impl_->nodes.push_back(std::move(node));
   return out;
 }

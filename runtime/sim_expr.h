@@ -34,6 +34,7 @@ struct SNode {  // a scalar closure
 struct Scalar {
   const SNode* node = nullptr;
   double k = 0;
+  int frames = 0;  // how many frames up it reads (0: a constant)
   double operator()(const Frame* env) const { return node ? node->eval(env) : k; }
   bool is_const() const { return node == nullptr; }
 };

@@ -5,6 +5,7 @@
 // is a chain of 25 nodes, not 2^25, so the budgets are computed in the size of the text.
 #pragma once
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/sim_expr.h"
@@ -44,5 +45,34 @@ struct PNode {
 void check_budgets(const PNode* body, const SimOptions& opts);
 
 bool is_leaf(const PNode* n);
+
+// The processes that starting a node in an environment certainly holds at once (tasks in
+// progress, pending events and queued requests), counted without starting anything: a
+// par checks it before it allocates its branches, where the bounds of the loops inside
+// are known (16 nested pars over a `seq (j = 1, i)` held 10^7 processes, 550 MB, before
+// the limit stopped them one at a time). A lower bound, as check_budgets': what depends on
+// a random draw, a bound that cannot be evaluated yet, or the later steps of a sequence
+// counts as nothing. A subtree that reads no enclosing loop index is counted once; the
+// count stops after a fixed amount of work, so it costs at most what starting the par does.
+class HeldCount {
+ public:
+  double held(const PNode* n, const Frame* env);
+
+ private:
+  enum class Fin : std::uint8_t { Done, Pending, Maybe };  // start() returns true / false / either
+  struct Count {
+    double n = 0;
+    Fin fin = Fin::Done;
+  };
+  Count count(const PNode* n, const Frame* env);
+  Count compute(const PNode* n, const Frame* env);
+  Count sequence(const std::vector<const PNode*>& kids, const Frame* env);
+  Count loop(const PNode* n, const Frame* env);
+  int reach(const PNode* n);  // enclosing frames whose values the count reads
+
+  std::unordered_map<const PNode*, Count> memo_;  // nodes of reach 0
+  std::unordered_map<const PNode*, int> reach_;
+  long long work_ = 0;
+};
 
 }  // namespace pamc::sim

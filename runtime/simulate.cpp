@@ -353,6 +353,8 @@ class Engine {
   std::vector<std::unique_ptr<Task[]>> chunks_;
   Task* free_ = nullptr;
 
+  HeldCount held_count_;  // what a par holds, counted before it starts (sim_process.h)
+  int counting_ = 0;      // pars being started inside a counted one
   std::uint64_t tasks_ = 0;   // composite processes in progress
   std::uint64_t queued_ = 0;  // requests waiting for a server, all resources
 
@@ -606,7 +608,26 @@ bool Engine::start(const PNode* n, Task* parent, const Frame* env) {
                      (held > 0 ? " (with " + fmt_num(held) + " processes held already)" : std::string()) +
                      ", more than the --max-processes limit (" + std::to_string(opts_.max_processes) +
                      "); raise it or simulate a smaller case");
+          // Branches that start more processes (pars in a par, loops whose bounds are known
+          // only now): what the whole par holds, counted before it allocates any. The pars
+          // it starts are inside that count and skip their own.
+          if (opts_.max_processes && !n->body_leaf && counting_ == 0) {
+            const double need = held_count_.held(n, env);
+            if (held + need > static_cast<double>(opts_.max_processes))
+              fail(n->loc, DiagKind::WorkLimit,
+                   "this par would hold " + fmt_num(need) +
+                       " processes at once (its branches, the loops and sequences they start, and the events "
+                       "and requests they wait for)" +
+                       (held > 0 ? " with " + fmt_num(held) + " held already" : std::string()) +
+                       ", more than the --max-processes limit (" + std::to_string(opts_.max_processes) +
+                       "); raise it or simulate a smaller case");
+          }
         }
+        struct Counted {  // this par's branches start inside its count
+          int& depth;
+          explicit Counted(int& d) : depth(d) { ++depth; }
+          ~Counted() { --depth; }
+        } counted(counting_);
         Task* t = alloc(n->loc);
         *t = Task{n, parent, env, Frame{0, nullptr}, 0, {0}, TK::ParLoop, parent->kind == TK::Root, 0};
         std::int64_t pending = 0;

@@ -362,6 +362,26 @@ void fuse(Program& p) {
   p.code = std::move(out);
 }
 
+// Program::same_cost: a loop's body (between its LoopInit and LoopNext) takes the same loop
+// steps every iteration where it holds no loop (one step: its LoopNext), or where it reads
+// no local of the loop's slot (it runs the same instructions every iteration).
+void mark_same_cost(Program& p) {
+  p.same_cost.assign(p.locals, 0);
+  for (std::size_t pc = 0; pc < p.code.size(); ++pc) {
+    const Instr& init = p.code[pc];
+    if (init.op != Op::LoopInit && init.op != Op::VLoopInit) continue;
+    const std::uint32_t slot = init.a;
+    bool reads = false, loops = false;
+    for (std::size_t k = pc + 1; k + 1 < init.b && !(reads && loops); ++k) {
+      const Instr& in = p.code[k];
+      reads = reads || (in.op == Op::Local && in.a == slot) ||
+              (in.op == Op::AddLocals && (in.a == slot || in.b == slot));
+      loops = loops || in.op == Op::LoopInit || in.op == Op::VLoopInit;
+    }
+    if (slot < p.same_cost.size()) p.same_cost[slot] = reads && loops ? 0 : 1;
+  }
+}
+
 }  // namespace
 
 Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigned, GiNaC::ex_is_less>& params) {
@@ -374,6 +394,7 @@ Program compile_expression(const GiNaC::ex& e, const std::map<GiNaC::ex, unsigne
     if (in.op == Op::LoopInit || in.op == Op::VLoopInit || in.op == Op::VecNew || in.op == Op::Local ||
         in.op == Op::AddLocals)
       p.straight_ = false;
+  mark_same_cost(p);
   return p;
 }
 

@@ -139,7 +139,8 @@ struct Vectors {
 // not, or at a transcendental function. Integer division and remainder then use int64.
 template <bool Track>
 double execute(const Program& p, const double* args, double* stack, double* locals, bool* exact,
-               const std::function<void(long long)>* tick = nullptr) {
+               const std::function<void(long long)>* tick = nullptr, const StepLimit* limit = nullptr,
+               long long* marks = nullptr) {
   // Built only for programs with resource vectors: two empty std::vectors cost a simulator's
   // per-event expression a fifth of its time.
   std::optional<Vectors> vectors;
@@ -153,6 +154,42 @@ double execute(const Program& p, const double* args, double* stack, double* loca
   auto step = [&] {
     if constexpr (Track)
       if ((++steps & 0xFFFFF) == 0 && tick && *tick) (*tick)(steps);
+  };
+  // StepLimit: marks[slot] holds the steps when the loop started, until its first iteration
+  // ends (then -1); a loop of same-cost iterations then knows what it will take. The loops
+  // in their first iteration enclose one another: marks[p.locals + k] is that stack of
+  // slots, innermost last. Each one of same cost takes at least its trip count times what
+  // its first iteration holds, so 32 nested sum (i = 1, 2) show 2^32 steps after two.
+  std::uint32_t firsts = 0;  // the stack's height
+  auto started = [&](std::uint32_t slot) {
+    if constexpr (Track) {
+      if (!marks) return;
+      marks[slot] = steps;
+      marks[p.locals + firsts++] = slot;
+    }
+  };
+  auto measured = [&](std::uint32_t slot) {
+    if constexpr (Track) {
+      if (!marks || marks[slot] < 0) return;
+      long long began = marks[slot];
+      const long long per = steps - began;
+      marks[slot] = -1;
+      --firsts;  // slot: the innermost loop in its first iteration
+      if (!p.same_cost[slot]) return;
+      // cost: at least the steps of the loop that started at `began`, all its iterations
+      double cost = (locals[slot + 1] - locals[slot] + 1) * static_cast<double>(per);
+      double total = static_cast<double>(began) + cost;
+      for (std::uint32_t k = firsts; k-- > 0;) {
+        const auto outer = static_cast<std::uint32_t>(marks[p.locals + k]);
+        if (!p.same_cost[outer]) break;
+        const double first = static_cast<double>(began - marks[outer]) + cost;  // its first iteration, at least
+        cost = (locals[outer + 1] - locals[outer] + 1) * first;
+        began = marks[outer];
+        total = std::max(total, static_cast<double>(began) + cost);
+      }
+      if (total > static_cast<double>(limit->max))
+        limit->over(total < 9e18 ? static_cast<long long>(total) : 9000000000000000000LL);
+    }
   };
   constexpr double kExactLimit = 9007199254740992.0;  // 2^53
   auto integral = [&](double x) { return fast_floor(x) == x && std::fabs(x) <= kExactLimit; };
@@ -245,6 +282,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         *sp++ = !empty ? loop_init_value(in.kind & 0x0f)
                 : (in.kind & kEmptyIsZero) || (in.kind & 0x0f) == 0 ? 0.0 : std::nan("");
         if (empty) pc = in.b - 1;
+        else started(in.a);
         break;
       }
       case Op::AddLocals: *sp++ = locals[in.a] + locals[in.b]; note(sp[-1]); break;
@@ -280,11 +318,14 @@ double execute(const Program& p, const double* args, double* stack, double* loca
           pc = in.b - 1;
         } else if (!(sp[0] <= sp[1])) {
           pc = in.b - 1;
+        } else {
+          started(in.a);
         }
         break;
       }
       case Op::VLoopNext:
         step();
+        measured(in.a);
         locals[in.a] += 1.0;
         if (locals[in.a] <= locals[in.a + 1]) pc = in.b - 1;
         break;
@@ -295,6 +336,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         acc = kind == 0 ? acc + v : kind == 1 ? max_of(acc, v) : min_of(acc, v);
         note(acc);
         step();
+        measured(in.a);
         locals[in.a] += 1.0;
         if (locals[in.a] <= locals[in.a + 1]) pc = in.b - 1;
         break;
@@ -425,14 +467,20 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
   std::copy_n(col(sp - 1), n, out);
 }
 
-double Program::run_checked(const double* args, const std::function<void(long long)>* tick) const {
+double Program::run_checked(const double* args, const std::function<void(long long)>* tick,
+                            const StepLimit* limit) const {
   bool exact = false;
+  if (limit && (limit->max <= 0 || same_cost.size() < locals)) limit = nullptr;
   if (max_stack <= kSmallStack && locals <= kSmallLocals) {
     double stack[kSmallStack];
     double loc[kSmallLocals];
-    return execute<true>(*this, args, stack, loc, &exact, tick);
+    long long marks[2 * kSmallLocals];
+    return execute<true>(*this, args, stack, loc, &exact, tick, limit, limit ? marks : nullptr);
   }
-  return tick ? run_tracked(args, exact, *tick) : run_tracked(args, exact);
+  std::unique_ptr<double[]> stack(new double[max_stack ? max_stack : 1]);
+  std::unique_ptr<double[]> loc(new double[locals ? locals : 1]);
+  std::unique_ptr<long long[]> marks(limit ? new long long[2 * locals + 1] : nullptr);
+  return execute<true>(*this, args, stack.get(), loc.get(), &exact, tick, limit, marks.get());
 }
 
 double Program::run_tracked(const double* args, bool& exact, const std::function<void(long long)>& tick) const {

@@ -79,6 +79,16 @@ struct Divisor {
   std::uint32_t d;
 };
 
+// A budget on the loop steps of one evaluation, checked ahead of the work: a loop whose body
+// does not read its own index costs the same steps every iteration, so once its first
+// iteration has run, the steps of the whole loop are known (sum (i = 1, 10^17) { d } is
+// refused after one iteration, not after the budget is spent). Past `max`, `over` is called
+// with the steps the evaluation would take at least (it throws).
+struct StepLimit {
+  long long max = 0;
+  std::function<void(long long)> over;
+};
+
 struct Program {
   std::vector<Instr> code;
   std::vector<double> consts;
@@ -98,7 +108,9 @@ struct Program {
   // run_tracked's value (NaN wherever the model has no value) without the exactness, and
   // without allocating for small programs: the simulator's per-event expressions. `tick`
   // as in run_tracked (the simulator's budget on loop steps).
-  double run_checked(const double* args, const std::function<void(long long)>* tick = nullptr) const;
+  // `limit`, when set, refuses ahead a loop that will pass it (StepLimit).
+  double run_checked(const double* args, const std::function<void(long long)>* tick = nullptr,
+                     const StepLimit* limit = nullptr) const;
 
   // n points at once: cols[k][j] is argument k at point j, out[j] the value. A program
   // without loops or vectors (every closed form) runs one instruction over all n points
@@ -109,6 +121,9 @@ struct Program {
   // the program can hide a missing value. Set once by compile_expression.
   bool straight() const { return straight_; }
   bool straight_ = true;
+  // By loop slot (LoopInit's a): 1 where the body does not read the loop's index, so every
+  // iteration runs the same instructions (StepLimit). Set by compile_expression.
+  std::vector<std::uint8_t> same_cost;
 };
 
 }  // namespace pamc::eval

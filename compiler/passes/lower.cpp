@@ -579,12 +579,19 @@ class Lowering {
 };
 
 // The size of e written out as a tree: shared subexpressions counted once per use, computed
-// once per shared node (linear in the DAG). Saturates far above any limit.
+// once per shared node (linear in the DAG). Saturates far above any limit. A number counts
+// its size in machine words: printing one (the model's facts print every loop bound to
+// order them) and arithmetic on it take time in proportion, so 2^13 copies of
+// 1e-400 + 3 cost as much as a million small nodes.
 double written_size(const ex& e, std::unordered_map<const GiNaC::basic*, double>& seen) {
   const GiNaC::basic* node = &GiNaC::ex_to<GiNaC::basic>(e);
   auto it = seen.find(node);
   if (it != seen.end()) return it->second;
   double n = 1;
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
+    const GiNaC::numeric& x = GiNaC::ex_to<GiNaC::numeric>(e);
+    if (x.is_rational()) n += static_cast<double>(x.numer().int_length() + x.denom().int_length()) / 64;
+  }
   for (std::size_t k = 0; k < e.nops(); ++k) n = std::min(1e18, n + written_size(e.op(k), seen));
   seen.emplace(node, n);
   return n;

@@ -10,6 +10,9 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <cln/integer.h>
+#include <cln/integer_io.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,22 +37,35 @@ Text P(const ex& e);
 
 std::string wrap(const Text& t, int need) { return t.prec < need ? "(" + t.s + ")" : t.s; }
 
-// Is the rational's decimal expansion finite (denominator 2^a 5^b)? Asked only up to 4096
-// bits of denominator: the factors come out one division at a time, and the digits one gcd
-// at a time (quadratic), so 0.5 ^ 200000 prints as the fraction it is, in linear time.
-bool is_decimal(const numeric& r) {
-  numeric d = r.denom();
-  if (d.int_length() > 4096) return false;
+// The exponents (a, b) of a denominator d = 2^a 5^b, or nullopt when d has another prime
+// factor. Asked only up to 4096 bits of denominator (0.5 ^ 200000 prints as the fraction it
+// is). A few operations on the whole number, not one division per factor: the numbers here
+// come from exact arithmetic and reach 4096 bits (1e-400 has 1,329), and a model's facts
+// print each one many times.
+cln::cl_I power_of_5(long k) { return k == 0 ? cln::cl_I(1) : cln::expt_pos(cln::cl_I(5), k); }
+
+std::optional<std::pair<long, long>> two_five_exponents(const numeric& d) {
+  if (d.int_length() > 4096) return std::nullopt;
   if (d < numeric(1L << 62)) {  // machine arithmetic for the usual small denominators
-    long x = d.to_long();
-    while (x % 2 == 0) x /= 2;
-    while (x % 5 == 0) x /= 5;
-    return x == 1;
+    long x = d.to_long(), a = 0, b = 0;
+    while (x % 2 == 0) x /= 2, ++a;
+    while (x % 5 == 0) x /= 5, ++b;
+    if (x != 1) return std::nullopt;
+    return std::make_pair(a, b);
   }
-  while (d.is_even()) d = d / 2;
-  while (irem(d, 5).is_zero()) d = d / 5;
-  return d == 1;
+  cln::cl_I di = cln::the<cln::cl_I>(d.to_cl_N());
+  long a = static_cast<long>(cln::ord2(di));
+  cln::cl_I odd = cln::ash(di, -a);
+  // odd = 5^b has floor(b log2(5)) + 1 bits: b is one of the two or three values near.
+  long bits = static_cast<long>(cln::integer_length(odd));
+  long guess = static_cast<long>(static_cast<double>(bits - 1) / std::log2(5.0));
+  for (long b = std::max(0L, guess - 1); b <= guess + 1; ++b)
+    if (power_of_5(b) == odd) return std::make_pair(a, b);
+  return std::nullopt;
 }
+
+// Is the rational's decimal expansion finite (denominator 2^a 5^b)?
+bool is_decimal(const numeric& r) { return two_five_exponents(r.denom()).has_value(); }
 
 // The decimal text of n / 10^digits for the digit string s of n >= 0.
 std::string place_point(std::string s, int digits) {
@@ -94,18 +110,14 @@ std::optional<std::string> small_decimal_text(const numeric& r) {
 
 std::string decimal_text(const numeric& r) {  // r >= 0, is_decimal(r)
   if (auto fast = small_decimal_text(r)) return *fast;
-  numeric n = r.numer(), d = r.denom();
-  int digits = 0;
-  while (!(d == 1)) {  // scale by 10 until integral
-    n = n * 10;
-    numeric g = gcd(n, d);
-    n = n / g;
-    d = d / g;
-    ++digits;
-  }
+  auto [twos, fives] = *two_five_exponents(r.denom());
+  long digits = std::max(twos, fives);  // r * 10^digits is the smallest such integer
+  cln::cl_I n = cln::the<cln::cl_I>(r.numer().to_cl_N());
+  n = n * power_of_5(digits - fives);
+  n = cln::ash(n, digits - twos);
   std::ostringstream os;
-  os << n;
-  return place_point(os.str(), digits);
+  cln::fprintdecimal(os, n);
+  return place_point(os.str(), static_cast<int>(digits));
 }
 
 std::string float_text(double d) {

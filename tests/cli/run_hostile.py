@@ -158,16 +158,38 @@ REGRESSIONS = [
                                              "process main = q{k}\n", 30),
      ["compile"], 1, "fuzz_loop_chain_written.pam:18:1: error: q16: written out, its expression has about", 1),
     # timeout-2932e61d: sums that square their bound per line from 1e400 took 1.4 s (each line
-    # lowered the previous one twice) before the exact-number budget stopped them.
+    # lowered the previous one twice) before the exact-number budget stopped them. (At 15
+    # lines the written-size budget, which counts a number's words, stops d15 first.)
     ("fuzz_sum_chain_1e400.pam", doubling("numeric d0 = 1e400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
-                                          "process main = delay(d{k})\n", 15),
+                                          "process main = delay(d{k})\n", 14),
      ["compile"], 1, "d10: the exact value of a number in its closed form has more than 300,000 digits", 1),
     # timeout-87d3d971: pamc eval has these sums' closed form, but simulate unrolled delay(d6)'s
     # 10^17 loop steps with no budget. One evaluation may take a tenth of --max-events (the
-    # default, 10^8 steps, is tests/errors/fail_sim_expression_loop_steps.pam).
+    # default, 10^8 steps, is tests/errors/fail_sim_expression_loop_steps.pam). A loop whose
+    # iterations cost the same is refused after its first (it took 1.7 s to spend the
+    # default budget); the loops around it, each in its first iteration, at least their
+    # trip counts times that.
     ("fuzz_sum_chain_simulate.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                              "process main = delay(d{k})\n", 6),
-     ["simulate", "--max-events", "1000000"], 1, "error: a delay time: its evaluation stopped after 1048576 loop steps", 1),
+     ["simulate", "--max-events", "1000000"], 1,
+     "error: a delay time: its evaluation would take at least 963351 loop steps, more than 100000 ", 1),
+    ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                                     "process main = delay(d{k})\n", 6),
+     ["simulate"], 1, "error: a delay time: its evaluation would take at least 150266583 loop steps, more than 100000000", 1),
+    # slow-unit-6f583505 (2026-11-27): 32 nested sum (i = 1, 2) around a vector literal; the
+    # simulator spent its 10^8 steps (1.6 s) before the WorkLimit. The innermost loop's first
+    # iteration shows 2 steps, and each loop around it, in its first iteration, doubles that.
+    ("fuzz_nested_sums_vector.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "slow-unit-6f583505.pam")).read(),
+     ["simulate", "-D", "N=4", "-D", "P=4"], 1, "its evaluation would take at least 4294967296 loop steps", 1),
+    # timeout-b3851e2a (2026-11-27): 16 nested sum (i = 1, 2) { ... } in a message time,
+    # where the closed form's assumptions fail (P = 2): eval's estimate of the terms read
+    # each loop's body at both ends of its range, 2^16 estimates (1 s; 20 levels 18 s). A
+    # body that does not read the index is read once.
+    ("fuzz_nested_sums_estimate.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-b3851e2a.pam")).read(),
+     ["eval", "-D", "N=2", "-D", "P=2"], 0, "numeric T_main = 655361\n", 1),
+    # A loop that reads its index costs the same per iteration when its body holds no loop.
+    ("sum_1e18_simulate.pam", "process main = delay(sum (i = 1, 1e18) { i } / 1e30)\n", ["simulate"], 1,
+     "its evaluation would take at least 1e+18 loop steps", 1),
     # timeout-ddc25831: both chains in one file (28 process lines, 24 sum lines): 9.9 s and
     # 2.5 GB, then out of memory; the written-size budget stops it at d17.
     ("fuzz_two_chains.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-ddc25831.pam")).read(),
@@ -177,6 +199,16 @@ REGRESSIONS = [
     # was lowered 3^18 times (> 30 s). Only a hidden parameter turns it off now.
     ("fuzz_hidden_index_chain.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-c646748e.pam")).read(),
      ["compile"], 0, "numeric T_dmain = ", 1),
+    # timeout-d373ad97: the sum chain from d0 = 1e-400 + 3 has bounds with 10^400
+    # denominators; the model's facts printed each of their 2^13 copies in decimal, one gcd
+    # per digit (13 s). Digits come in one multiplication now, and a number counts its size
+    # in machine words in the written-size budget: the file stops at d14 before simplifying,
+    # and without d14, at the number past 300,000 digits.
+    ("fuzz_sum_chain_1e-400.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-d373ad97.pam")).read(),
+     ["compile"], 1, "fuzz_sum_chain_1e-400.pam:28:1: error: d14: written out, its expression has about", 1),
+    ("fuzz_sum_chain_1e-400_d13.pam", doubling("numeric d0 = 1e-400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                              "process main = delay(d{k})\n", 13),
+     ["compile"], 1, "d9: the exact value of a number in its closed form has more than 300,000 digits", 2),  # 0.4 s of exact arithmetic
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),

@@ -74,6 +74,29 @@ def main():
     check("--max-processes is the user's: 10^4 at once past a limit of 5000", rc == 1 and "10000 processes" in err
           and "(5000)" in err, f"rc={rc} {err[:300]}")
 
+    # A bound known only while running (seq (j = 1, i)): the check before the run counts
+    # nothing below it, and the run refused the 16 nested pars one par at a time, past 10^7
+    # processes and 550 MB. The par counts what its branches hold before allocating any.
+    deep = harness.write(tmp, "deep_pars.pam", "numeric parameter N\nnumeric parameter P\nresource cpu(p) = fcfs(p, 1)\n"
+                         "process main = " + "par (j = 0, N - 1) " * 16 +
+                         "par (i = 1, N) seq (j = 1, i) use(cpu(i mod P), sqrt(j))\n")
+    rc, out, err, cpu, peak = run("simulate", deep, "-D", "N=50", "-D", "P=4")
+    check("16 nested pars over a loop bounded while running: refused at the outer par, with the number",
+          rc == 1 and out == "" and "deep_pars.pam:4:16: error: this par would hold 2.3199587452168365e+29 processes"
+          in err and "--max-processes limit (10000000)" in err and "[WorkLimit]" in err, f"rc={rc} {err[:400]}")
+    check("... in under 1 s of cpu and 100 MiB (it took 1.75 s and 546 MiB)", cpu < 1 and peak < 100 * MIB,
+          f"{cpu:.2f} s, {peak / MIB:.0f} MiB")
+    # 1 + 4 * (1 + 1 + 3 * (1 + 1 + 1)) = 45 processes (the pars' tasks, each branch's task,
+    # each seq's task and its first use): the count is exact where every bound is known.
+    small = harness.write(tmp, "small_pars.pam", "resource cpu(p) = fcfs(p, 1)\n"
+                          "process main = par (k = 1, 4) par (i = 1, 3) seq (j = 1, i) use(cpu(i), 1)\n")
+    rc, out, err, cpu, peak = run("simulate", small, "--max-processes", "44")
+    check("the count is exact where every bound is known: 45 processes past a limit of 44",
+          rc == 1 and "small_pars.pam:2:16: error: this par would hold 45 processes" in err, f"rc={rc} {err[:300]}")
+    rc, out, err, cpu, peak = run("simulate", small, "--max-processes", "45")
+    check("... and a limit of 45 simulates it (T_main = 12: cpu(3) serves 4 x 3 uses of 1 s)",
+          rc == 0 and "T_main = 12\n" in out, f"rc={rc} {out[:300]} {err[:300]}")
+
     # --max-events speaks of events
     rc, out, err = pamc("simulate", harness.MRM, "-D", "P=3", "-D", "N=2", "--max-events", "5")
     check("--max-events 5 on a run of 12 events: says events, before the run",

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 #include "compiler/evaluate/compile.h"
 #include "compiler/symbolic/symbolic.h"
@@ -169,6 +170,114 @@ TEST_CASE("compiled program: non-integer loop bounds and negative positions have
   CHECK(exact);
   WorkBudget b;
   CHECK(v == evaluate(f, {{N, 100}}, b).scalar.to_double());
+}
+
+TEST_CASE("compiled program: a step limit refuses a loop of same-cost iterations after its first, values unchanged") {
+  symbol N("N"), i("i"), j("j");
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{N, 0}};
+  long long refused = -1;
+  pamc::eval::StepLimit limit{1000000, [&](long long need) {
+                                refused = need;
+                                throw std::runtime_error("over");
+                              }};
+  // sum (i = 1, N) { sum (j = 1, N) { j } }: the inner loop does not read i, so the outer
+  // loop's iterations take at least what the inner loop takes; at N = 10^4 the inner loop's
+  // first step shows 10^4 steps for it and 10^8 for the outer one (10^8 + 10^4 in all).
+  auto nested = pamc::eval::compile_expression(
+      make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, 1, N, j)), params);
+  double big[] = {1e4};
+  CHECK_THROWS(nested.run_checked(big, nullptr, &limit));
+  CHECK(refused == 100000000);
+  // A loop whose body holds no loop: its own trip count, at once.
+  auto flat = pamc::eval::compile_expression(make_reduction(ReduceKind::Sum, i, 1, N, i), params);
+  double huge[] = {1e17};
+  CHECK_THROWS(flat.run_checked(huge, nullptr, &limit));
+  CHECK(refused == 100000000000000000LL);
+  // Under the limit: the same value as without it.
+  double small[] = {30};
+  refused = -1;
+  CHECK(nested.run_checked(small, nullptr, &limit) == nested.run(small));
+  CHECK(nested.run(small) == 30 * 465);
+  CHECK(refused == -1);
+  // A body that reads its index and holds a loop is not projected from its first
+  // iteration: sum (i = 1, N) { sum (j = i, N) { j } } at N = 40 takes 860 steps, though
+  // its first iteration (41 steps) times 40 would pass a limit of 1000.
+  pamc::eval::StepLimit thousand{1000, limit.over};
+  auto triangle = pamc::eval::compile_expression(
+      make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, i, N, j)), params);
+  double forty[] = {40};
+  CHECK(triangle.run_checked(forty, nullptr, &thousand) == triangle.run(forty));
+  CHECK(refused == -1);
+}
+
+// Nested sums and maxima whose bounds are constants, parameters or enclosing indices, with
+// bodies that read their index or not; `count` is the same shape counting loop steps (one
+// per iteration, bounds included), which the program evaluates exactly.
+struct StepNest {
+  std::mt19937 rng;
+  symbol N{"N"};
+  explicit StepNest(unsigned seed) : rng(seed) {}
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
+  ex bound(const std::vector<symbol>& idx) {
+    switch (pick(4)) {
+      case 0: return numeric(pick(4));
+      case 1: return N;
+      default: return idx.empty() ? ex(N) : ex(idx[pick(static_cast<int>(idx.size()))]);
+    }
+  }
+  // (expression, its step count)
+  std::pair<ex, ex> make(std::vector<symbol> idx, int depth) {
+    if (depth > 4 || pick(3) == 0) {
+      ex leaf = idx.empty() || pick(2) ? ex(numeric(1 + pick(3))) : ex(idx.back());
+      return {leaf, 0};
+    }
+    if (pick(4) == 0) {  // two loops side by side
+      auto a = make(idx, depth + 1), b = make(idx, depth + 1);
+      return {a.first + b.first, a.second + b.second};
+    }
+    symbol i("i" + std::to_string(depth) + std::to_string(pick(1000)));
+    ex lb = numeric(pick(2)), ub = bound(idx);
+    idx.push_back(i);
+    auto body = make(idx, depth + 1);
+    ReduceKind kind = pick(3) == 0 ? ReduceKind::Max : ReduceKind::Sum;
+    return {make_reduction(kind, i, lb, ub, body.first, true),
+            make_reduction(ReduceKind::Sum, i, lb, ub, 1 + body.second)};
+  }
+};
+
+TEST_CASE("compiled program: a step limit's projection never passes the steps the evaluation takes") {
+  StepNest gen(2718);
+  std::map<ex, unsigned, GiNaC::ex_is_less> params{{gen.N, 0}};
+  int refused = 0;
+  for (int t = 0; t < 400; ++t) {
+    auto [e, count] = gen.make({}, 0);
+    auto prog = pamc::eval::compile_expression(e, params);
+    auto steps = pamc::eval::compile_expression(count, params);
+    double n[] = {static_cast<double>(gen.pick(12))};
+    const auto actual = static_cast<long long>(steps.run(n));
+    for (long long max : {actual, actual - 1, actual / 2, actual / 5, 1LL}) {
+      if (max <= 0) continue;
+      long long need = -1;
+      pamc::eval::StepLimit limit{max, [&](long long k) {
+                                    need = k;
+                                    throw std::runtime_error("over");
+                                  }};
+      double got = 0;
+      try {
+        got = prog.run_checked(n, nullptr, &limit);
+      } catch (const std::runtime_error&) {
+      }
+      if (need < 0) {
+        CHECK((got == prog.run(n) || (std::isnan(got) && std::isnan(prog.run(n)))));
+      } else {
+        ++refused;
+        INFO(pamc::sym::to_pamela(e), " at N = ", n[0]);
+        CHECK(need > max);
+        CHECK(need <= actual);  // a lower bound: never refuses what fits
+      }
+    }
+  }
+  CHECK(refused > 200);
 }
 
 TEST_CASE("compiled program and exact evaluator: a zero factor makes a product zero where the other factor has no value") {
