@@ -10,6 +10,7 @@
 #include "compiler/symbolic/rules_internal.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <functional>
 #include <map>
 #include <string>
@@ -242,16 +243,15 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
   }
   // Alike parts (the same sum over loops named p and q) are written as the first one, so
   // the index name GiNaC keeps when it adds them up does not depend on its term order.
+  std::unordered_map<unsigned, std::vector<size_t>> seen;  // by hash: the first of alike parts
   for (size_t k = 0; k < parts.size(); ++k) {
-    for (size_t j = 0; j < k; ++j)
-      if (parts[k].is_equal(parts[j])) {
-        parts[k] = parts[j];
-        break;
-      }
-    v += parts[k];
+    auto& same = seen[parts[k].gethash()];
+    auto first = std::find_if(same.begin(), same.end(), [&](size_t j) { return parts[k].is_equal(parts[j]); });
+    if (first != same.end()) parts[k] = parts[*first];
+    else same.push_back(k);
   }
   if (!changed) return std::nullopt;
-  return vector_max(v);
+  return vector_max(GiNaC::add(GiNaC::exvector(parts.begin(), parts.end())));
 }
 
 }  // namespace pamc::sym
