@@ -191,6 +191,9 @@ int HeldCount::reach(const PNode* n) {
     case PK::ParLoop:
       r = std::max({n->lb.frames, n->ub.frames, reach(n->body) - 1});
       break;
+    case PK::Bounds:  // a loop that does nothing: its bounds' frames only
+      r = std::max(n->lb.frames, n->ub.frames);
+      break;
   }
   reach_.emplace(n, r);
   return r;
@@ -220,6 +223,7 @@ HeldCount::Count HeldCount::sequence(const std::vector<const PNode*>& kids, cons
 HeldCount::Count HeldCount::compute(const PNode* n, const Frame* env) {
   switch (n->kind) {
     case PK::Nothing:
+    case PK::Bounds:  // checked when reached; holds no process
       return {0, Fin::Done};
     case PK::Delay:
     case PK::Use:
