@@ -22,10 +22,7 @@ using namespace GiNaC;
 
 namespace {
 
-struct Loop {
-  symbol index;
-  ex lb, ub;
-};
+using detail::Loop;
 
 // One family: outer * loops (outermost first) over weight * unitvec(pos). The factors met
 // outside every loop stay there (`outer`): they are evaluated as before, whatever the loops.

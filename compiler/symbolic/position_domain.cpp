@@ -16,10 +16,7 @@ using namespace GiNaC;
 
 namespace {
 
-struct Loop {
-  symbol index;
-  ex lb, ub;
-};
+using detail::Loop;
 
 // A guard factor of a use, read as a bound on one loop index where it is one: (1 <= p)
 // gives p >= 1, (p + 1 <= P - 1) gives p <= P - 2, 1 - (p <= 0) gives p > 0. A guard of

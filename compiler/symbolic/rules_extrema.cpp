@@ -727,24 +727,10 @@ std::optional<ex> rule_ext_residue_select(const ex& e, const Facts& f, Assumptio
     return std::nullopt;
   if (!(r->empty_is_zero() || f.provably_nonneg(r->ub() - r->lb()))) return std::nullopt;
   const ex& i = r->index_ex();
-  ex pred;
-  std::optional<Residue> t;
-  for (const ex& x : sorted_by_text(operands_of(r->body(), false))) {
-    if (pamela_function(x) != Fn::Eq || !x.has(i)) continue;
-    auto rt = residue_test(x, i, f);
-    if (!rt) continue;
-    if (!t || (is_class<numeric>(rt->k) && !is_class<numeric>(t->k))) {
-      pred = x;
-      t = rt;
-    }
-  }
-  if (!t) return std::nullopt;
-  ex g = 1;
-  bool dropped = false;
-  for (const ex& x : operands_of(r->body(), false)) {
-    if (!dropped && x.is_equal(pred)) dropped = true;
-    else g *= x;
-  }
+  auto sel = residue_selection(r->body(), i, f);
+  if (!sel) return std::nullopt;
+  const Residue* t = &sel->test;
+  const ex& g = sel->rest;
   Facts in = f;
   in.declare_index(r->index(), r->lb(), r->ub());
   if (!in.provably_nonneg(g)) return std::nullopt;

@@ -57,6 +57,19 @@ struct Residue {
   bool none = false;
 };
 std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f);
+// A product's residue test on i (residue_test; of several, one with a numeric modulus first,
+// then in printed-text order: j mod 2 == 0 beside j mod W == w gives a progression whose
+// positions 2 j mod W the load rules read) and the product of its other factors.
+struct ResidueSelection {
+  Residue test;
+  ex rest;
+};
+std::optional<ResidueSelection> residue_selection(const ex& body, const ex& i, const Facts& f);
+// An index and its range, for readers that walk loops (load families, resource positions).
+struct Loop {
+  GiNaC::symbol index;
+  ex lb, ub;
+};
 
 // The number of i in lb..ub where x < y (also <=; > and >= are stored swapped), x == y or
 // x != y holds, for y - x = a i + b linear in i (a a nonzero number). Le/Lt: the matches form

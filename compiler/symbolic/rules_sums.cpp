@@ -194,6 +194,31 @@ std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f)
   return out;
 }
 
+// What it reads and returns: struct ResidueSelection in rules_internal.h.
+std::optional<ResidueSelection> residue_selection(const ex& body, const ex& i, const Facts& f) {
+  if (!is_class<mul>(body)) return std::nullopt;
+  ex pred;
+  std::optional<Residue> t;
+  for (const ex& x : sorted_by_text(operands_of(body, false))) {
+    if (pamela_function(x) != Fn::Eq || !x.has(i)) continue;
+    auto rt = residue_test(x, i, f);
+    if (!rt) continue;
+    if (!t || (is_class<numeric>(rt->k) && !is_class<numeric>(t->k))) {
+      pred = x;
+      t = rt;
+    }
+  }
+  if (!t) return std::nullopt;
+  ex rest = 1;
+  bool dropped = false;
+  for (size_t k = 0; k < body.nops(); ++k) {
+    const ex& x = body.op(k);
+    if (!dropped && x.is_equal(pred)) dropped = true;
+    else rest *= x;
+  }
+  return ResidueSelection{*t, rest};
+}
+
 }  // namespace detail
 
 // sum (i = lb, ub) { (i + e) mod k == r } = floor((ub + e - r) / k) - floor((lb - 1 + e - r) / k),
@@ -223,28 +248,10 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !is_class<mul>(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
-  // Of several residue tests, one with a numeric modulus first (j mod 2 == 0 beside
-  // j mod W == w: the even j are a progression whose positions 2 j mod W the load rules
-  // read), then in printed-text order (GiNaC's factor order follows the executable's layout).
-  ex pred;
-  std::optional<Residue> t;
-  for (const ex& x : sorted_by_text(operands_of(r->body(), false))) {
-    if (pamela_function(x) != Fn::Eq || !x.has(i)) continue;
-    auto rt = residue_test(x, i, f);
-    if (!rt) continue;
-    if (!t || (is_class<numeric>(rt->k) && !is_class<numeric>(t->k))) {
-      pred = x;
-      t = rt;
-    }
-  }
-  if (!t) return std::nullopt;
-  ex g = 1;
-  bool dropped = false;
-  for (size_t k = 0; k < r->body().nops(); ++k) {
-    const ex& x = r->body().op(k);
-    if (!dropped && x.is_equal(pred)) dropped = true;
-    else g *= x;
-  }
+  auto sel = residue_selection(r->body(), i, f);
+  if (!sel) return std::nullopt;
+  const Residue* t = &sel->test;
+  const ex& g = sel->rest;
   if (may_fail(g, f)) return std::nullopt;
   if (t->none) return ex(0);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
