@@ -39,13 +39,48 @@ ex vmax_eval(const ex& v) {
   return pam_vmax(v).hold();
 }
 
+// The factors of a term with a negative integer exponent, as one product (N / W: W; 3 / 2:
+// 1, a number's denominator is its coefficient's).
+ex symbolic_denominator(const ex& t) {
+  auto of_factor = [](const ex& f) -> ex {
+    if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_integer() &&
+        ex_to<numeric>(f.op(1)).is_negative())
+      return pow(f.op(0), -f.op(1));
+    return 1;
+  };
+  if (!is_a<mul>(t)) return of_factor(t);
+  ex d = 1;
+  for (size_t k = 0; k < t.nops(); ++k) d *= of_factor(t.op(k));
+  return d;
+}
+
+// One argument form for a rounding: a sum whose terms share one symbolic denominator is
+// written over it (1 / W + N / W and (N + 1) / W are one floor, so two rules that build
+// the same rounding differently meet; the printed form reads as a quotient).
+ex rounding_argument(const ex& x) {
+  if (!is_a<add>(x)) return x;
+  ex d;
+  for (size_t k = 0; k < x.nops(); ++k) {
+    ex dk = symbolic_denominator(x.op(k));
+    if (dk.is_equal(1) || (k > 0 && !dk.is_equal(d))) return x;
+    d = dk;
+  }
+  ex num = 0;
+  for (size_t k = 0; k < x.nops(); ++k) num += x.op(k) * d;
+  return num / d;
+}
+
 ex floor_eval(const ex& x) {
   if (is_real_num(x)) return floor_any(ex_to<numeric>(x));
+  ex y = rounding_argument(x);
+  if (!y.is_equal(x)) return pam_floor(y);
   return pam_floor(x).hold();
 }
 
 ex ceil_eval(const ex& x) {
   if (is_real_num(x)) return -floor_any(-ex_to<numeric>(x));
+  ex y = rounding_argument(x);
+  if (!y.is_equal(x)) return pam_ceil(y);
   return pam_ceil(x).hold();
 }
 

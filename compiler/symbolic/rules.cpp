@@ -469,6 +469,7 @@ const std::vector<NamedRule>& all_rules() {
       {"max_common_term", rule_max_common_term},
       {"max_factor", rule_max_factor},
       {"max_ratio", rule_max_ratio},
+      {"case_lift", rule_case_lift},
   };
   return rules;
 }

@@ -90,6 +90,7 @@ std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_case_lift(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions& a);
 
 // Could evaluating e fail at a point the facts allow (empty max/min range, division by a

@@ -737,7 +737,7 @@ std::optional<ex> rule_ext_residue_select(const ex& e, const Facts& f, Assumptio
   if (t->none) return ex(0);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
-  return make_reduction(ReduceKind::Max, r->index(), lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}), true);
+  return t->valid * make_reduction(ReduceKind::Max, r->index(), lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}), true);
 }
 
 }  // namespace pamc::sym

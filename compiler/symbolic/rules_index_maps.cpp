@@ -16,6 +16,7 @@
 #include <numeric>
 #include <set>
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace pamc::sym {
@@ -93,20 +94,28 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
 
 namespace {
 
-// gcd(a, k) for a positive integer a and an integer k >= 1, as a formula in k: the sum of
-// phi(d) over the divisors d of a that divide k (gcd(a, k) = sum of phi(d), d | gcd(a, k)).
-// A number when k is one: gcd(2, P) = 1 + (P mod 2 == 0).
-ex gcd_with(long a, const ex& k) {
-  if (is_class<numeric>(k) && ex_to<numeric>(k).is_integer())
-    return GiNaC::gcd(numeric(a), ex_to<numeric>(k));
-  ex g = 0;
-  for (long d = 1; d <= a; ++d) {
-    if (a % d) continue;
-    long phi = 0;
-    for (long x = 1; x <= d; ++x) phi += std::gcd(x, d) == 1;
-    g += d == 1 ? ex(phi) : phi * compare(Cmp::Eq, mod_of(k, d), 0);
+// f(gcd(a, k)) for a positive integer a and an integer k >= 1, as cases on k mod a: the sum
+// over the values g that gcd(a, s) takes for s = 0..a-1 of [k mod a in the s with gcd g] *
+// f(g). Each case is a guard the simplifier reads as a fact (k mod 2 == 0 makes k / 2 an
+// integer), so f(g) is simplified where it holds: gcd(2, P) gives (P mod 2 == 0) f(2) +
+// (P mod 2 == 1) f(1). A number k gives f(gcd(a, k)).
+ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn) {
+  if (is_class<numeric>(k) && ex_to<numeric>(k).is_integer()) return fn(GiNaC::gcd(numeric(a), ex_to<numeric>(k)));
+  std::map<long, std::vector<long>> by_g;  // g -> the s with gcd(a, s) = g
+  for (long r = 0; r < a; ++r) by_g[std::gcd(a, r)].push_back(r);
+  ex out = 0;
+  for (const auto& [g, rs] : by_g) {
+    bool odd = a % 2 == 0 && static_cast<long>(rs.size()) * 2 == a;
+    for (long r : rs) odd = odd && r % 2 == 1;
+    ex when = 0;
+    if (odd) {
+      when = compare(Cmp::Eq, mod_of(k, 2), 1);
+    } else {
+      for (long r : rs) when += compare(Cmp::Eq, mod_of(k, a), r);
+    }
+    out += when * fn(g);
   }
-  return g;
+  return out;
 }
 
 // Strided cyclic map: max(w * sum (i = lb, ub) { c * unitvec((a i + e) mod k + d) }) with a
@@ -133,8 +142,7 @@ std::optional<ex> vmax_strided(const MapSum& m, const Facts& f, Assumptions& a) 
   if (!wc) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}, {true, lin->second}, {true, d}, {false, d}}, f, a)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;
-  ex g = gcd_with(abs(lin->first).to_long(), k);
-  return nonempty_guard(n, f) * ceil_of(n * g / k) * *wc;
+  return nonempty_guard(n, f) * by_gcd_cases(abs(lin->first).to_long(), k, [&](const ex& g) { return ceil_of(n * g / k); }) * *wc;
 }
 
 }  // namespace
@@ -285,6 +293,11 @@ std::optional<std::pair<ex, bool>> monotone_weight(const MapSum& m, const reduct
 // model implies both for i mod P); w c(i) >= 0 on the range and the monotonicity
 // (proved); w c does not fail unless the range is provably non-empty; lb, ub integers
 // (proved or assumed). An index-free c is vmax_cyclic's case.
+// Strided, (a i + e) mod k + d with a a nonzero integer (|a| <= 64): two indices share a
+// position iff k divides a (i - i'), iff k' = k / gcd(a, k) divides i - i', so the fibers
+// are the residue classes mod k' and the same argument gives the class of ub with k' for
+// k (red-black or even/odd phases, 2 i mod P: k' = P / (1 + (P mod 2 == 0))). Then e and d
+// must give positions that exist: integers, d >= 0 (proved or assumed).
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -292,17 +305,36 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   const reduction& r = ex_to<reduction>(m->red);
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
-  auto p = mod_div_position(m->pos, i, Fn::Mod);
-  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0))
-    return std::nullopt;
+  ex k;
+  long stride = 1;
+  if (auto p = mod_div_position(m->pos, i, Fn::Mod)) {
+    if (!f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
+    k = p->k;
+  } else {
+    ex fn, d = 0;
+    for (const ex& t : operands_of(m->pos.expand(), true)) {
+      if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+      else d += t;
+    }
+    if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+    auto lin = linear_in(fn.op(0), i);
+    if (!lin || !lin->first.is_integer() || abs(lin->first) > 64) return std::nullopt;
+    k = fn.op(1);
+    if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
+    if (!require({{true, lin->second}, {true, d}, {false, d}}, f, a)) return std::nullopt;
+    stride = abs(lin->first).to_long();
+  }
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;
   const ex& wc = mono->first;
   bool up = mono->second;
   if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
-  ex count = ceil_of((r.ub() - r.lb() + 1) / p->k);
-  ex item = up ? r.ub() - p->k * i : r.lb() + p->k * i;
-  return rebuild_reduction(r, ReduceKind::Sum, 0, count - 1, wc.subs(exmap{{i, item}}));
+  return by_gcd_cases(stride, k, [&](const ex& g) {
+    ex period = k / g;
+    ex count = ceil_of((r.ub() - r.lb() + 1) / period);
+    ex item = up ? r.ub() - period * i : r.lb() + period * i;
+    return rebuild_reduction(r, ReduceKind::Sum, 0, count - 1, wc.subs(exmap{{i, item}}));
+  });
 }
 
 // Block map: max(w * sum (i = lb, ub) { c * unitvec((s i + e) div k + d) }), s = +-1, w c free

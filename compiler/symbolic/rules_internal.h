@@ -51,10 +51,14 @@ std::optional<std::pair<GiNaC::numeric, ex>> linear_in(const ex& e, const ex& i)
 
 // A residue test on the index: (i + e) mod k == r (either side), with k > 0 an integer and e
 // an integer (proved). `none`: r is a number outside 0..k-1, so no i matches; else r is
-// proved an integer in 0..k-1. nullopt when pred is not such a test or a proof fails.
+// proved an integer, and `valid` is 1 where 0 <= r <= k - 1 is proved, else the comparisons
+// that say so (i mod W == 1 matches nothing at W = 1: valid is (2 <= W)); every count or
+// selection of the matching i is multiplied by it. nullopt when pred is not such a test or
+// a proof fails.
 struct Residue {
   ex e, k, r;
   bool none = false;
+  ex valid = 1;
 };
 std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f);
 // A product's residue test on i (residue_test; of several, one with a numeric modulus first,
@@ -106,6 +110,13 @@ struct LinearChoice {
   bool strict = false;  // x < y: g1 (= 1) only where a i + b > 0
 };
 void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out, const Facts* f = nullptr);
+
+// ---- rules_max.cpp ---------------------------------------------------------------------------
+
+// A sum of cases on k mod a, sum_j [guard_j] x_j, whose guards ((k mod a == s), or sums of
+// such, a and s numbers) admit disjoint residue classes of an integer k (proved) that cover
+// every residue: exactly one guard is 1 at each point. The (guard, x_j) pairs, else nullopt.
+std::optional<std::vector<std::pair<ex, ex>>> residue_cases(const ex& e, const Facts& f);
 
 // ---- rules_compare.cpp ----------------------------------------------------------------------
 

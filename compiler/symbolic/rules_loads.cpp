@@ -32,6 +32,7 @@ namespace {
 // at or above j is provably nonzero. Also fine: c_{n-1} provably nonzero (h = n - 1).
 bool trailing_zeros_harmless(const exvector& c, const Facts& f) {
   long n = static_cast<long>(c.size()), top = -1;  // top: highest provably nonzero entry
+  if (n == 1) return true;  // [c_0] at c_0 = 0 is the zero vector, whose max is 0 = c_0
   for (long k = n - 1; k >= 0 && top < 0; --k)
     if (f.provably_positive(c[k]) || f.provably_positive(-c[k])) top = k;
   if (top == n - 1) return true;

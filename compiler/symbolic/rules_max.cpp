@@ -259,4 +259,103 @@ std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
   return std::nullopt;
 }
 
+namespace {
+
+// The residues mod m (m a multiple of every modulus below) that a case guard admits: a
+// product-free sum of tests (k mod a == s), a, s numbers, on one integer k. nullopt when
+// the guard is not of that form or names another k.
+std::optional<std::set<long>> case_residues(const ex& guard, ex& k, long m) {
+  std::set<long> out;
+  for (const ex& t : operands_of(guard, true)) {
+    if (pamela_function(t) != Fn::Eq) return std::nullopt;
+    ex md = t.op(0), r = t.op(1);
+    if (pamela_function(md) != Fn::Mod) std::swap(md, r);
+    if (pamela_function(md) != Fn::Mod || !is_class<numeric>(r) || !is_class<numeric>(md.op(1))) return std::nullopt;
+    const numeric &a = ex_to<numeric>(md.op(1)), &s = ex_to<numeric>(r);
+    if (!a.is_pos_integer() || a > 64 || !s.is_integer() || s.is_negative() || s >= a) return std::nullopt;
+    if (k.is_zero()) k = md.op(0);
+    else if (!k.is_equal(md.op(0))) return std::nullopt;
+    long an = a.to_long();
+    if (m % an) return std::nullopt;
+    for (long x = s.to_long(); x < m; x += an)
+      if (!out.insert(x).second) return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+// A sum of cases on k mod a: e = sum_j [guard_j] x_j whose guards (case_residues) split the
+// residues of an integer k (proved) mod m into disjoint classes that cover them all, so
+// exactly one guard is 1 at every point. The (guard, x) pairs; nullopt otherwise.
+std::optional<std::vector<std::pair<ex, ex>>> residue_cases(const ex& e, const Facts& f) {
+  if (!is_class<add>(e)) return std::nullopt;
+  std::vector<std::pair<ex, ex>> cases;
+  for (const ex& t : operands_of(e, true)) {
+    ex guard, rest = 1;
+    for (const ex& x : operands_of(t, false)) {
+      auto mod_test = [](const ex& y) {
+        return pamela_function(y) == Fn::Eq && (pamela_function(y.op(0)) == Fn::Mod || pamela_function(y.op(1)) == Fn::Mod);
+      };
+      bool test = mod_test(x) || (is_class<add>(x) && std::all_of(x.begin(), x.end(), mod_test));
+      if (test && guard.is_zero()) guard = x;
+      else rest *= x;
+    }
+    if (guard.is_zero()) return std::nullopt;
+    cases.emplace_back(guard, rest);
+  }
+  if (cases.size() < 2) return std::nullopt;
+  long m = 1;
+  for (const auto& c : cases)
+    for (const ex& t : operands_of(c.first, true)) {
+      const ex& md = pamela_function(t.op(0)) == Fn::Mod ? t.op(0) : t.op(1);
+      if (pamela_function(md) != Fn::Mod || !is_class<numeric>(md.op(1)) || !ex_to<numeric>(md.op(1)).is_pos_integer() ||
+          ex_to<numeric>(md.op(1)) > 64)
+        return std::nullopt;
+      m = std::lcm(m, ex_to<numeric>(md.op(1)).to_long());
+      if (m > 720) return std::nullopt;
+    }
+  ex k = 0;
+  std::set<long> all;
+  for (const auto& c : cases) {
+    auto rs = case_residues(c.first, k, m);
+    if (!rs) return std::nullopt;
+    for (long x : *rs)
+      if (!all.insert(x).second) return std::nullopt;  // two cases at one residue
+  }
+  if (static_cast<long>(all.size()) != m || !f.provably_integer(k)) return std::nullopt;
+  return cases;
+}
+
+}  // namespace detail
+
+// F(sum_j [guard_j] x_j) = sum_j [guard_j] F(x_j) for cases on k mod a (residue_cases: at
+// every point exactly one guard is 1), F a max/min or a rounding: each case is then
+// simplified where its guard holds (P mod 2 == 0 makes P / 2 an integer), and a max with a
+// constant, max(ceil(2 n / P) [P even] + ceil(n / P) [P odd], 1), sees each case alone.
+// Exact at every point: the one guard that is 1 picks x_j on both sides; the cases whose
+// guard is 0 add 0 (the zero-factor rule). Side condition: k an integer (proved), else no
+// guard holds (k = 5 / 2) and the left side is F(0).
+std::optional<ex> rule_case_lift(const ex& e, const Facts& f, Assumptions&) {
+  bool ext = is_class<extremum>(e);
+  Fn fn = pamela_function(e);
+  if (!ext && fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
+  exvector args = ext ? ex_to<extremum>(e).args() : exvector{e.op(0)};
+  for (size_t k = 0; k < args.size(); ++k) {
+    auto cases = residue_cases(args[k], f);
+    if (!cases) continue;
+    ex out = 0;
+    for (const auto& [guard, x] : *cases) {
+      exvector with = args;
+      with[k] = x;
+      ex fx = ext ? (ex_to<extremum>(e).is_max() ? make_max(with) : make_min(with)) : (fn == Fn::Floor ? floor_of(x) : ceil_of(x));
+      out += guard * fx;
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
 }  // namespace pamc::sym

@@ -190,7 +190,9 @@ std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f)
     out.none = true;
     return out;
   }
-  if (!f.provably_integer(rr) || !f.provably_nonneg(rr) || !f.provably_nonneg(k - 1 - rr)) return std::nullopt;
+  if (!f.provably_integer(rr)) return std::nullopt;
+  if (!f.provably_nonneg(rr)) out.valid *= compare(Cmp::Le, 0, rr);
+  if (!f.provably_nonneg(k - 1 - rr)) out.valid *= compare(Cmp::Le, rr, k - 1);
   return out;
 }
 
@@ -223,8 +225,9 @@ std::optional<ResidueSelection> residue_selection(const ex& body, const ex& i, c
 
 // sum (i = lb, ub) { (i + e) mod k == r } = floor((ub + e - r) / k) - floor((lb - 1 + e - r) / k),
 // the number of j = i + e - r divisible by k (!= : the range's count minus that).
-// Side conditions (residue_test): k > 0 and an integer, e an integer, r an integer with
-// 0 <= r <= k - 1 (all proved: with a real k brute force has values and the count differs); r a number
+// Side conditions (residue_test): k > 0 and an integer, e an integer, r an integer (all
+// proved: with a real k brute force has values and the count differs), 0 <= r <= k - 1
+// proved or kept as the factor `valid` (no i matches outside it); r a number
 // outside 0..k-1 gives 0 matches. lb, ub integers (proved or assumed); guarded where the
 // range may be empty.
 std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a) {
@@ -232,7 +235,7 @@ std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a
   if (!r) return std::nullopt;
   auto t = residue_test(r->body(), r->index_ex(), f);
   if (!t) return std::nullopt;
-  ex matches = t->none ? ex(0) : floor_of((r->ub() + t->e - t->r) / t->k) - floor_of((r->lb() - 1 + t->e - t->r) / t->k);
+  ex matches = t->none ? ex(0) : t->valid * (floor_of((r->ub() + t->e - t->r) / t->k) - floor_of((r->lb() - 1 + t->e - t->r) / t->k));
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex count = r->ub() - r->lb() + 1;
   return nonempty_guard(count, f) * (pamela_function(r->body()) == Fn::Eq ? matches : count - matches);
@@ -256,7 +259,7 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
   if (t->none) return ex(0);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
-  return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}));
+  return t->valid * rebuild_reduction(*r, ReduceKind::Sum, lo, hi, g.subs(exmap{{i, t->k * i + t->r - t->e}}));
 }
 
 namespace detail {
@@ -293,7 +296,7 @@ std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r,
 std::optional<ex> residue_match_count(const ex& pred, const reduction& r, const Facts& f) {
   auto t = residue_test(pred, r.index_ex(), f);
   if (!t) return std::nullopt;
-  ex eq = t->none ? ex(0) : floor_of((r.ub() + t->e - t->r) / t->k) - floor_of((r.lb() - 1 + t->e - t->r) / t->k);
+  ex eq = t->none ? ex(0) : t->valid * (floor_of((r.ub() + t->e - t->r) / t->k) - floor_of((r.lb() - 1 + t->e - t->r) / t->k));
   return pamela_function(pred) == Fn::Eq ? eq : r.ub() - r.lb() + 1 - eq;
 }
 

@@ -33,6 +33,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/rules_internal.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -55,6 +56,57 @@ inline size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + 
 
 using DeepHash = ExprHash;  // expr_key.h
 using DeepEq = ExprEq;
+
+}  // namespace
+
+namespace {
+
+// A comparison factor g of a product g * y read as facts: y matters only where g is 1, so y
+// may be simplified under them ((2 <= W) * floor(-2 / W) is (2 <= W) * -1). Bounds: (a <= b)
+// is b - a >= 0, (a < b) > 0, (a == b) both ways; for each declared symbol s with b - a =
+// c s + d, c a nonzero number: s >= -d / c (c > 0) or s <= -d / c (c < 0). Integers: x mod k
+// == r says (x - r) / k is an integer (the mod has a value, so k != 0), and x / m too for a
+// number m > 1 dividing the numbers k and r (P mod 4 == 2: P / 2). Sound: where g is 0 the
+// product is 0 whatever y is (the zero-factor rule; a non-integer loop bound in y, which a
+// zero factor does not cover, is not decided by these facts). != gives nothing.
+struct GuardFacts {
+  std::vector<std::tuple<symbol, ex, bool, bool>> bounds;  // symbol, bound, lower, strict
+  exvector integers;
+  bool empty() const { return bounds.empty() && integers.empty(); }
+};
+GuardFacts guard_facts(const ex& g, const Facts& f) {
+  GuardFacts out;
+  Fn k = pamela_function(g);
+  if (k != Fn::Le && k != Fn::Lt && k != Fn::Eq) return out;
+  if (k == Fn::Eq) {
+    for (int side = 0; side < 2; ++side) {
+      const ex &m = g.op(side), &r = g.op(1 - side);
+      if (pamela_function(m) != Fn::Mod || r.has(m.op(0))) continue;
+      const ex &x = m.op(0), &q = m.op(1);
+      out.integers.push_back((x - r) / q);
+      if (is_a<numeric>(q) && is_a<numeric>(r) && ex_to<numeric>(q).is_pos_integer() &&
+          ex_to<numeric>(r).is_integer() && ex_to<numeric>(q) <= 64) {
+        long qn = ex_to<numeric>(q).to_long(), rn = ex_to<numeric>(r).to_long();
+        for (long d = 2; d <= qn; ++d)
+          if (qn % d == 0 && rn % d == 0) out.integers.push_back(x / d);
+      }
+    }
+  }
+  ex d = (g.op(1) - g.op(0)).expand();
+  std::set<ex, ex_is_less> syms;
+  for (const_preorder_iterator it = d.preorder_begin(); it != d.preorder_end(); ++it)
+    if (is_a<symbol>(*it)) syms.insert(*it);
+  for (const ex& s : syms) {
+    if (!f.is_declared(ex_to<symbol>(s))) continue;
+    auto lin = detail::linear_in(d, s);
+    if (!lin) continue;
+    ex at = (-lin->second / lin->first).expand();
+    bool up = lin->first.is_positive();  // c s + d >= 0: s >= at when c > 0
+    out.bounds.emplace_back(ex_to<symbol>(s), at, up, k == Fn::Lt);
+    if (k == Fn::Eq) out.bounds.emplace_back(ex_to<symbol>(s), at, !up, false);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -89,6 +141,29 @@ struct SimplifyCache::Impl {
     ctx.push_back(std::move(c));
     log.clear();
     tidy.clear();
+  }
+
+  // The context of the other factors of a product whose factor `guard` is a comparison
+  // (guard_facts): the parent's facts with the guard's added.
+  size_t guard_child(size_t parent, const ex& guard, const GuardFacts& facts) {
+    size_t h = mix(guard.gethash(), 0x5bd1e995u);
+    auto range = ctx[parent]->children.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it) {
+      const auto& [i, l, u, id] = it->second;
+      if (i.is_zero() && DeepEq{}(l, guard)) return id;
+    }
+    auto c = std::make_unique<Context>();
+    c->own = std::make_unique<Facts>(*ctx[parent]->facts);
+    for (const auto& [sym, bound, lower, strict] : facts.bounds) {
+      if (lower) c->own->add_lower(sym, bound, strict);
+      else c->own->add_upper(sym, bound, strict);
+    }
+    for (const ex& x : facts.integers) c->own->declare_integer_expr(x);
+    c->facts = c->own.get();
+    size_t id = ctx.size();
+    ctx[parent]->children.emplace(h, std::make_tuple(ex(0), guard, ex(0), id));
+    ctx.push_back(std::move(c));
+    return id;
   }
 
   size_t child(size_t parent, const reduction& r, const ex& lb, const ex& ub) {
@@ -218,7 +293,9 @@ struct Driver {
       }
     }
     ex x;
-    if (is_class<reduction>(e)) {
+    if (auto guarded = guarded_product(e, cx)) {
+      x = *guarded;
+    } else if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
       ex lb = run(r.lb(), cx), ub = run(r.ub(), cx);
       size_t inner = c.child(cx, r, lb, ub);
@@ -249,6 +326,39 @@ struct Driver {
       }
     }
     return x;
+  }
+
+  // A product with comparison factors (guard_facts): the comparisons are simplified in
+  // this context, the other factors in one with their bounds added. nullopt when e is not
+  // such a product.
+  std::optional<ex> guarded_product(const ex& e, size_t cx) {
+    if (!is_class<mul>(e)) return std::nullopt;
+    const Facts& f = *c.ctx[cx]->facts;
+    ex guards = 1, rest = 1;
+    GuardFacts facts;
+    for (size_t k = 0; k < e.nops(); ++k) {
+      GuardFacts b = guard_facts(e.op(k), f);
+      if (b.empty()) {
+        rest *= e.op(k);
+      } else {
+        guards *= e.op(k);
+        facts.bounds.insert(facts.bounds.end(), b.bounds.begin(), b.bounds.end());
+        facts.integers.insert(facts.integers.end(), b.integers.begin(), b.integers.end());
+      }
+    }
+    if (facts.empty() || is_class<numeric>(rest)) return std::nullopt;
+    size_t inner = c.guard_child(cx, guards, facts);
+    ex g = 1;
+    for (size_t k = 0; k < guards.nops() || k == 0; ++k) {
+      g *= run(is_class<mul>(guards) ? guards.op(k) : guards, cx);
+      if (!is_class<mul>(guards)) break;
+    }
+    ex y = 1;
+    for (size_t k = 0; k < rest.nops() || k == 0; ++k) {
+      y *= run(is_class<mul>(rest) ? rest.op(k) : rest, inner);
+      if (!is_class<mul>(rest)) break;
+    }
+    return g * y;
   }
 
   // The budget on exact numbers (exact_size.h). GiNaC folds the numbers of a node as the

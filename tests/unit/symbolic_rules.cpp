@@ -351,8 +351,14 @@ TEST_CASE_FIXTURE(Fixture, "sums of i mod k == r count residues") {
   CHECK(rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), 5)), F, a)->is_zero());
   // k = P: an integer only if declared; P is real here, so left alone
   CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, P), 0)), F, a));
-  // r = M could exceed k - 1: left alone
-  CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M)), F, a));
+  // r = M could exceed k - 1 (then nothing matches): the count carries (M <= 2)
+  ex e3 = Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M));
+  auto r3 = rule_sum_mod_count(e3, F, a);
+  REQUIRE(r3);
+  std::vector<GiNaC::exmap> pts3;
+  for (int n = 0; n <= 9; ++n)
+    for (int m = 0; m <= 5; ++m) pts3.push_back({{N, n}, {M, m}});
+  CHECK(agrees(*r3, e3, pts3));
   // 2 i mod 3: not i + e, left alone
   CHECK(!rule_sum_mod_count(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, 3), 0)), F, a));
 }
@@ -377,9 +383,16 @@ TEST_CASE_FIXTURE(Fixture, "sums selected by i mod k == r run over the matching 
     for (int jj = 0; jj <= n + 2; ++jj) pts2.push_back({{N, n}, {j, jj}, {P, 3}});
   CHECK(agrees(*r2, e2, pts2));
   CHECK(rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), 5) * i), F, a)->is_zero());
-  // left alone: a real modulus, a remainder that may exceed k - 1, 2 i mod 3, no predicate
+  // a remainder that may exceed k - 1: the sum carries (M <= 2)
+  ex e3 = Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M) * i);
+  auto r3 = rule_sum_mod_select(e3, F, a);
+  REQUIRE(r3);
+  std::vector<GiNaC::exmap> pts3;
+  for (int n = 0; n <= 9; ++n)
+    for (int m = 0; m <= 5; ++m) pts3.push_back({{N, n}, {M, m}});
+  CHECK(agrees(simp(*r3), e3, pts3));
+  // left alone: a real modulus, 2 i mod 3, no predicate
   CHECK(!rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, P), 0) * i), F, a));
-  CHECK(!rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i, 3), M) * i), F, a));
   CHECK(!rule_sum_mod_select(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, 3), 0) * i), F, a));
   CHECK(!rule_sum_mod_select(Sum(i, 1, N, i * i), F, a));
 }

@@ -1,0 +1,142 @@
+// Case reasoning in the simplifier: a comparison factor is a fact for the other factors of its
+// product (guard contexts), cases on k mod a split a closed form by gcd(a, k), and a max or
+// a rounding of such cases is taken case by case. Each result is compared with the
+// unsimplified expression at integer, zero, negative and large points.
+#include <doctest/doctest.h>
+
+#include "compiler/symbolic/symbolic.h"
+#include "compiler/symbolic/rules_internal.h"
+#include "tests/unit/assumptions_at.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace pamc::sym;
+using GiNaC::ex;
+using GiNaC::numeric;
+using GiNaC::symbol;
+
+namespace {
+
+struct Cases {
+  symbol N{"N"}, P{"P"}, W{"W"}, k{"k"}, i{"i"};
+  Facts F;
+  Assumptions a;
+  RuleStats st;
+  Cases() {
+    F.declare_parameter(N, "N");
+    F.declare_parameter(P, "P");
+    F.declare_parameter(W, "W");
+    F.declare_integer(N);
+    F.declare_integer(P);
+    F.declare_integer(W);
+    F.add_lower(P, 1, false);  // the model's fact for i mod P
+    F.add_lower(W, 1, false);
+  }
+  ex simp(const ex& e) { return simplify(e, F, a, st); }
+  // value of e at a point, or nullopt where it has none
+  static std::optional<numeric> at(const ex& e, const GiNaC::exmap& env) {
+    try {
+      WorkBudget b;
+      return evaluate(e, env, b).scalar;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  // closed equals e wherever e has a value and the recorded assumptions hold (where one
+  // fails, every evaluator answers from e); the points outside them are counted
+  int outside = 0;
+  bool agrees(const ex& closed, const ex& e, const std::vector<GiNaC::exmap>& pts) {
+    for (const auto& p : pts) {
+      if (!assumptions_hold(a, p)) {
+        ++outside;
+        continue;
+      }
+      auto want = at(e, p);
+      if (!want) continue;
+      auto got = at(closed, p);
+      if (!got || *got != *want) {
+        MESSAGE("at " << p << ": " << to_pamela(closed) << " gives " << (got ? got->to_double() : NAN) << ", want "
+                      << want->to_double());
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+ex Sum(const symbol& i, const ex& lb, const ex& ub, const ex& body) { return make_reduction(ReduceKind::Sum, i, lb, ub, body); }
+
+}  // namespace
+
+TEST_CASE_FIXTURE(Cases, "a comparison factor is a fact for the rest of its product") {
+  // floor(-2 / W) is -1 where W >= 2, and the product is 0 elsewhere
+  ex e = compare(Cmp::Le, 2, W) * floor_of(-2 / W);
+  ex s = simp(e);
+  CHECK(to_pamela(s) == "-(2 <= W)");
+  // a residue guard makes the quotient an integer: floor(P / 2) is P / 2 where P is even
+  ex e2 = compare(Cmp::Eq, mod_of(P, 2), 0) * floor_of(P / 2);
+  CHECK(to_pamela(simp(e2)) == "0.5 * (P mod 2 == 0) * P");
+  std::vector<GiNaC::exmap> pts;
+  for (int w = 1; w <= 7; ++w)
+    for (int p = 1; p <= 9; ++p) pts.push_back({{W, w}, {P, p}});
+  CHECK(agrees(s, e, pts));
+  CHECK(agrees(simp(e2), e2, pts));
+}
+
+TEST_CASE_FIXTURE(Cases, "i mod W == 1 counts the matching i, and none where W <= 1") {
+  ex e = Sum(i, 0, N, compare(Cmp::Eq, mod_of(i, W), 1));
+  ex s = simp(e);
+  CHECK(count_reductions(s) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -3; n <= 12; ++n)
+    for (int w = 1; w <= 5; ++w) pts.push_back({{N, n}, {W, w}});
+  CHECK(agrees(s, e, pts));
+}
+
+TEST_CASE_FIXTURE(Cases, "cases on P mod a cover every integer P once, so a max or rounding is taken per case") {
+  ex two = compare(Cmp::Eq, mod_of(P, 2), 0) * ceil_of(2 * N / P) + compare(Cmp::Eq, mod_of(P, 2), 1) * ceil_of(N / P);
+  REQUIRE(detail::residue_cases(two, F));
+  auto lifted = rule_case_lift(make_max({two, 1}), F, a);
+  REQUIRE(lifted);
+  // not a cover: P mod 4 == 1 and P mod 2 == 0 leave P mod 4 == 3
+  ex gap = compare(Cmp::Eq, mod_of(P, 4), 1) * N + compare(Cmp::Eq, mod_of(P, 2), 0) * N;
+  CHECK(!detail::residue_cases(gap, F));
+  // not disjoint: P mod 2 == 0 and P mod 4 == 0 overlap
+  ex twice = compare(Cmp::Eq, mod_of(P, 2), 0) * N + compare(Cmp::Eq, mod_of(P, 4), 0) * N +
+             compare(Cmp::Eq, mod_of(P, 2), 1) * N;
+  CHECK(!detail::residue_cases(twice, F));
+  // a k that may be fractional: no case holds at k = 1/2, so the cases do not cover it
+  symbol x("x");
+  Facts g = F;
+  g.declare_unbounded(x, "x");
+  CHECK(!detail::residue_cases(compare(Cmp::Eq, mod_of(x, 2), 0) * N + compare(Cmp::Eq, mod_of(x, 2), 1) * N, g));
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -4; n <= 13; ++n)
+    for (int p = 1; p <= 8; ++p) pts.push_back({{N, n}, {P, p}});
+  CHECK(agrees(*lifted, make_max({two, 1}), pts));
+  CHECK(agrees(simp(make_max({two, 1})), make_max({two, 1}), pts));
+}
+
+TEST_CASE_FIXTURE(Cases, "a strided cyclic map with a weight rising in the index closes by cases on gcd(a, P)") {
+  for (int stride : {2, 3, 4, -2}) {
+    CAPTURE(stride);
+    ex v = Sum(i, 1, N, i * unitvec(mod_of(stride * i + 1, P)));
+    ex s = simp(vector_max(v));
+    CHECK(count_reductions(s) == 0);
+    std::vector<GiNaC::exmap> pts;
+    for (int n = -2; n <= 14; ++n)
+      for (int p = 1; p <= 9; ++p) pts.push_back({{N, n}, {P, p}});
+    pts.push_back({{N, 1000}, {P, 12}});
+    CHECK(agrees(s, vector_max(v), pts));
+  }
+}
+
+TEST_CASE_FIXTURE(Cases, "a vector of one entry at position 0 has that entry as its max, whatever its sign") {
+  ex v = (N - 3) * unitvec(0);
+  auto r = rule_vmax_numeric(vector_max(v), F, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -3; n <= 6; ++n) pts.push_back({{N, n}});
+  CHECK(agrees(*r, vector_max(v), pts));
+}
