@@ -432,6 +432,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_residue_split", rule_ext_residue_split},
       {"ext_mod_range", rule_ext_mod_range},
       {"ext_skip_one", rule_ext_skip_one},
+      {"ext_periodic", rule_ext_periodic},
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},

@@ -71,6 +71,12 @@ std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
   const End& near = fl ? iv.lo : iv.hi;  // the end where the function is constant
   const End& far = fl ? iv.hi : iv.lo;   // the end where it steps
   if (closed_int(near) && constant_at(near.v)) return near.v;
+  // The near end rounded outward: ceil(-1 / W) for W >= 2 lies in (-1, 0], its interval
+  // [-1/2, 0) has no closed integer end, and 0 = ceil(0) is the candidate.
+  if (!near.inf && near.v.is_rational() && !closed_int(near)) {
+    numeric n = fl ? floor_num(near.v) : -floor_num(-near.v);
+    if (constant_at(n)) return n;
+  }
   if (closed_int(far)) {
     const numeric& n = far.v;
     if (fl && f.provably_nonneg(n - x) && f.provably_positive(x - n + 1)) return n - compare(Cmp::Lt, x, n);

@@ -189,6 +189,36 @@ SimplifyCache::~SimplifyCache() = default;
 
 namespace {
 
+// Does a reduction bound in e mention x? (A bound is checked for being an integer even under
+// a zero factor, so it keeps its own value.)
+bool in_some_bound(const ex& e, const ex& x) {
+  if (is_class<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    if (r.lb().has(x) || r.ub().has(x)) return true;
+    return in_some_bound(r.body(), x);
+  }
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (in_some_bound(e.op(k), x)) return true;
+  return false;
+}
+
+// y with each residue x mod k that a guard (x mod k == r) fixes replaced by r: where the
+// guard is 1 they are equal, and where it is 0 the product is 0 (zero-factor rule).
+// (i mod 2 == 0) * (i mod 2 + 1) is (i mod 2 == 0) * 1. Not where the residue sits in a
+// loop bound, which keeps its own value.
+ex with_guard_residues(const ex& guards, const ex& y) {
+  ex out = y;
+  for (const ex& g : is_class<mul>(guards) ? exvector(guards.begin(), guards.end()) : exvector{guards}) {
+    if (pamela_function(g) != Fn::Eq) continue;
+    for (int side = 0; side < 2; ++side) {
+      const ex &m = g.op(side), &r = g.op(1 - side);
+      if (pamela_function(m) != Fn::Mod || !is_class<numeric>(r) || !out.has(m) || in_some_bound(out, m)) continue;
+      out = out.subs(exmap{{m, r}}, subs_options::no_pattern);
+    }
+  }
+  return out;
+}
+
 // Nodes no rule rewrites: every rule of all_rules() starts by requiring a reduction, an
 // extremum or a Pamela function (vector max, floor, ceil) at the node, so sums, products and
 // powers skip the rule loop (28 failed class tests each). A rule
@@ -347,6 +377,7 @@ struct Driver {
       }
     }
     if (facts.empty() || is_class<numeric>(rest)) return std::nullopt;
+    rest = with_guard_residues(guards, rest);
     size_t inner = c.guard_child(cx, guards, facts);
     ex g = 1;
     for (size_t k = 0; k < guards.nops() || k == 0; ++k) {

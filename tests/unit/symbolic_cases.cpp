@@ -140,3 +140,63 @@ TEST_CASE_FIXTURE(Cases, "a vector of one entry at position 0 has that entry as 
   for (int n = -3; n <= 6; ++n) pts.push_back({{N, n}});
   CHECK(agrees(*r, vector_max(v), pts));
 }
+
+TEST_CASE_FIXTURE(Cases, "an extremum of a body periodic in the index is taken over one period") {
+  symbol j("j");
+  // a worker's time by its parity, over the progression a guard i mod W == 0 selects
+  ex body = mod_of(W * j, 2) + 1;
+  ex e = make_reduction(ReduceKind::Max, j, 0, N, body, true);
+  auto r = rule_ext_periodic(e, F, a);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  // a min whose body may be negative: out-of-range terms repeat the first
+  ex e2 = make_reduction(ReduceKind::Min, j, 1, N, mod_of(j + 1, 3) - 1);
+  auto r2 = rule_ext_periodic(e2, F, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -2; n <= 9; ++n)
+    for (int w = 1; w <= 4; ++w) pts.push_back({{N, n}, {W, w}});
+  CHECK(agrees(*r, e, pts));
+  CHECK(agrees(*r2, e2, pts));
+  // the par's max over a range that may be empty (0 there: guarded or assumed non-empty)
+  ex e3 = make_reduction(ReduceKind::Max, j, 0, N - 2, body, true);
+  ex s3 = simp(e3);
+  CHECK(count_reductions(s3) == 0);
+  CHECK(agrees(s3, e3, pts));
+  CHECK(at(s3, {{N, 2}, {W, 3}}) == std::optional<numeric>(1));
+  CHECK(at(s3, {{N, 3}, {W, 3}}) == std::optional<numeric>(2));
+  // a range that may be empty, with no default bound to lean on: the par's max is 0 there
+  symbol U("U");
+  Facts g = F;
+  g.declare_unbounded(U, "U");
+  g.declare_integer(U);
+  ex e4 = make_reduction(ReduceKind::Max, j, 0, U, body, true);
+  auto r4 = rule_ext_periodic(e4, g, a);
+  REQUIRE(r4);
+  for (int u = -3; u <= 6; ++u)
+    for (int w = 1; w <= 4; ++w) CHECK(at(*r4, {{U, u}, {W, w}}) == at(e4, {{U, u}, {W, w}}));
+  // not periodic with a number: a symbolic modulus, a bare index
+  CHECK(!rule_ext_periodic(make_reduction(ReduceKind::Max, j, 0, N, mod_of(j, P), true), F, a));
+  CHECK(!rule_ext_periodic(make_reduction(ReduceKind::Max, j, 0, N, mod_of(j, 2) + j, true), F, a));
+}
+
+TEST_CASE_FIXTURE(Cases, "a residue a guard fixes is that number in the rest of the product") {
+  ex e = compare(Cmp::Eq, mod_of(i, 2), 0) * (mod_of(i, 2) + 1) * i;
+  Facts g = F;
+  g.declare_index(i, 0, N);
+  Assumptions a2;
+  RuleStats st2;
+  CHECK(to_pamela(simplify(e, g, a2, st2)) == "(i mod 2 == 0) * i");
+}
+
+TEST_CASE_FIXTURE(Cases, "a rounding whose argument lies in a window of width one is that integer") {
+  Facts g = F;
+  g.add_lower(W, 2, false);
+  CHECK(rule_floor_window(ceil_of(-1 / W), g, a)->is_zero());  // -1 < -1 / W < 0
+  auto r = rule_floor_window(ceil_of(-1 / W), F, a);  // W >= 1: -1 at W = 1, else 0
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (int w = 1; w <= 6; ++w) pts.push_back({{W, w}});
+  pts.push_back({{W, numeric(3, 2)}});
+  CHECK(agrees(*r, ceil_of(-1 / W), pts));
+}
