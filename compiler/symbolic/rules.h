@@ -82,6 +82,7 @@ std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);

@@ -100,6 +100,7 @@ namespace {
 // integer), so f(g) is simplified where it holds: gcd(2, P) gives (P mod 2 == 0) f(2) +
 // (P mod 2 == 1) f(1). A number k gives f(gcd(a, k)).
 ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn) {
+  if (a == 1) return fn(1);
   if (is_class<numeric>(k) && ex_to<numeric>(k).is_integer()) return fn(GiNaC::gcd(numeric(a), ex_to<numeric>(k)));
   std::map<long, std::vector<long>> by_g;  // g -> the s with gcd(a, s) = g
   for (long r = 0; r < a; ++r) by_g[std::gcd(a, r)].push_back(r);

@@ -636,4 +636,111 @@ std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a
   return max_over(ri, max_over(rj, g->c));
 }
 
+namespace {
+
+// x = c0 + sum_k a_k i_k over a box of loops is one-to-one when, in some order of the
+// loops, each coefficient outweighs the spread of all before it: |a_next| >= sum |a_m|
+// (ub_m - lb_m) + 1 (mixed radix: i * Py + j with j in 0..Py - 1). Every a_k must be free
+// of the loops and of proved sign (nonzero: a single loop needs a != 0 proved). On success
+// `span` is x's spread over the box, sum |a_k| (ub_k - lb_k).
+bool one_to_one(const ex& x, const std::vector<Loop>& loops, const Facts& f, ex& span) {
+  ex xe = x.expand();
+  std::vector<ex> mag;  // |a_k|
+  for (const Loop& l : loops) {
+    if (xe.degree(l.index) != 1 || xe.ldegree(l.index) < 0) return false;
+    ex a = xe.coeff(l.index, 1);
+    for (const Loop& o : loops)
+      if (a.has(o.index)) return false;
+    if (f.provably_positive(a)) mag.push_back(a);
+    else if (f.provably_positive(-a)) mag.push_back(-a);
+    else return false;
+  }
+  std::vector<size_t> order(loops.size());
+  std::iota(order.begin(), order.end(), 0);
+  do {
+    ex spread = 0;
+    bool ok = true;
+    for (size_t k = 0; k < order.size() && ok; ++k) {
+      const Loop& l = loops[order[k]];
+      if (k > 0) ok = f.provably_nonneg(mag[order[k]] - spread - 1);
+      spread += mag[order[k]] * (l.ub - l.lb);
+    }
+    if (ok) {
+      span = spread;
+      return true;
+    }
+  } while (std::next_permutation(order.begin(), order.end()));
+  return false;
+}
+
+}  // namespace
+
+// One-to-one positions over a box of loops: max(w * sum (i_1) { ... sum (i_m) { c * unitvec(
+// d + x mod M) } }) (or d + x) with x affine in the loops and one-to-one on the box
+// (one_to_one), and, for the mod, x's spread at most M - 1, so that x mod M is one-to-one
+// too (a rotation of a process grid, (i * Py + j + 1) mod (Px * Py)). Every position then
+// holds one weight, and with weights >= 0 the busiest holds their max: max (i_1) { ... max
+// (i_m) { w c } }, each 0 on an empty range as the vector is. Side conditions: the inner
+// bounds free of the outer loops; w c >= 0 over the box (proved); M > 0 (proved); d an
+// integer >= 0 and the lower bounds integers (proved or assumed). One loop with an index-free
+// weight or a grid of two terms is vmax_distinct's.
+std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto is_vsum = [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); };
+  auto top = split_factor(e.op(0).expand(), is_vsum);
+  if (!top) return std::nullopt;
+  ex weight = top->second, body = top->first;
+  std::vector<Loop> loops;
+  std::vector<const reduction*> reds;
+  Facts in = f;
+  while (const reduction* r = as_red(body, ReduceKind::Sum)) {
+    if (!is_vector_valued(body)) break;
+    for (const Loop& l : loops)
+      if (r->lb().has(l.index) || r->ub().has(l.index)) return std::nullopt;
+    loops.push_back(Loop{r->index(), r->lb(), r->ub()});
+    reds.push_back(r);
+    in.declare_index(r->index(), r->lb(), r->ub());
+    ex b = r->body().expand();
+    if (auto inner = split_factor(b, is_vsum)) {
+      weight *= inner->second;
+      body = inner->first;
+      continue;
+    }
+    auto vt = split_vector(b);
+    if (!vt || !vt->scalar.is_zero() || vt->terms.size() != 1) return std::nullopt;
+    weight *= vt->terms[0].second;
+    body = vt->terms[0].first;  // the position
+    break;
+  }
+  if (loops.empty() || is_vector_valued(body)) return std::nullopt;
+  if (loops.size() == 1 && !weight.has(loops[0].index)) return std::nullopt;  // vmax_distinct's
+  // body = d + x mod M, or d + x
+  ex mod_node, d = 0;
+  for (const ex& t : operands_of(body.expand(), true)) {
+    if (pamela_function(t) == Fn::Mod && mod_node.is_zero()) mod_node = t;
+    else d += t;
+  }
+  ex x = mod_node.is_zero() ? d : mod_node.op(0);
+  if (mod_node.is_zero()) d = 0;
+  for (const Loop& l : loops)
+    if (d.has(l.index) || (!mod_node.is_zero() && mod_node.op(1).has(l.index))) return std::nullopt;
+  ex span;
+  if (!one_to_one(x, loops, f, span)) return std::nullopt;
+  if (!mod_node.is_zero()) {
+    const ex& M = mod_node.op(1);
+    if (!f.provably_positive(M) || !f.provably_nonneg(M - 1 - span)) return std::nullopt;
+  }
+  if (!in.provably_nonneg(weight) || may_fail(weight, in)) return std::nullopt;
+  std::vector<Cond> conds{{true, d}, {false, d}};
+  for (const Loop& l : loops) conds.push_back({true, l.lb});
+  if (!mod_node.is_zero()) {
+    // Without the mod the lowest position must exist too: d + min x >= 0 is position_domain's.
+  }
+  if (!require(conds, f, a)) return std::nullopt;
+  ex out = weight;
+  for (size_t k = loops.size(); k-- > 0;)
+    out = make_reduction(ReduceKind::Max, loops[k].index, loops[k].lb, loops[k].ub, out, true);
+  return out;
+}
+
 }  // namespace pamc::sym

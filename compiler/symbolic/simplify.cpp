@@ -322,6 +322,18 @@ struct Driver {
         return run(*y, cx);
       }
     }
+    // Top-down at a max over w of sums over j of a fiber test g(j) == w: read as the vector
+    // of those fibers (ext_fiber_vector) before the sums are closed per w, which leaves a
+    // max over w of floors that no extremum rule reads.
+    if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max && firings_left > 0) {
+      static const size_t fiber = rule_index("ext_fiber_vector");
+      if (auto y = try_rule(all_rules()[fiber], e, f)) {
+        if (trace_rules()) std::cerr << "rule ext_fiber_vector (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
+        c.log.push_back(static_cast<unsigned char>(fiber));
+        --firings_left;
+        return run(*y, cx);
+      }
+    }
     ex x;
     if (auto guarded = guarded_product(e, cx)) {
       x = *guarded;

@@ -200,3 +200,25 @@ TEST_CASE_FIXTURE(Cases, "a rounding whose argument lies in a window of width on
   pts.push_back({{W, numeric(3, 2)}});
   CHECK(agrees(*r, ceil_of(-1 / W), pts));
 }
+
+TEST_CASE_FIXTURE(Cases, "one-to-one positions over a box of loops hold one weight each (vmax_injective)") {
+  symbol Px("Px"), Py("Py"), j("j");
+  Facts g = F;
+  g.declare_parameter(Px, "Px");
+  g.declare_parameter(Py, "Py");
+  g.declare_integer(Px);
+  g.declare_integer(Py);
+  g.add_lower(Px, 1, false);
+  g.add_lower(Py, 1, false);
+  // a rotation of a process grid, with a weight that grows along the row
+  ex grid = Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, (j + 1) * unitvec(mod_of(i * Py + j + 1, Px * Py))));
+  auto r = rule_vmax_injective(vector_max(grid), g, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (int x = 1; x <= 4; ++x)
+    for (int y = 1; y <= 4; ++y) pts.push_back({{Px, x}, {Py, y}});
+  CHECK(agrees(*r, vector_max(grid), pts));
+  // not one-to-one: i + j over a square, and the mod of a spread past the modulus
+  CHECK(!rule_vmax_injective(vector_max(Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, j * unitvec(i + j)))), g, a));
+  CHECK(!rule_vmax_injective(vector_max(Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, (j + 1) * unitvec(mod_of(i * Py + j, Px * Py - 1))))), g, a));
+}
