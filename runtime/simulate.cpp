@@ -701,8 +701,19 @@ void Engine::dry_check(const PNode* n, const Frame* env, bool values) {
     case PK::Bounds:
     case PK::SeqLoop:
     case PK::ParLoop: {
-      const std::int64_t l = integer_bound(n->lb(env), n->loc, "the loop's lower bound");
-      const std::int64_t u = integer_bound(n->ub(env), n->loc, "the loop's upper bound");
+      // In a branch with weight 0 a bound without a value (log2(0), a division by zero) is
+      // covered as any value there is; a bound with a value that is not an integer is not.
+      double lbv = 0, ubv = 0;
+      try {
+        lbv = n->lb(env);
+        ubv = n->ub(env);
+      } catch (const SimError& e) {
+        if (values || e.diag.kind == DiagKind::NonIntegerBound) throw;
+        return;
+      }
+      if (!values && (!std::isfinite(lbv) || !std::isfinite(ubv))) return;
+      const std::int64_t l = integer_bound(lbv, n->loc, "the loop's lower bound");
+      const std::int64_t u = integer_bound(ubv, n->loc, "the loop's upper bound");
       if (n->kind == PK::Bounds) return;
       for (std::int64_t i = l; i <= u; ++i) {
         count_empty_iteration(n->loc);

@@ -273,7 +273,10 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         if (!is_int(sp[0]) || !is_int(sp[1])) {  // no value: the model's loop bounds are integers
           *sp++ = std::nan("");
           pc = in.b - 1;
-          failed = true;
+          // A bound that is a number but not an integer fails the whole model; one without a
+          // value (NaN or an infinity: log2(0), a division by zero) is NaN like any value
+          // there, which a zero factor covers (a branch not taken).
+          failed = failed || (std::isfinite(locals[in.a]) && std::isfinite(locals[in.a + 1]));
           break;
         }
         const bool empty = !(locals[in.a] <= locals[in.a + 1]);

@@ -383,9 +383,11 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
 
 namespace {
 
-// body = sum (j = lb, ub) { c(j) * (g(j) == w) } with c and g free of w: the fiber of
-// position w of the family sum (j) { c(j) * unitvec(g(j)) }. Returns the family's loop,
-// weight c and position g; nullopt for another shape.
+// body = sum (j = lb, ub) { c(j, w) * (g(j) == w) } with g free of w: the fiber of position
+// w of the family sum (j) { c(j, g(j)) * unitvec(g(j)) } (on the fiber w is g(j), so a
+// weight in w, a worker's speed t * (w + 1), is read at g(j)). The sum's body may be a sum
+// of terms that each carry the one test. Returns the family's loop, weight and position;
+// nullopt for another shape.
 struct FiberSum {
   Loop loop;
   ex weight, pos;
@@ -394,17 +396,24 @@ std::optional<FiberSum> fiber_sum(const ex& body, const ex& w) {
   if (!is_class<reduction>(body)) return std::nullopt;
   const auto& r = ex_to<reduction>(body);
   if (r.kind() != ReduceKind::Sum || r.lb().has(w) || r.ub().has(w)) return std::nullopt;
-  ex c = 1, test;
-  for (const ex& x : is_class<mul>(r.body()) ? exvector(r.body().begin(), r.body().end()) : exvector{r.body()}) {
-    if (pamela_function(x) == Fn::Eq && test.is_zero() && (x.op(0).is_equal(w) || x.op(1).is_equal(w))) {
-      test = x;
-      continue;
+  ex c = 0, test;
+  for (const ex& term : is_class<add>(r.body()) ? exvector(r.body().begin(), r.body().end()) : exvector{r.body()}) {
+    ex ct = 1, tt;
+    for (const ex& x : is_class<mul>(term) ? exvector(term.begin(), term.end()) : exvector{term}) {
+      if (pamela_function(x) == Fn::Eq && tt.is_zero() && (x.op(0).is_equal(w) || x.op(1).is_equal(w))) {
+        tt = x;
+        continue;
+      }
+      ct *= x;
     }
-    c *= x;
+    if (tt.is_zero() || (!test.is_zero() && !tt.is_equal(test))) return std::nullopt;
+    test = tt;
+    c += ct;
   }
-  if (test.is_zero() || c.has(w)) return std::nullopt;
+  if (test.is_zero()) return std::nullopt;
   ex g = test.op(0).is_equal(w) ? test.op(1) : test.op(0);
   if (g.has(w)) return std::nullopt;
+  if (c.has(w)) c = c.subs(exmap{{w, g}}, subs_options::no_pattern);
   return FiberSum{{r.index(), r.lb(), r.ub()}, c, g};
 }
 

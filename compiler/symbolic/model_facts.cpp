@@ -52,6 +52,11 @@ struct Inferrer {
   // Parameters whose default sign a fact below was derived from (N / P >= 1 gives P > 0
   // only with N >= 0): checked as assumptions, since N = -3, P = -1 satisfies N / P >= 1.
   std::set<ex, ex_is_less> default_signs;
+  // Loop bounds that are integers by themselves but may fail (ceil(log2(P)) at P = 0):
+  // checked silently like the facts, since a closed form may multiply such a bound by a
+  // factor that is 0 there ((N > 0) * ceil(log2(P))), and a zero factor covers a failure,
+  // while the model evaluates a loop's bound whatever its body is.
+  std::set<ex, ex_is_less> defined_exprs;
   void relies_on_sign(const ex& s) {
     if (is_class<symbol>(s) && facts.sign_is_default(ex_to<symbol>(s))) default_signs.insert(s);
   }
@@ -66,7 +71,11 @@ struct Inferrer {
   void need_integer(const ex& e) {
     if (!parameters_only(e)) return;
     ex x = strip_integer_constants(e);
-    if (is_class<numeric>(x) || facts.provably_integer(x)) return;
+    if (is_class<numeric>(x)) return;
+    if (facts.provably_integer(x)) {
+      if (may_fail(x, facts)) defined_exprs.insert(x);
+      return;
+    }
     if (is_class<symbol>(x)) {
       int_symbols.insert(x);
       facts.declare_integer(ex_to<symbol>(x));
@@ -157,7 +166,7 @@ struct Inferrer {
 }  // namespace
 
 void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptions& out) {
-  Inferrer in{facts, {}, {}, {}, {}, {}, {}, {}, {}};
+  Inferrer in{facts, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   for (const ex& e : equations) in.walk(e);
   // "P divides N" (N / P an integer) with P an integer: P != 0, so P >= 1 (P >= 0 by default).
   for (const ex& x : in.int_exprs) {
@@ -202,6 +211,7 @@ void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptio
     out.nonneg.push_back(x - 1);
   }
   for (const auto& [key, text] : items) out.from_model.push_back(text);
+  for (const ex& x : in.defined_exprs) out.integer.push_back(x);  // no line: an integer by itself
   for (const ex& s : in.default_signs)
     if (out.items.insert(to_pamela(s) + " >= 0").second) out.nonneg.push_back(s);
 }

@@ -200,6 +200,14 @@ ex nonempty_guard(const ex& count, const Facts& f) {
   return compare(Cmp::Ge, count, 0);
 }
 
+std::optional<ex> nonempty_factor(const reduction& r, const Facts& f, Assumptions& a) {
+  const ex span = r.ub() - r.lb();
+  if (f.provably_nonneg(span)) return ex(1);
+  if (r.empty_is_zero()) return compare(Cmp::Le, 0, span);
+  if (!require({{false, span}}, f, a)) return std::nullopt;
+  return ex(1);
+}
+
 // e = a * i + b with a a nonzero real number and b free of i.
 std::optional<std::pair<numeric, ex>> linear_in(const ex& e, const ex& i) {
   ex x = e.expand();
@@ -429,10 +437,10 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_residue_select", rule_ext_residue_select},
       {"ext_breakpoints", rule_ext_breakpoints},
       {"ext_block_count", rule_ext_block_count},
+      {"ext_periodic", rule_ext_periodic},  // before the split: exact on short ranges, no assumption
       {"ext_residue_split", rule_ext_residue_split},
       {"ext_mod_range", rule_ext_mod_range},
       {"ext_skip_one", rule_ext_skip_one},
-      {"ext_periodic", rule_ext_periodic},
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},

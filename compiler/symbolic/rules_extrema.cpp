@@ -327,7 +327,8 @@ std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& 
 // max (i = lb, ub) { g(i) } = h where h is an upper bound of g on the range (interval
 // analysis with i in [lb, ub]) that g reaches at lb or at ub (g(lb) - h >= 0 proved); min
 // with a lower bound likewise. E.g. max (q = 0, P - 1) { q mod 2 ^ l == 0 } = 1 (reached at
-// q = 0). Side conditions: non-empty range and integer bounds (proved or assumed).
+// q = 0). Side conditions: integer bounds (proved or assumed); a non-empty range (proved, or
+// assumed, or for a par's max, 0 on an empty range, the guard (0 <= ub - lb): nonempty_factor).
 std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
@@ -344,8 +345,10 @@ std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a)
     if (is_max ? f.provably_nonneg(g - h) : f.provably_nonpos(g - h)) reached = true;
   }
   if (!reached) return std::nullopt;
-  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
-  return h;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  auto some = nonempty_factor(*r, f, a);
+  if (!some) return std::nullopt;
+  return *some * h;
 }
 
 // max/min (i = lb, ub) { g * t(i) } for t a residue test ((i + e) mod k == r, or !=) or a
@@ -646,7 +649,10 @@ std::optional<ex> first_symbolic_mod(const ex& e, const ex& i) {
 // lb + e = 0 and B depending on i only through that residue is max (r = 0, min(ub - lb,
 // P - 1)) { B(r) } (also min): i = lb..ub gives the residues 0, 1, ... in order, each once,
 // until they wrap at P - 1, so the values taken are those at r = 0..min(ub - lb, P - 1),
-// and the range is empty exactly where the original is (ub < lb). A worker's time by the
+// and the range is empty exactly where the original is (ub < lb). Another start s = lb + e
+// (an integer, proved or assumed) takes the residues from s mod P up and, past P - 1, from
+// 0 up: two ranges of r (below); then a non-empty range is needed unless the extremum is a
+// par's (0 when empty, as both parts are). A worker's time by the
 // parity of its processor, t / (2 - (i mod P) mod 2), is then a body of r the residue-class
 // split reads. Side conditions: P > 0 (proved, or P >= 1 assumed for a symbol P), P, lb, ub
 // integers (proved or assumed); B free of i once the residue is replaced.
@@ -658,7 +664,8 @@ std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a
   if (!node) return std::nullopt;
   const ex& P = node->op(1);
   auto lin = linear_in(node->op(0), i);
-  if (!lin || lin->first != 1 || !(r->lb() + lin->second).expand().is_zero()) return std::nullopt;
+  if (!lin || lin->first != 1) return std::nullopt;
+  const ex start = (r->lb() + lin->second).expand();
   symbol rr(r->index().get_name());
   ex body = r->body().subs(exmap{{*node, rr}}, subs_options::no_pattern);
   if (body.has(i)) return std::nullopt;
@@ -667,9 +674,30 @@ std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a
     if (!is_class<symbol>(P)) return std::nullopt;
     conds.push_back({false, P - 1});
   }
+  if (!start.is_zero()) {
+    conds.push_back({true, start});
+    if (!r->empty_is_zero()) conds.push_back({false, r->ub() - r->lb()});
+  }
   if (!require(conds, f, a)) return std::nullopt;
-  ex top = f.provably_nonneg(P - 1 - (r->ub() - r->lb())) ? r->ub() - r->lb() : make_min({r->ub() - r->lb(), P - 1});
-  return make_reduction(r->kind(), rr, 0, top, body, r->empty_is_zero());
+  if (start.is_zero()) {
+    ex top = f.provably_nonneg(P - 1 - (r->ub() - r->lb())) ? r->ub() - r->lb() : make_min({r->ub() - r->lb(), P - 1});
+    return make_reduction(r->kind(), rr, 0, top, body, r->empty_is_zero());
+  }
+  // Starting at s = lb + e: the residues run from s0 = s mod P up to P - 1 and wrap to 0, so
+  // over n = ub - lb + 1 indices they are s0..min(P - 1, s0 + n - 1) and 0..min(s0 - 1,
+  // s0 + n - 1 - P), the second part empty unless the run wraps. Each part's extremum is 0
+  // on its empty range; the second counts only where it is not empty (for a body of either
+  // sign: first + (it is not empty) (second - first) is the first where it is empty).
+  const ex s0 = mod_of(start, P), n = r->ub() - r->lb() + 1;
+  const ex top2 = make_min({s0 - 1, s0 + n - 1 - P});
+  ex first = make_reduction(r->kind(), rr, s0, make_min({P - 1, s0 + n - 1}), body, true);
+  symbol r2(r->index().get_name());
+  ex second = make_reduction(r->kind(), r2, 0, top2, body.subs(exmap{{rr, r2}}, subs_options::no_pattern), true);
+  bool is_max = r->kind() == ReduceKind::Max;
+  Facts in = f;
+  in.declare_index(rr, 0, P - 1);
+  ex wrapped = is_max && in.provably_nonneg(body) ? second : first + compare(Cmp::Le, 0, top2) * (second - first);
+  return is_max ? make_max({first, wrapped}) : make_min({first, wrapped});
 }
 
 // A max that skips one index: max (q = lb, ub) { (q != c) * B(q) } with c free of q and an

@@ -34,6 +34,10 @@ std::string nonneg_text(const ex& c);
 bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a);
 // 1 where the range of `count` items is provably non-empty, else the predicate count >= 0.
 ex nonempty_guard(const ex& count, const Facts& f);
+// For an extremum reduction r whose closed form needs a non-empty range: 1 where that is
+// proved; for a par's extremum (0 on an empty range) the factor (0 <= ub - lb), which makes
+// the closed form 0 there too; else ub >= lb assumed (1), or nullopt where it cannot be.
+std::optional<ex> nonempty_factor(const reduction& r, const Facts& f, Assumptions& a);
 
 // e as a reduction of kind k (as_red), or as a max/min reduction (as_ext_red); else nullptr.
 const reduction* as_red(const ex& e, ReduceKind k);

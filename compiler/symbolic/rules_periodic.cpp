@@ -69,9 +69,9 @@ std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a)
   long T = numeric_period(h, i, f);
   if (T < 2 || may_fail(h, f)) return std::nullopt;
   const ex span = r->ub() - r->lb();
-  bool nonempty = f.provably_nonneg(span);
-  if (!nonempty && !r->empty_is_zero() && !require({{false, span}}, f, a)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  auto some = nonempty_factor(*r, f, a);
+  if (!some) return std::nullopt;
   bool is_max = r->kind() == ReduceKind::Max;
   Facts in = f;
   in.declare_index(r->index(), r->lb(), r->ub());
@@ -84,8 +84,7 @@ std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a)
     else if (gate_with_zero) args.push_back(compare(Cmp::Le, t, span) * term);
     else args.push_back(first + compare(Cmp::Le, t, span) * (term - first));
   }
-  ex out = is_max ? make_max(args) : make_min(args);
-  return nonempty || !r->empty_is_zero() ? out : compare(Cmp::Le, 0, span) * out;  // 0 on an empty range
+  return *some * (is_max ? make_max(args) : make_min(args));
 }
 
 }  // namespace pamc::sym

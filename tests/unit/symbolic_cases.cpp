@@ -222,3 +222,35 @@ TEST_CASE_FIXTURE(Cases, "one-to-one positions over a box of loops hold one weig
   CHECK(!rule_vmax_injective(vector_max(Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, j * unitvec(i + j)))), g, a));
   CHECK(!rule_vmax_injective(vector_max(Sum(i, 0, Px - 1, Sum(j, 0, Py - 1, (j + 1) * unitvec(mod_of(i * Py + j, Px * Py - 1))))), g, a));
 }
+
+TEST_CASE_FIXTURE(Cases, "an extremum over the residues of a run that starts anywhere takes the residues it reaches") {
+  // a worker's time by the parity of its processor, from process 1 on: max (i = 1, N - 1) {
+  // 6 / (1 + (i mod P) mod 2) }, and a min of a body of either sign
+  ex e = make_reduction(ReduceKind::Max, i, 1, N - 1, 6 / (1 + mod_of(mod_of(i, P), 2)), true);
+  ex e2 = make_reduction(ReduceKind::Min, i, 2, N, mod_of(mod_of(i + 1, P), 3) - 1, true);
+  ex s = simp(e), s2 = simp(e2);
+  CHECK(count_reductions(s) == 0);
+  CHECK(count_reductions(s2) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -2; n <= 11; ++n)
+    for (int p = 1; p <= 7; ++p) pts.push_back({{N, n}, {P, p}});
+  CHECK(agrees(s, e, pts));
+  CHECK(agrees(s2, e2, pts));
+  CHECK(outside < static_cast<int>(pts.size()));  // most points are compared
+}
+
+TEST_CASE_FIXTURE(Cases, "a max over workers of fiber sums reads a weight in the worker at the fiber's position") {
+  symbol w("w"), j("j");
+  // par (w = 0, W - 1) seq (j = 0, N - 1) if (j mod W == w and j mod 2 == 0) use(cpu(w), w + 1)
+  ex e = make_reduction(ReduceKind::Max, w, 0, W - 1,
+                        Sum(j, 0, N - 1, compare(Cmp::Eq, mod_of(j, W), w) * compare(Cmp::Eq, mod_of(j, 2), 0) * (w + 1) +
+                                             compare(Cmp::Eq, mod_of(j, W), w) * compare(Cmp::Eq, mod_of(j, 2), 0)),
+                        true);
+  auto r = rule_ext_fiber_vector(e, F, a);
+  REQUIRE(r);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = 0; n <= 11; ++n)
+    for (int ww = 1; ww <= 5; ++ww) pts.push_back({{N, n}, {W, ww}});
+  CHECK(agrees(*r, e, pts));
+  CHECK(agrees(simp(e), e, pts));
+}
