@@ -58,6 +58,67 @@ bool has_large_power(const ex& e) {
 
 }  // namespace
 
+// x >= 0 (> 0) where x is linear in a power b ^ (d + c) of a loop index d (b > 1 and c
+// numbers): the power rises with d, so with a negative coefficient it is replaced by its
+// value at d's upper bound, with a positive one at the lower bound, and x proved there.
+// A bound log2(X) + k gives b = 2 the value X 2 ^ k (2 ^ log2(X) is X), and then the
+// index's range being non-empty says X >= 2 ^ (lb - k) for a numeric lower bound lb: a
+// level d = 0 .. log2(P) - 1 of a tree has 2 ^ d + 1 <= P, as 2 ^ d <= P / 2 and P >= 2.
+bool Facts::exponential_of_index(const ex& x, bool strict, int depth) const {
+  if (depth > 1) return false;
+  std::vector<ex> atoms;
+  for (const_preorder_iterator it = x.preorder_begin(); it != x.preorder_end(); ++it)
+    if (is_a<power>(*it) && is_a<numeric>(it->op(0)) && ex_to<numeric>(it->op(0)) > 1 && !is_a<numeric>(it->op(1)))
+      atoms.push_back(*it);
+  for (const ex& a : atoms) {
+    if (x.degree(a) != 1 || x.ldegree(a) != 0) continue;
+    ex coeff = x.coeff(a, 1), rest = x.coeff(a, 0);
+    if (coeff.has(a) || rest.has(a)) continue;
+    const numeric base = ex_to<numeric>(a.op(0));
+    ex expo = a.op(1).expand();
+    for (const auto& [s, inf] : info_) {
+      if (!inf.index || !expo.has(s)) continue;
+      if (expo.degree(s) != 1 || !expo.coeff(s, 1).is_equal(1)) continue;
+      ex c = (expo - s).expand();
+      if (!is_a<numeric>(c)) continue;
+      bool down = provably_positive(-coeff), up = !down && provably_positive(coeff);
+      if (!down && !up) continue;
+      // the index's bounds on the side that makes x smallest
+      std::vector<ex> ends;
+      if (down) {
+        for (const auto& [b, st] : inf.upper) ends.push_back(st ? b - 1 : b);  // an index: integer
+        if (!inf.iv.hi.inf) ends.push_back(inf.iv.hi.v);
+      } else {
+        for (const auto& [b, st] : inf.lower) ends.push_back(st ? b + 1 : b);
+        if (!inf.iv.lo.inf) ends.push_back(inf.iv.lo.v);
+      }
+      for (const ex& end : ends) {
+        ex at = (end + c).expand();
+        ex value;
+        Facts g = *this;
+        if (is_a<numeric>(at)) {
+          value = pow(a.op(0), at);
+        } else if (base == 2) {
+          // at = log2(X) + k
+          ex lg, k = 0;
+          for (const ex& t : is_a<add>(at) ? exvector(at.begin(), at.end()) : exvector{at}) {
+            if (pamela_function(t) == Fn::Log2 && lg.is_zero()) lg = t;
+            else k += t;
+          }
+          if (lg.is_zero() || !is_a<numeric>(k)) continue;
+          value = lg.op(0) * pow(ex(2), k);
+          if (down && is_a<symbol>(lg.op(0)) && !inf.iv.lo.inf && inf.iv.lo.v.is_integer())
+            g.add_lower(ex_to<symbol>(lg.op(0)), pow(ex(2), inf.iv.lo.v - (k - c)), false);
+        } else {
+          continue;
+        }
+        if (g.prove_at((rest + coeff * value).expand(), strict, depth + 1)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   auto ok = [&](const Facts& f, const ex& x) {
     Interval r = f.range(x);
@@ -173,6 +234,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     ex y = x.subs(m).expand();
     if (ok(f, y)) return true;
   }
+  if (exponential_of_index(x, strict, depth)) return true;
   // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
   // from N - P >= 0 and P > 0). Only tried when x divides by something.
   if (has_negative_power(x)) {

@@ -24,6 +24,8 @@ using namespace detail;
 namespace {
 
 bool has_function_or_reduction(const ex& e) {
+  // log2 of a symbol is an atom the prover bounds cheaply ((0 <= log2(P)) for P >= 1)
+  if (pamela_function(e) == Fn::Log2 && is_class<symbol>(e.op(0))) return false;
   if (is_class<function>(e) || is_class<reduction>(e) || is_class<extremum>(e)) return true;
   for (size_t k = 0; k < e.nops(); ++k)
     if (has_function_or_reduction(e.op(k))) return true;

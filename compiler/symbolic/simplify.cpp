@@ -377,6 +377,8 @@ struct Driver {
     if (!is_class<mul>(e)) return std::nullopt;
     const Facts& f = *c.ctx[cx]->facts;
     ex guards = 1, rest = 1;
+    exvector guard_list;
+    std::vector<GuardFacts> guard_facts_of;
     GuardFacts facts;
     for (size_t k = 0; k < e.nops(); ++k) {
       GuardFacts b = guard_facts(e.op(k), f);
@@ -384,17 +386,36 @@ struct Driver {
         rest *= e.op(k);
       } else {
         guards *= e.op(k);
+        guard_list.push_back(e.op(k));
+        guard_facts_of.push_back(b);
         facts.bounds.insert(facts.bounds.end(), b.bounds.begin(), b.bounds.end());
         facts.integers.insert(facts.integers.end(), b.integers.begin(), b.integers.end());
       }
     }
-    if (facts.empty() || is_class<numeric>(rest)) return std::nullopt;
+    if (facts.empty() || (is_class<numeric>(rest) && guard_list.size() < 2)) return std::nullopt;
     rest = with_guard_residues(guards, rest);
     size_t inner = c.guard_child(cx, guards, facts);
-    ex g = 1;
-    for (size_t k = 0; k < guards.nops() || k == 0; ++k) {
-      g *= run(is_class<mul>(guards) ? guards.op(k) : guards, cx);
-      if (!is_class<mul>(guards)) break;
+    // Each guard is simplified under the guards before it, shortest printed first (then by
+    // text, so the result does not depend on GiNaC's factor order): (1 <= P) * (0 <=
+    // log2(P)) is (1 <= P). Never each under all the others: two equal guards would both
+    // become 1.
+    std::vector<size_t> order(guard_list.size());
+    std::vector<std::string> text(guard_list.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+      order[k] = k;
+      text[k] = to_pamela(guard_list[k]);
+    }
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      return text[x].size() != text[y].size() ? text[x].size() < text[y].size() : text[x] < text[y];
+    });
+    ex g = 1, before = 1;
+    GuardFacts so_far;
+    for (size_t k : order) {
+      g *= run(guard_list[k], before.is_equal(1) ? cx : c.guard_child(cx, before, so_far));
+      before *= guard_list[k];
+      const GuardFacts& b = guard_facts_of[k];
+      so_far.bounds.insert(so_far.bounds.end(), b.bounds.begin(), b.bounds.end());
+      so_far.integers.insert(so_far.integers.end(), b.integers.begin(), b.integers.end());
     }
     ex y = 1;
     for (size_t k = 0; k < rest.nops() || k == 0; ++k) {

@@ -254,3 +254,22 @@ TEST_CASE_FIXTURE(Cases, "a max over workers of fiber sums reads a weight in the
   CHECK(agrees(*r, e, pts));
   CHECK(agrees(simp(e), e, pts));
 }
+
+TEST_CASE_FIXTURE(Cases, "a power of a loop index is bounded by its value at the index's ends") {
+  symbol d("d");
+  Facts g = F;
+  g.declare_integer_atom(log2_of(P));
+  g.declare_index(d, 0, log2_of(P) - 1);  // the levels of a tree over P = 2 ^ L processes
+  CHECK(g.provably_nonneg(P - pow(2, d) - 1));      // 2 ^ d + 1 <= P: 2 ^ d <= P / 2, P >= 2
+  CHECK(g.provably_nonneg(P - 2 * pow(2, d)));      // 2 ^ (d + 1) <= P
+  CHECK(!g.provably_nonneg(P - 2 * pow(2, d) - 1));  // false at the top level
+  CHECK(g.provably_nonneg(pow(2, d) - 1));          // from the lower end
+  // the level loop's sum closes where the test is decided
+  ex e = Sum(d, 0, log2_of(P) - 1, compare(Cmp::Le, pow(2, d) + 1, P));
+  Facts h = F;
+  h.declare_integer_atom(log2_of(P));
+  Assumptions a2;
+  RuleStats st2;
+  ex s = simplify(e, h, a2, st2);
+  CHECK(count_reductions(s) == 0);
+}
