@@ -56,18 +56,9 @@ NO_VALUE_KINDS = {"EvaluationError", "DivisionByZero", "DomainError", "NegativeT
 # AliasedResource (two resource families at one position at this point) is checked by
 # eval and the simulator only: left out here until the other evaluators check it too.
 UNKNOWN_KINDS = {"WorkLimit", "ValueTooLarge", "Interrupted", "AliasedResource"}
-# Disagreements known and not yet fixed, each with its reason: (model label, backend,
-# reason). A known one is printed, not failed; one that no longer shows fails the test, so
-# that the entry goes when its cause is fixed.
-KNOWN = [
-    # The emitted C++ and Octave give a loop bound that is not an integer as NaN, and a zero
-    # weight absorbs it (detail::mul, pamc_mul): 0 where the others say no value, in a branch
-    # not taken (docs/semantics.md: a zero factor does not cover a bound).
-    ("tests/crosscheck/cases/branch_not_taken.pam", "cpp", "emitted code: a zero weight covers a non-integer bound"),
-    ("tests/crosscheck/cases/branch_not_taken.pam", "octave", "emitted code: a zero weight covers a non-integer bound"),
-]
 
-
+# Names that are C++ or Octave words, macros, or the emitted code's own names: a loop's
+# bounds (i_lb beside a loop over i), the flag and locals of the emitted functions.
 HOSTILE = """numeric parameter int
 numeric parameter std >= 1
 numeric parameter namespace
@@ -76,6 +67,10 @@ numeric parameter M_PI
 numeric parameter linux
 numeric parameter r
 numeric parameter value
+numeric parameter i_lb
+numeric parameter err
+numeric parameter no_value
+numeric parameter v
 numeric parameter x = 2
 numeric parameter int_ = 3
 resource s = fcfs(0, 1)
@@ -84,6 +79,7 @@ process evaluate = par (i = 1, std) delay(int_ + x)
 numeric Results = sum (i = 1, std) { max (j = 1, i) { i * j mod 3 } } + int_
 numeric errno = 3 * int
 numeric disp = int / 3
+numeric clash = sum (i = i_lb, std) { i * i mod 3 } + err + no_value + v
 """
 
 
@@ -534,9 +530,9 @@ def prepare(pamc, work, label, text, include, ns_hint, points_fn):
     return m, None
 
 
-def compare(models, backends, problems, notes):
-    """Every backend against the reference at every (point, equation). Returns counts."""
-    seen = set()
+def compare(models, backends, problems):
+    """Every backend against the reference at every (point, equation): any disagreement is a
+    problem, none is excused. Returns counts."""
     count = {"values": 0, "no value": 0, "left out": 0}
     per_backend = {b: 0 for b in backends}
     for m in models:
@@ -565,21 +561,10 @@ def compare(models, backends, problems, notes):
                     if ok:
                         per_backend[b] += 1
                         continue
-                    text = "%s: %s at %s: exact %r, %s %r" % (m.label, e, m.points[pi], ref, b, v)
-                    known = [k for k in KNOWN if k[0] == m.label and k[1] == b]
-                    if known:
-                        seen.add(known[0])
-                        notes.append("known (%s): %s" % (known[0][2], text))
-                    else:
-                        problems.append(text)
+                    problems.append("%s: %s at %s: exact %r, %s %r" % (m.label, e, m.points[pi], ref, b, v))
             if pi in m.holds and pi in m.violated and m.holds[pi] == bool(m.violated[pi]):
                 problems.append("%s at %s: C++ assumptions_hold() is %s, Python violated_assumptions() %r"
                                 % (m.label, m.points[pi], m.holds[pi], m.violated[pi]))
-    labels = {m.label for m in models}
-    for k in KNOWN:
-        if k not in seen and k[0] in labels:
-            problems.append("%s, %s: listed as a known disagreement (%s) but they agree now: remove it from KNOWN"
-                            % (k[0], k[1], k[2]))
     return count, per_backend
 
 
@@ -696,7 +681,7 @@ def main():
 
         backends = (["brute", "library", "cpp"] + (["python", "python array"] if have_python else []) +
                     (["octave"] if have_octave else []) + ["simulate"])
-        count, per_backend = compare(models, backends, problems, notes)
+        count, per_backend = compare(models, backends, problems)
         if not args.only:
             problems += check_simulator_position(pamc)
         n_points = sum(len(m.points) for m in models)
