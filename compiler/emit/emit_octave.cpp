@@ -27,7 +27,7 @@ const std::set<std::string>& octave_reserved() {
       "fprintf", "exist", "path", "addpath", "load", "save", "eval", "feval", "numel", "length", "isempty",
       "any", "all", "find", "round", "fix", "rem", "sign", "eps", "true", "false", "inf", "nan", "NA",
       "realmax", "realmin", "class", "isa", "cellfun", "struct", "cell", "num2str", "str2func", "func2str",
-      "value", "bad", "err", "nargin", "nargout", "varargin", "varargout", "exit", "quit", "clear", "who", "whos", "format", "more"};
+      "value", "bad", "ok", "err", "nargin", "nargout", "varargin", "varargout", "exit", "quit", "clear", "who", "whos", "format", "more"};
   return words;
 }
 
@@ -231,25 +231,34 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       if (loops_since()) check = printer.helper("pamc_holds", "pamc_holds(@() " + check + ")");
       bad += (bad.empty() ? "" : " | ") + check;
     }
+    // a point at a time: a check may hold a resource vector's max, which is no array function
+    auto bad_at = [&](const std::string& args) { return "arrayfun(@(" + params + ") " + bad + ", " + args + ")"; };
     if (!bad.empty()) {
-      // a point at a time: a check may hold a resource vector's max, which is no array function
       std::string spread;
-      for (const std::string& p : pnames) spread += ", " + p + " + zeros(size(value))";
-      domain_tail = "  bad = arrayfun(@(" + params + ") " + bad + spread + ");\n  value(bad) = NaN;\n";
+      for (const std::string& p : pnames) spread += (spread.empty() ? "" : ", ") + p + " + zeros(size(value))";
+      domain_tail = "  bad = " + bad_at(spread) + ";\n  value(bad) = NaN;\n";
     }
     if (conditional || loops) {
       // One point at a time: the closed form where its conditions hold, else the model. A
       // loop's bound that is not an integer, or a max over no terms, is an error there
       // (pamc_reduce) that leaves the point without a value, whatever multiplied the loop.
+      // Points outside the domain are not evaluated (their loops may be long), as in C++.
       std::string call = "pamc_point(" + params + ")";
       if (!pnames.empty()) {
         out << "  z = zeros(size(" << sum << "));\n";
         for (const std::string& p : pnames) out << "  " << p << " = " << p << " + z;\n";
-        out << "  value = arrayfun(@(" << params << ") " << call << ", " << params << ");\n";
+        if (!bad.empty()) {
+          std::string inside;
+          for (const std::string& p : pnames) inside += (inside.empty() ? "" : ", ") + p + "(ok)";
+          out << "  ok = ~" << bad_at(params) << ";\n  value = NaN(size(z));\n"
+              << "  value(ok) = arrayfun(@(" << params << ") " << call << ", " << inside << ");\n";
+        } else {
+          out << "  value = arrayfun(@(" << params << ") " << call << ", " << params << ");\n";
+        }
       } else {
-        out << "  value = " << call << ";\n";
+        out << "  value = " << call << ";\n" << domain_tail;
       }
-      out << domain_tail << "end\n\nfunction v = pamc_point(" << params << ")\n";
+      out << "end\n\nfunction v = pamc_point(" << params << ")\n";
       const std::string indent = loops ? "    " : "  ";
       if (loops) out << "  try\n";
       if (conditional)

@@ -255,28 +255,66 @@ def backend_cpp(compilers, work, models, batch):
     return problems
 
 
-def backend_octave(work, models):
+# Octave runs a loop as arrayfun, about 10 microseconds a term: a (point, equation) whose
+# loops run more terms than this is left to the other evaluators (at most ~1 s each).
+OCTAVE_MAX_TERMS = 100000
+
+
+def octave_loops_fit(pamc, m, pi, e, cache):
+    """Whether the emitted Octave of equation e runs at most OCTAVE_MAX_TERMS loop terms at
+    point pi. The emitted code evaluates the closed form where the assumptions hold (C++'s
+    assumptions_hold said which) and else the unsimplified model, whose loops are those
+    pamc eval --brute-force unrolls: pamc eval's estimate of either, refused ahead of the
+    work past --max-terms, says how many terms that is. Where eval fails for any other
+    reason (no value: a broken bound, a bound that is not an integer), the emitted code
+    stops at the same place, before its loops."""
+    key = (m.path, pi, e)
+    if key not in cache:
+        extra = ["eval", "--target", e, "--max-terms", str(OCTAVE_MAX_TERMS)]
+        if not m.holds.get(pi, False):
+            extra.append("--brute-force")
+        doc, err = pamc_run(pamc, m, m.points[pi], extra)
+        cache[key] = err not in ("WorkLimit", "Timeout")
+    return cache[key]
+
+
+def backend_octave(pamc, work, models, jobs):
     """One octave-cli run for every model: cd into each model's folder of .m files, call
-    each equation once per argument count with the points as arrays (vectorized)."""
+    each equation once per argument count with the points as arrays (vectorized). A point
+    with a large parameter where the equation's file has loops is asked first whether its
+    loops fit (octave_loops_fit)."""
     script = ["more off;"]
+    cache = {}
+    risky = []
+    for m in models:
+        d = os.path.join(work, "oct_" + m.ns)
+        for e in m.equations:
+            with open(os.path.join(d, m.octave_names[e] + ".m")) as f:
+                text = f.read()
+            if "pamc_reduce" not in text and "pamc_vmax" not in text:
+                continue
+            for pi, pt in enumerate(m.points):
+                if any(abs(float(x)) > 100 for x in pt.values()):
+                    risky.append((m, pi, e))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        fits = list(pool.map(lambda r: octave_loops_fit(pamc, r[0], r[1], r[2], cache), risky))
+    too_long = {(id(m), pi, e) for (m, pi, e), ok in zip(risky, fits) if not ok}
     for mi, m in enumerate(models):
         d = os.path.join(work, "oct_" + m.ns)
         script.append("cd('%s'); clear functions;" % d)
-        # Octave runs a loop left open as arrayfun, a few microseconds a term: a point with a
-        # large parameter there would take minutes, and is left to the other evaluators.
-        loops = any("pamc_reduce" in open(os.path.join(d, f)).read() or "pamc_vmax" in open(os.path.join(d, f)).read()
-                    for f in os.listdir(d) if f.endswith(".m"))
         groups = {}
         for pi, pt in enumerate(m.points):
-            if loops and any(abs(float(x)) > 100 for x in pt.values()):
-                for e in m.equations:
-                    m.unknown.setdefault("octave", set()).add((pi, e))
-                continue
             groups.setdefault(len(m.args(pt)), []).append(pi)
         for n, pis in sorted(groups.items()):
-            arrays = ", ".join("[%s]" % " ".join(fmt(m.points[pi][p]) for pi in pis) for p in m.params[:n])
-            tag = "%d %s" % (mi, ",".join(map(str, pis)))
             for e in m.equations:
+                long_ones = [pi for pi in pis if (id(m), pi, e) in too_long]
+                for pi in long_ones:
+                    m.unknown.setdefault("octave", set()).add((pi, e))
+                some = [pi for pi in pis if pi not in long_ones]
+                if not some:
+                    continue
+                arrays = ", ".join("[%s]" % " ".join(fmt(m.points[pi][p]) for pi in some) for p in m.params[:n])
+                tag = "%d %s" % (mi, ",".join(map(str, some)))
                 fn = m.octave_names[e]
                 script.append("try; v = %s(%s); printf('%s %s'); printf(' %%.17g', v); printf('\\n'); "
                               "catch err; printf('%s %s ERR %%s\\n', strrep(err.message, char(10), ' ')); end" %
@@ -673,7 +711,7 @@ def main():
                 problems.append("only %d random models had emitted code" % n_random)
         problems += backend_cpp(compilers, work, models, 40)
         if have_octave:
-            problems += backend_octave(work, models)
+            problems += backend_octave(pamc, work, models, args.jobs)
         problems += backend_library(tool, work, models)
         py_problems, have_python = backend_python(build, work, models)
         problems += py_problems
