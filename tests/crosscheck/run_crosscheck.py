@@ -731,7 +731,8 @@ def main():
         print("(point, equation) pairs: %d with a value, %d without, %d left out (no reference)"
               % (count["values"], count["no value"], count["left out"]))
         print("agreeing with exact pamc eval: " + ", ".join("%s %d" % (b, n) for b, n in per_backend.items()))
-        print("past their budgets (Octave: a large parameter with a loop left open), not compared: " + ", ".join("%s %d" % kv for kv in left.items()))
+        print("past their budgets (Octave: loops of more than %d terms at the point), not compared: %s"
+              % (OCTAVE_MAX_TERMS, ", ".join("%s %d" % kv for kv in left.items())))
         print("C++ headers compiled warning-free by: " + ", ".join(compilers))
         for n in notes:
             print(n)
