@@ -28,7 +28,7 @@ const std::set<std::string>& cpp_reserved() {
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // names the header itself uses, and lower-case macros of common C/C++ platforms
-      "std", "Results", "evaluate", "assumptions_hold", "in_domain", "detail", "acc", "v", "r", "main", "linux", "unix", "i386", "errno", "assert",
+      "std", "Results", "evaluate", "assumptions_hold", "in_domain", "detail", "acc", "v", "r", "no_value", "main", "linux", "unix", "i386", "errno", "assert",
       "alloca", "stdin", "stdout", "stderr", "offsetof", "setjmp", "va_arg", "va_start", "va_end", "va_copy",
       "math_errhandling", "issubnormal", "signbit", "isnan", "isinf", "isfinite", "isnormal", "fpclassify"};
   return words;
@@ -63,6 +63,8 @@ bool cpp_macro_like(const std::string& n) {
 class CppPrinter : public CodePrinter {
  public:
   using CodePrinter::CodePrinter;
+  // Whether the code printed since the last reset has a loop, which may set no_value.
+  bool loops = false;
 
  protected:
   std::string number(const GiNaC::numeric& x) override {
@@ -96,19 +98,34 @@ class CppPrinter : public CodePrinter {
     for (std::size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i];
     return out + "})";
   }
+  // A loop's bounds: lb_name and ub_name are fresh names, so that a parameter or an outer index
+  // named like them (a parameter p_lb beside a loop over p) is not shadowed. A bound that is
+  // not an integer, and a max or min over no terms, leave the whole point without a value
+  // whatever multiplies them (pamc eval reports them where a zero factor covers a division
+  // by zero): they set the function's no_value, and the function returns NaN. A bound
+  // without a value (N / P at P = 0) is NaN as any other term.
+  std::string bounds(const std::string& lb, const std::string& ub, const std::string& lb_name,
+                     const std::string& ub_name) {
+    loops = true;
+    return "const double " + lb_name + " = " + lb + ", " + ub_name + " = " + ub + "; if (std::isnan(" + lb_name +
+           ") || std::isnan(" + ub_name + ")) return std::nan(\"\"); if (!detail::is_integer(" + lb_name +
+           ") || !detail::is_integer(" + ub_name + ")) { no_value = true; return std::nan(\"\"); }";
+  }
   std::string reduction(int kind, bool empty_is_zero, const std::string& i, const std::string& lb,
                         const std::string& ub, const std::string& body) override {
-    // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min has no value (NaN), a
-    // par's max is 0 there (empty_is_zero); a NaN term is kept.
+    // kind: 0 sum, 1 max, 2 min (sym::ReduceKind). An empty max/min has no value, a par's
+    // max is 0 there (empty_is_zero); a NaN term is kept.
+    const std::string i_lb = names_.make(i + "_lb"), i_ub = names_.make(i + "_ub"), any = names_.make(i + "_any");
     std::string init = kind == 0 ? "0.0" : kind == 1 ? "-HUGE_VAL" : "HUGE_VAL";
     std::string step = kind == 0 ? "acc += v;" : kind == 1 ? "acc = detail::max({acc, v});" : "acc = detail::min({acc, v});";
-    std::string result = kind == 0 ? "acc" : "(" + i + "_any ? acc : " + (empty_is_zero ? "0.0" : "std::nan(\"\")") + ")";
-    std::string mark = kind != 0 ? " " + i + "_any = true;" : "";
-    std::string any = kind != 0 ? " bool " + i + "_any = false;" : "";
-    return "[&]() { double acc = " + init + ";" + any + " const double " + i + "_lb = " + lb + ", " + i + "_ub = " + ub +
-           "; if (!detail::is_integer(" + i + "_lb) || !detail::is_integer(" + i + "_ub)) return std::nan(\"\"); for (double " + i +
-           " = " + i + "_lb; " + i + " <= " + i + "_ub; " + i + " += 1.0) { const double v = " + body + "; " + step + mark +
-           " } return " + result + "; }()";
+    std::string out = "[&]() { double acc = " + init + ";" + (kind != 0 ? " bool " + any + " = false; " : " ") +
+                      bounds(lb, ub, i_lb, i_ub) + " for (double " + i + " = " + i_lb + "; " + i + " <= " + i_ub + "; " +
+                      i + " += 1.0) { const double v = " + body + "; " + step + (kind != 0 ? " " + any + " = true;" : "") + " }";
+    if (kind == 0) out += " return acc; }()";
+    else if (empty_is_zero) out += " return " + any + " ? acc : 0.0; }()";
+    else out += " if (!" + any + ") no_value = true; return " + any + " ? acc : std::nan(\"\"); }()";
+    for (const std::string& n : {i_lb, i_ub, any}) names_.release(n);
+    return out;
   }
   // Resource vectors: a dense std::vector<double> acc, grown as positions appear.
   std::string vector_add(const std::string& pos, const std::string& value) override {
@@ -116,9 +133,12 @@ class CppPrinter : public CodePrinter {
   }
   std::string vector_loop(const std::string& i, const std::string& lb, const std::string& ub,
                           const std::string& body) override {
-    return " { const double " + i + "_lb = " + lb + ", " + i + "_ub = " + ub + "; if (!detail::is_integer(" + i +
-           "_lb) || !detail::is_integer(" + i + "_ub)) return std::nan(\"\"); for (double " + i + " = " + i +
-           "_lb; " + i + " <= " + i + "_ub; " + i + " += 1.0) {" + body + " } }";
+    const std::string i_lb = names_.make(i + "_lb"), i_ub = names_.make(i + "_ub");
+    std::string out = " { " + bounds(lb, ub, i_lb, i_ub) + " for (double " + i + " = " + i_lb + "; " + i + " <= " +
+                      i_ub + "; " + i + " += 1.0) {" + body + " } }";
+    names_.release(i_lb);
+    names_.release(i_ub);
+    return out;
   }
   std::string vector_max(const std::string& statements, const std::vector<std::string>&) override {
     return "[&]() { std::vector<double> acc;" + statements + " return detail::vmax(acc); }()";
@@ -230,31 +250,52 @@ std::string emit_cpp(const CostModel& model, bool all) {
     params += (i ? ", " : "") + std::string("[[maybe_unused]] double ") + param_names[i] + defaults[i];
     args += (i ? ", " : "") + param_names[i];
   }
+  // A function whose code has loops declares no_value, which a loop sets where its bound is
+  // not an integer or its max has no terms: then the point has no value, whatever the loop's
+  // NaN was multiplied by (CppPrinter::bounds).
+  const std::string flag = "  bool no_value = false;\n";
   // The closed forms hold where the facts and assumptions recorded above do; elsewhere each
   // function evaluates the unsimplified model, as `pamc eval` does (docs/emit.md).
-  out << "// True where the facts from the model and the assumptions listed at the top hold; there\n"
-      << "// the functions below use their closed forms, elsewhere the unsimplified model.\n"
-      << "inline bool assumptions_hold(" << params << ") {\n  return true";
-  for (const GiNaC::ex& e : model.assumptions.nonneg) out << "\n      && " << printer.print(e) << " >= 0.0";
-  for (const GiNaC::ex& e : model.assumptions.integer) out << "\n      && detail::is_integer(" << printer.print(e) << ")";
-  out << ";\n}\n\n";
+  {
+    printer.loops = false;
+    std::string conds;
+    for (const GiNaC::ex& e : model.assumptions.nonneg) conds += "\n      && " + printer.print(e) + " >= 0.0";
+    for (const GiNaC::ex& e : model.assumptions.integer) conds += "\n      && detail::is_integer(" + printer.print(e) + ")";
+    out << "// True where the facts from the model and the assumptions listed at the top hold; there\n"
+        << "// the functions below use their closed forms, elsewhere the unsimplified model.\n"
+        << "inline bool assumptions_hold(" << params << ") {\n" << (printer.loops ? flag : "") << "  return true" << conds
+        << (printer.loops ? "\n      && !no_value" : "") << ";\n}\n\n";
+  }
   const std::vector<DomainCheck> domain = model.domain_checks();
   if (!domain.empty()) {
+    // A check without a value (a loop's bound) does not fail: pamc eval leaves it to the evaluation.
+    printer.loops = false;
+    std::string checks;
+    for (const DomainCheck& d : domain)
+      checks += "\n      && " + (d.strict ? "!(" + printer.print(d.value) + " <= 0.0)" : "!(" + printer.print(d.value) + " < 0.0)");
     out << "// False outside the model's domain (a declared bound broken, a negative time): there the\n"
         << "// model has no value, and the functions below return NaN.\n"
-        << "inline bool in_domain(" << params << ") {\n  return true";
-    for (const DomainCheck& d : domain)
-      out << "\n      && " << (d.strict ? "!(" + printer.print(d.value) + " <= 0.0)" : "!(" + printer.print(d.value) + " < 0.0)");
-    out << ";\n}\n\n";
+        << "inline bool in_domain(" << params << ") {\n" << (printer.loops ? flag + "  (void)no_value;\n" : "")
+        << "  return true" << checks << ";\n}\n\n";
   }
+  // `return e;`, or where e has loops, its value unless a loop left the point without one.
+  auto returning = [&](const GiNaC::ex& e, bool& loops) {
+    printer.loops = false;
+    const std::string x = printer.print(e);
+    loops = loops || printer.loops;
+    if (!printer.loops) return "return " + x + ";";
+    return "{ const double v = " + x + "; return no_value ? std::nan(\"\") : v; }";
+  };
   const bool conditional = !model.assumptions.nonneg.empty() || !model.assumptions.integer.empty();
   for (std::size_t k = 0; k < equations.size(); ++k) {
-    const std::string body = printer.print(equations[k]->value);
+    bool loops = false;
+    const std::string closed = returning(equations[k]->value, loops);
+    std::string fallback;
+    if (conditional && !equations[k]->time_value.is_equal(equations[k]->value))
+      fallback = "  if (!assumptions_hold(" + args + ")) " + returning(equations[k]->time_value, loops) + "\n";
     out << "inline double " << eq_names[k] << "(" << params << ") {\n";
     if (!domain.empty()) out << "  if (!in_domain(" << args << ")) return std::nan(\"\");\n";
-    if (conditional && !equations[k]->time_value.is_equal(equations[k]->value))
-      out << "  if (!assumptions_hold(" << args << ")) return " << printer.print(equations[k]->time_value) << ";\n";
-    out << "  return " << body << ";\n}\n\n";
+    out << (loops ? flag : "") << fallback << "  " << closed << "\n}\n\n";
   }
   out << "struct Results {\n";
   for (const std::string& n : eq_names) out << "  double " << n << " = 0.0;\n";

@@ -27,7 +27,7 @@ const std::set<std::string>& octave_reserved() {
       "fprintf", "exist", "path", "addpath", "load", "save", "eval", "feval", "numel", "length", "isempty",
       "any", "all", "find", "round", "fix", "rem", "sign", "eps", "true", "false", "inf", "nan", "NA",
       "realmax", "realmin", "class", "isa", "cellfun", "struct", "cell", "num2str", "str2func", "func2str",
-      "value", "bad", "nargin", "nargout", "varargin", "varargout", "exit", "quit", "clear", "who", "whos", "format", "more"};
+      "value", "bad", "ok", "err", "nargin", "nargout", "varargin", "varargout", "exit", "quit", "clear", "who", "whos", "format", "more"};
   return words;
 }
 
@@ -57,12 +57,22 @@ std::string octave_helper(const std::string& name) {
       {"pamc_min", "function m = pamc_min(a, b)\n  m = min(a, b);\n  m(isnan(a) | isnan(b)) = NaN;\nend\n"},
       {"pamc_reduce",
        "function v = pamc_reduce(kind, empty_is_zero, f, lb, ub)\n"
-       "  % kind 0 sum, 1 max, 2 min over the integers lb .. ub; a bound that is not an integer,\n"
-       "  % a NaN term, or a max or min over no terms (but a par's, which is 0) has no value\n"
-       "  if lb ~= floor(lb) || ub ~= floor(ub)\n    v = NaN;\n    return;\n  end\n"
+       "  % kind 0 sum, 1 max, 2 min over the integers lb .. ub; a NaN term or bound has no value.\n"
+       "  % A bound that is not an integer, or a max or min over no terms (but a par's, which is\n"
+       "  % 0), leaves the whole point without a value, whatever multiplies it: an error that\n"
+       "  % pamc_point turns into NaN (pamc_no_value)\n"
+       "  if isnan(lb) || isnan(ub)\n    v = NaN;\n    return;\n  end\n"
+       "  if lb ~= floor(lb) || ub ~= floor(ub)\n    error('pamc:novalue', 'a loop bound that is not an integer');\n  end\n"
        "  xs = arrayfun(f, lb:ub);\n"
-       "  if kind == 0\n    v = sum(xs);\n  elseif isempty(xs)\n    v = NaN;\n    if empty_is_zero\n      v = 0;\n    end\n"
-       "  elseif any(isnan(xs))\n    v = NaN;\n  elseif kind == 1\n    v = max(xs);\n  else\n    v = min(xs);\n  end\nend\n"}};
+       "  if kind == 0\n    v = sum(xs);\n  elseif isempty(xs)\n    if ~empty_is_zero\n"
+       "      error('pamc:novalue', 'a max or min over no terms');\n    end\n    v = 0;\n"
+       "  elseif any(isnan(xs))\n    v = NaN;\n  elseif kind == 1\n    v = max(xs);\n  else\n    v = min(xs);\n  end\nend\n"},
+      {"pamc_no_value",
+       "function v = pamc_no_value(err)\n  % pamc_reduce's error: the point has no value (NaN); any other error is Octave's own\n"
+       "  if ~strcmp(err.identifier, 'pamc:novalue')\n    rethrow(err);\n  end\n  v = NaN;\nend\n"},
+      {"pamc_holds",
+       "function h = pamc_holds(f)\n  % a condition whose loop leaves it without a value does not hold\n"
+       "  try\n    h = f();\n  catch err\n    pamc_no_value(err);\n    h = false;\n  end\nend\n"}};
   return text.at(name);
 }
 
@@ -78,6 +88,15 @@ class OctavePrinter : public CodePrinter {
   bool saw_reduction = false;
   std::set<std::string> helpers;  // the pamc_ subfunctions the printed code calls
   std::vector<std::string> subfunctions;  // one per resource-vector max, after the main function
+  // Helpers that read arithmetic as pamc eval does (docs/semantics.md, "Points without a
+  // value"): Octave's own max drops a NaN, mod(x, 0) is x, x ./ 0 is Inf, sqrt(-1) and
+  // log(-1) are complex, and a:b rounds a fractional bound. Each is a subfunction of the
+  // file that uses it.
+  std::string helper(const std::string& name, const std::string& call) {
+    helpers.insert(name);
+    if (name == "pamc_holds") helpers.insert("pamc_no_value");  // which it calls
+    return call;
+  }
 
  protected:
   std::string number(const GiNaC::numeric& x) override {
@@ -85,14 +104,6 @@ class OctavePrinter : public CodePrinter {
     if (std::isinf(d)) return d < 0 ? "(-Inf)" : "Inf";
     std::string t = shortest(d);
     return d < 0 ? "(" + t + ")" : t;
-  }
-  // Helpers that read arithmetic as pamc eval does (docs/semantics.md, "Points without a
-  // value"): Octave's own max drops a NaN, mod(x, 0) is x, x ./ 0 is Inf, sqrt(-1) and
-  // log(-1) are complex, and a:b rounds a fractional bound. Each is a subfunction of the
-  // file that uses it.
-  std::string helper(const std::string& name, const std::string& call) {
-    helpers.insert(name);
-    return call;
   }
   std::string nest(const std::string& fn, const std::vector<std::string>& args) {
     std::string out = args.back();
@@ -132,7 +143,9 @@ class OctavePrinter : public CodePrinter {
   }
   std::string vector_loop(const std::string& i, const std::string& lb, const std::string& ub,
                           const std::string& body) override {
-    return "  if " + lb + " ~= floor(" + lb + ") || " + ub + " ~= floor(" + ub + ")\n    acc = NaN;\n  else\n  for " + i +
+    // as pamc_reduce: a NaN bound is NaN, one that is not an integer leaves the point without a value
+    return "  if isnan(" + lb + ") || isnan(" + ub + ")\n    acc = NaN;\n  elseif " + lb + " ~= floor(" + lb + ") || " + ub +
+           " ~= floor(" + ub + ")\n    error('pamc:novalue', 'a loop bound that is not an integer');\n  else\n  for " + i +
            " = " + lb + ":" + ub + "\n" + body + "  end\n  end\n";
   }
   std::string vector_max(const std::string& statements, const std::vector<std::string>& free) override {
@@ -166,18 +179,27 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     const CostEquation* e = equations[k];
     OctavePrinter printer(names);
     for (std::size_t i = 0; i < pnames.size(); ++i) printer.bind(model.parameters[i].symbol, pnames[i]);
+    // Whether what was printed since the last call has a loop (pamc_reduce, a resource vector).
+    auto loops_since = [&printer] {
+      const bool saw = printer.saw_reduction;
+      printer.saw_reduction = false;
+      return saw;
+    };
     std::string body = printer.print(e->value);
+    bool loops = loops_since();
     // Outside the facts and assumptions, the unsimplified model (as pamc eval does).
     const bool conditional = (!model.assumptions.nonneg.empty() || !model.assumptions.integer.empty()) &&
                              !e->time_value.is_equal(e->value);
     std::string time_body, conds;
     if (conditional) {
       time_body = printer.print(e->time_value);
+      loops = loops_since() || loops;
       for (const GiNaC::ex& c : model.assumptions.nonneg) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
       for (const GiNaC::ex& c : model.assumptions.integer) {
         std::string x = printer.print(c);
         conds += (conds.empty() ? "" : " && ") + ("(" + x + " == floor(" + x + "))");
       }
+      if (loops_since()) conds = printer.helper("pamc_holds", "pamc_holds(@() " + conds + ")");
     }
     const std::string& fname = fnames[k];
     std::ostringstream out;
@@ -201,39 +223,55 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
     for (std::size_t i = first_default; i < model.parameters.size(); ++i)
       out << "  if nargin < " << i + 1 << "\n    " << pnames[i] << " = " << printer.print(*model.parameters[i].default_value)
           << ";\n  end\n";
-    // Outside the model's domain (a declared bound broken, a negative time): no value.
+    // Outside the model's domain (a declared bound broken, a negative time): no value. A check
+    // whose loop leaves it without a value does not fail (pamc eval leaves that to the evaluation).
     std::string bad, domain_tail;
-    for (const DomainCheck& d : model.domain_checks())
-      bad += (bad.empty() ? "" : " | ") + ("(" + printer.print(d.value) + (d.strict ? " <= 0)" : " < 0)"));
-    if (!bad.empty()) {
-      // a point at a time: a check may hold a resource vector's max, which is no array function
-      std::string spread;
-      for (const std::string& p : pnames) spread += ", " + p + " + zeros(size(value))";
-      domain_tail = "  bad = arrayfun(@(" + params + ") " + bad + spread + ");\n  value(bad) = NaN;\n";
+    for (const DomainCheck& d : model.domain_checks()) {
+      std::string check = "(" + printer.print(d.value) + (d.strict ? " <= 0)" : " < 0)");
+      if (loops_since()) check = printer.helper("pamc_holds", "pamc_holds(@() " + check + ")");
+      bad += (bad.empty() ? "" : " | ") + check;
     }
-    if (conditional) {
-      // One point at a time: the closed form where its conditions hold, else the model.
+    // a point at a time: a check may hold a resource vector's max, which is no array function
+    auto bad_at = [&](const std::string& args) { return "arrayfun(@(" + params + ") " + bad + ", " + args + ")"; };
+    if (!bad.empty()) {
+      std::string spread;
+      for (const std::string& p : pnames) spread += (spread.empty() ? "" : ", ") + p + " + zeros(size(value))";
+      domain_tail = "  bad = " + bad_at(spread) + ";\n  value(bad) = NaN;\n";
+    }
+    if (conditional || loops) {
+      // One point at a time: the closed form where its conditions hold, else the model. A
+      // loop's bound that is not an integer, or a max over no terms, is an error there
+      // (pamc_reduce) that leaves the point without a value, whatever multiplied the loop.
+      // Points outside the domain are not evaluated (their loops may be long), as in C++.
       std::string call = "pamc_point(" + params + ")";
       if (!pnames.empty()) {
         out << "  z = zeros(size(" << sum << "));\n";
         for (const std::string& p : pnames) out << "  " << p << " = " << p << " + z;\n";
-        out << "  value = arrayfun(@(" << params << ") " << call << ", " << params << ");\n";
+        if (!bad.empty()) {
+          std::string inside;
+          for (const std::string& p : pnames) inside += (inside.empty() ? "" : ", ") + p + "(ok)";
+          out << "  ok = ~" << bad_at(params) << ";\n  value = NaN(size(z));\n"
+              << "  value(ok) = arrayfun(@(" << params << ") " << call << ", " << inside << ");\n";
+        } else {
+          out << "  value = arrayfun(@(" << params << ") " << call << ", " << params << ");\n";
+        }
       } else {
-        out << "  value = " << call << ";\n";
+        out << "  value = " << call << ";\n" << domain_tail;
       }
-      out << domain_tail << "end\n\nfunction v = pamc_point(" << params << ")\n"
-          << "  if " << conds << "\n    v = " << body << ";\n  else\n    v = " << time_body << ";\n  end\n";
-    } else if (printer.saw_reduction && !pnames.empty()) {
-      // Loops inside: broadcast the parameters and evaluate element by element.
-      out << "  z = zeros(size(" << sum << "));\n";
-      for (const std::string& p : pnames) out << "  " << p << " = " << p << " + z;\n";
-      out << "  value = arrayfun(@(" << params << ") " << body << ", " << params << ");\n";
+      out << "end\n\nfunction v = pamc_point(" << params << ")\n";
+      const std::string indent = loops ? "    " : "  ";
+      if (loops) out << "  try\n";
+      if (conditional)
+        out << indent << "if " << conds << "\n" << indent << "  v = " << body << ";\n" << indent << "else\n"
+            << indent << "  v = " << time_body << ";\n" << indent << "end\n";
+      else
+        out << indent << "v = " << body << ";\n";
+      if (loops) out << "  catch err\n    v = " << printer.helper("pamc_no_value", "pamc_no_value(err)") << ";\n  end\n";
     } else {
       // "+ zeros(size(P + N))" gives even a constant result the parameters' shape.
       std::string shape = sum.empty() ? "" : " + zeros(size(" + sum + "))";
-      out << "  value = " << body << shape << ";\n";
+      out << "  value = " << body << shape << ";\n" << domain_tail;
     }
-    if (!conditional) out << domain_tail;
     out << "end\n";
     for (const std::string& f : printer.subfunctions) out << "\n" << f;
     for (const std::string& h : printer.helpers) out << "\n" << octave_helper(h);
