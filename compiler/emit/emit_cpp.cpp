@@ -103,13 +103,16 @@ class CppPrinter : public CodePrinter {
   // not an integer, and a max or min over no terms, leave the whole point without a value
   // whatever multiplies them (pamc eval reports them where a zero factor covers a division
   // by zero): they set the function's no_value, and the function returns NaN. A bound
-  // without a value (N / P at P = 0) is NaN as any other term.
+  // without a value (N / P at P = 0, log2(0)) is NaN as any other term.
   std::string bounds(const std::string& lb, const std::string& ub, const std::string& lb_name,
                      const std::string& ub_name) {
     loops = true;
-    return "const double " + lb_name + " = " + lb + ", " + ub_name + " = " + ub + "; if (std::isnan(" + lb_name +
-           ") || std::isnan(" + ub_name + ")) return std::nan(\"\"); if (!detail::is_integer(" + lb_name +
-           ") || !detail::is_integer(" + ub_name + ")) { no_value = true; return std::nan(\"\"); }";
+    // An infinite bound (an overflow, log2(0)) has no value either; a bound past 2^53 could
+    // not be counted in doubles (i += 1 stops moving) and is past every work limit.
+    return "const double " + lb_name + " = " + lb + ", " + ub_name + " = " + ub + "; if (!std::isfinite(" + lb_name +
+           ") || !std::isfinite(" + ub_name + ")) return std::nan(\"\"); if (!detail::is_integer(" + lb_name +
+           ") || !detail::is_integer(" + ub_name + ") || std::fabs(" + lb_name + ") > 9.0e15 || std::fabs(" + ub_name +
+           ") > 9.0e15) { no_value = true; return std::nan(\"\"); }";
   }
   std::string reduction(int kind, bool empty_is_zero, const std::string& i, const std::string& lb,
                         const std::string& ub, const std::string& body) override {
@@ -185,7 +188,7 @@ std::string emit_cpp(const CostModel& model, bool all) {
       << "namespace detail {\n"
       << "// Pamela's mod: floor semantics, also for negative operands.\n"
       << "inline double mod(double a, double b) { return a - b * std::floor(a / b); }\n"
-      << "inline bool is_integer(double x) { return std::floor(x) == x; }\n"
+      << "inline bool is_integer(double x) { return std::isfinite(x) && std::floor(x) == x; }\n"
       << "// Products and quotients as pamc eval reads them: a zero factor makes a product 0 even\n"
       << "// where another factor has no value (a branch not taken); x / 0, 0 ^ -1 and log(0) have\n"
       << "// no value: NaN, never an infinity.\n"

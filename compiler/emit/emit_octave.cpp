@@ -57,12 +57,13 @@ std::string octave_helper(const std::string& name) {
       {"pamc_min", "function m = pamc_min(a, b)\n  m = min(a, b);\n  m(isnan(a) | isnan(b)) = NaN;\nend\n"},
       {"pamc_reduce",
        "function v = pamc_reduce(kind, empty_is_zero, f, lb, ub)\n"
-       "  % kind 0 sum, 1 max, 2 min over the integers lb .. ub; a NaN term or bound has no value.\n"
+       "  % kind 0 sum, 1 max, 2 min over the integers lb .. ub; a NaN term or bound, or an\n  % infinite bound, has no value.\n"
        "  % A bound that is not an integer, or a max or min over no terms (but a par's, which is\n"
        "  % 0), leaves the whole point without a value, whatever multiplies it: an error that\n"
        "  % pamc_point turns into NaN (pamc_no_value)\n"
-       "  if isnan(lb) || isnan(ub)\n    v = NaN;\n    return;\n  end\n"
-       "  if lb ~= floor(lb) || ub ~= floor(ub)\n    error('pamc:novalue', 'a loop bound that is not an integer');\n  end\n"
+       "  if ~isfinite(lb) || ~isfinite(ub)\n    v = NaN;\n    return;\n  end\n"
+       "  if lb ~= floor(lb) || ub ~= floor(ub) || abs(lb) > 9e15 || abs(ub) > 9e15\n"
+       "    error('pamc:novalue', 'a loop bound that is not an integer, or past counting');\n  end\n"
        "  xs = arrayfun(f, lb:ub);\n"
        "  if kind == 0\n    v = sum(xs);\n  elseif isempty(xs)\n    if ~empty_is_zero\n"
        "      error('pamc:novalue', 'a max or min over no terms');\n    end\n    v = 0;\n"
@@ -144,7 +145,7 @@ class OctavePrinter : public CodePrinter {
   std::string vector_loop(const std::string& i, const std::string& lb, const std::string& ub,
                           const std::string& body) override {
     // as pamc_reduce: a NaN bound is NaN, one that is not an integer leaves the point without a value
-    return "  if isnan(" + lb + ") || isnan(" + ub + ")\n    acc = NaN;\n  elseif " + lb + " ~= floor(" + lb + ") || " + ub +
+    return "  if ~isfinite(" + lb + ") || ~isfinite(" + ub + ")\n    acc = NaN;\n  elseif " + lb + " ~= floor(" + lb + ") || " + ub +
            " ~= floor(" + ub + ")\n    error('pamc:novalue', 'a loop bound that is not an integer');\n  else\n  for " + i +
            " = " + lb + ":" + ub + "\n" + body + "  end\n  end\n";
   }
@@ -197,7 +198,7 @@ std::map<std::string, std::string> emit_octave(const CostModel& model, bool all)
       for (const GiNaC::ex& c : model.assumptions.nonneg) conds += (conds.empty() ? "" : " && ") + ("(" + printer.print(c) + " >= 0)");
       for (const GiNaC::ex& c : model.assumptions.integer) {
         std::string x = printer.print(c);
-        conds += (conds.empty() ? "" : " && ") + ("(" + x + " == floor(" + x + "))");
+        conds += (conds.empty() ? "" : " && ") + ("(isfinite(" + x + ") && " + x + " == floor(" + x + "))");
       }
       if (loops_since()) conds = printer.helper("pamc_holds", "pamc_holds(@() " + conds + ")");
     }

@@ -270,7 +270,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         sp -= 2;
         locals[in.a] = sp[0];
         locals[in.a + 1] = sp[1];
-        if (!is_int(sp[0]) || !is_int(sp[1])) {  // no value: the model's loop bounds are integers
+        if (!is_int(sp[0]) || !is_int(sp[1]) || !std::isfinite(sp[0]) || !std::isfinite(sp[1])) {  // no value: the model's loop bounds are integers
           *sp++ = std::nan("");
           pc = in.b - 1;
           // A bound that is a number but not an integer fails the whole model; one without a
@@ -316,7 +316,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
         sp -= 2;
         locals[in.a] = sp[0];
         locals[in.a + 1] = sp[1];
-        if (!is_int(sp[0]) || !is_int(sp[1])) {
+        if (!is_int(sp[0]) || !is_int(sp[1]) || !std::isfinite(sp[0]) || !std::isfinite(sp[1])) {
           vec->poisoned[in.kind] = 1;
           pc = in.b - 1;
         } else if (!(sp[0] <= sp[1])) {

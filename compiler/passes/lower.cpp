@@ -533,6 +533,20 @@ class Lowering {
   }
 
  public:
+  // Does e mention s outside the reductions over s that it contains?
+  static bool mentions_free(const ex& e, const ex& s) {
+    if (!e.has(s)) return false;
+    if (e.is_equal(s)) return true;
+    if (sym::is_class<sym::reduction>(e)) {
+      const auto& r = GiNaC::ex_to<sym::reduction>(e);
+      if (mentions_free(r.lb(), s) || mentions_free(r.ub(), s)) return true;
+      return !r.index_ex().is_equal(s) && mentions_free(r.body(), s);
+    }
+    for (std::size_t k = 0; k < e.nops(); ++k)
+      if (mentions_free(e.op(k), s)) return true;
+    return false;
+  }
+
   // A time is never below zero: a constant one is an error here (delay(-1) would make
   // T_main = -1).
   // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point
@@ -544,8 +558,10 @@ class Lowering {
       return;
     }
     if (!memo_ || sym::is_vector_valued(t)) return;
+    // An index bound inside the time (delay(sum (i = 1, N) { i mod 3 } - M)) leaves it a
+    // time of the parameters: only an index free in it makes it vary with a loop.
     for (const auto& [key, index] : memo_->indices)
-      if (t.has(index)) return;
+      if (mentions_free(t, index)) return;
     // Each (time, place) once; hashed, as a model has as many as it has uses and delays.
     std::size_t h = t.gethash() ^ (std::hash<const void*>()(loc.file) + 0x9e3779b97f4a7c15ULL * loc.line + loc.col);
     auto range = memo_->time_index.equal_range(h);
