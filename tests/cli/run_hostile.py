@@ -7,7 +7,8 @@ exit 0, or exit 1 and a located `file:line:col: error:` diagnostic; exit 3, "int
 past 10 s fails the test. The budgets are the commands' own options (--max-terms,
 --max-events), set low so the set runs in seconds on a loaded machine.
 --count N --seed S run another set (docs/testing.md)."""
-import argparse, concurrent.futures, os, random, re, shutil, subprocess, tempfile, time
+import argparse, concurrent.futures, os, random, re, shutil, subprocess, sys, tempfile, time
+from fractions import Fraction
 
 import harness
 from harness import check
@@ -114,6 +115,16 @@ def doubling(first, line, last, count):
     return first + "".join(line.format(k=k, j=k - 1) for k in range(1, count + 1)) + last.format(k=count)
 
 
+def sum_chain(d, adds):
+    """d_k = sum (i = 1, d_{k-1}) { d_{k-1} + a_k }, exactly."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # the value has 6,650 digits
+    for a in adds:
+        d = d * (d + a)
+    assert d.denominator == 1
+    return int(d)
+
+
 REGRESSIONS = [
     # GiNaC's factor() made a dense polynomial of degree 10^9 (minutes, then memory).
     ("degree_1e9.pam", "numeric parameter n\nprocess main = delay(n ^ 1e9 * 4 + 1)\n", ["compile"], 0,
@@ -211,6 +222,12 @@ REGRESSIONS = [
     ("fuzz_sum_chain_1e-400_d13.pam", doubling("numeric d0 = 1e-400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                               "process main = delay(d{k})\n", 13),
      ["compile"], 1, "d9: the exact value of a number in its closed form has more than 300,000 digits", 2),  # 0.4 s of exact arithmetic
+    # timeout-a82dd4e8: the sum chain from d0 = -1 + 3 with one body d9 + 1 / 3. The closed
+    # form assumes d10 (the bound of d11's sum) an integer; eval checked that by unrolling
+    # d10's nested sums, 2 x 10^8 steps for each check (past 20 s). A loop whose body does
+    # not read its index is its count times the body: the value, exact, in 0.3 s.
+    ("fuzz_sum_chain_third.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-a82dd4e8.pam")).read(),
+     ["eval", "--target", "dmain"], 0, "numeric T_dmain = %d\n" % sum_chain(2, [1, 1, 0] + [1] * 6 + [Fraction(1, 3)] + [1] * 4), 1),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
