@@ -240,16 +240,14 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
       if (static_cast<std::uint64_t>(done) > limit)
         fail(self->loc, DiagKind::WorkLimit,
              self->what + ": its evaluation stopped after " + std::to_string(done) +
-                 " loop steps (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise "
-                 "it to simulate further)");
+                 " loop steps (a hundredth of the --max-events limit; raise it to simulate further)");
     };
     self->ahead.max = static_cast<long long>(std::min<std::uint64_t>(limit, 9000000000000000000ULL));
     self->ahead.over = [self, limit](long long need) {
       fail(self->loc, DiagKind::WorkLimit,
            self->what + ": its evaluation would take at least " + fmt_num(static_cast<double>(need)) +
                " loop steps, more than " + std::to_string(limit) +
-               " (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise it to "
-               "simulate further)");
+               " (a hundredth of the --max-events limit; raise it to simulate further)");
     };
   }
   for (std::size_t i = 0; i < index_symbols.size(); ++i)

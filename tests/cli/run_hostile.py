@@ -177,18 +177,18 @@ REGRESSIONS = [
                                           "process main = delay(d{k})\n", 14),
      ["compile"], 1, "d10: the exact value of a number in its closed form has more than 300,000 digits", 1),
     # timeout-87d3d971: pamc eval has these sums' closed form, but simulate unrolled delay(d6)'s
-    # 10^17 loop steps with no budget. One evaluation may take a tenth of --max-events (the
-    # default, 10^8 steps, is tests/errors/fail_sim_expression_loop_steps.pam). A loop whose
+    # 10^17 loop steps with no budget. One evaluation may take a hundredth of --max-events
+    # (the default, 10^7 steps, is tests/errors/fail_sim_expression_loop_steps.pam). A loop whose
     # iterations cost the same is refused after its first (it took 1.7 s to spend the
     # default budget); the loops around it, each in its first iteration, at least their
     # trip counts times that.
     ("fuzz_sum_chain_simulate.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                              "process main = delay(d{k})\n", 6),
      ["simulate", "--max-events", "1000000"], 1,
-     "error: a delay time: its evaluation would take at least 963351 loop steps, more than 100000 ", 1),
+     "error: a delay time: its evaluation would take at least 81639 loop steps, more than 10000 ", 1),
     ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                                      "process main = delay(d{k})\n", 6),
-     ["simulate"], 1, "error: a delay time: its evaluation would take at least 150266583 loop steps, more than 100000000", 1),
+     ["simulate"], 1, "error: a delay time: its evaluation would take at least 12719511 loop steps, more than 10000000", 1),
     # slow-unit-6f583505 (2026-11-27): 32 nested sum (i = 1, 2) around a vector literal; the
     # simulator spent its 10^8 steps (1.6 s) before the WorkLimit. The innermost loop's first
     # iteration shows 2 steps, and each loop around it, in its first iteration, doubles that.
