@@ -189,6 +189,15 @@ REGRESSIONS = [
     ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                                      "process main = delay(d{k})\n", 6),
      ["simulate"], 1, "error: a delay time: its evaluation would take at least 12719511 loop steps, more than 10000000", 1),
+    # The same chain at 24 lines: the simulator compiled d24 written out (the program doubles
+    # per line; 15 s and 2.9 GB before the step budget stopped it). Refused before compiling,
+    # as lowering refuses it, where sharing makes it pass 500,000 nodes.
+    ("fuzz_sum_chain_simulate_24.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                                "process main = delay(d{k})\n", 24),
+     ["simulate"], 1, "fuzz_sum_chain_simulate_24.pam:25:15: error: a delay time: written out, its expression has about 6.7e+07 nodes", 1),
+    # A long vector literal is as large written out as it is held: still simulated.
+    ("vector_literal_200k.pam", "numeric v = [" + ", ".join(str(i) for i in range(200000)) + "]\nprocess main = delay(max(v))\n",
+     ["simulate"], 0, "T_main = 199999\n", 10),
     # slow-unit-6f583505 (2026-11-27): 32 nested sum (i = 1, 2) around a vector literal; the
     # simulator spent its 10^8 steps (1.6 s) before the WorkLimit. The innermost loop's first
     # iteration shows 2 steps, and each loop around it, in its first iteration, doubles that.
