@@ -184,12 +184,14 @@ std::optional<Value> repeated_sum(const Value& b, const numeric& count) {
 struct Evaluator {
   exmap env;
   WorkBudget& budget;
-  std::unordered_map<const reduction*, bool> reads;  // does a loop's body read its index
+  // Does a loop's body read its index; each loop held, so that its address is never
+  // another's while this lasts.
+  std::unordered_map<const reduction*, std::pair<ex, bool>> reads;
 
   bool reads_index(const reduction& r) {
-    auto [it, fresh] = reads.try_emplace(&r, false);
-    if (fresh) it->second = r.body().has(r.index_ex());
-    return it->second;
+    auto it = reads.find(&r);
+    if (it == reads.end()) it = reads.emplace(&r, std::make_pair(ex(r), r.body().has(r.index_ex()))).first;
+    return it->second.second;
   }
 
   // A product with a zero factor is zero, whatever its other factors: `if (c) a` is c * a,

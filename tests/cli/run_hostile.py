@@ -237,6 +237,13 @@ REGRESSIONS = [
     # not read its index is its count times the body: the value, exact, in 0.3 s.
     ("fuzz_sum_chain_third.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-a82dd4e8.pam")).read(),
      ["eval", "--target", "dmain"], 0, "numeric T_dmain = %d\n" % sum_chain(2, [1, 1, 0] + [1] * 6 + [Fraction(1, 3)] + [1] * 4), 1),
+    # timeout-aa4bbc95 (2026-11-27): a bound P >= 10 ^ 200000 beside log2(P); the prover
+    # evaluates log2 at the bound, and log2 found a power of two's exponent one halving at a
+    # time (quadratic: log2(2 ^ 600000) took 18 s, the fuzzer's input past 60 s under ASan).
+    ("log2_huge_power.pam", "numeric x = log2(2 ^ 600000)\nnumeric y = log2(2 ^ -600000 * 3)\n",
+     ["eval", "--target", "x"], 0, "numeric x = 600000\n", 1),
+    ("log2_huge_bound.pam", "numeric parameter P >= 10 ^ 200000\nnumeric x = log2(10 ^ 200000)\nprocess main = delay(log2(P) * x)\n",
+     ["compile"], 0, "numeric T_main = log2(", 1),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
