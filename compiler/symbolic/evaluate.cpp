@@ -49,8 +49,12 @@ void check_size(double bits, const char* what) {
 }
 double bits_of(const numeric& x) { return exact_bits(x); }
 
-// A number as a message quotes it: a long one by its size, not its 300,000 digits.
+// A number as a message quotes it: a long one by its size, not its 300,000 digits. Past
+// 4096 bits (1,233 digits) it is not printed to find that out: decimal printing is
+// quadratic, and the prover's refutation builds (and drops) such messages at points where
+// a power is too large (3 ^ 600000 as a bound: 0.5 s per message).
 std::string short_number(const numeric& x) {
+  if (double bits = bits_of(x); bits > 4096) return "(a number of about " + digits_text(bits) + " digits)";
   std::string s = number_to_pamela(x);
   if (s.size() <= 40) return s;
   return "(a number of " + std::to_string(s.size()) + " characters)";
