@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "compiler/evaluate/compile.h"
 #include "compiler/passes/lower.h"
@@ -119,6 +120,26 @@ void check_names(const ast::NodeP& e, std::vector<std::string>& scope, const std
     if (k) check_names(k, scope, params, seen);
 }
 
+// x written out as a tree: a shared node counted once per use, each computed once (linear
+// in the DAG), saturating far above any limit. The compiled program writes x out so. The
+// memo holds each node: a sum's op() builds its terms afresh, and a freed term's address
+// would be taken by the next.
+using WrittenMemo = std::unordered_map<const GiNaC::basic*, std::pair<GiNaC::ex, double>>;
+double written_nodes(const GiNaC::ex& x, WrittenMemo& size) {
+  auto [it, fresh] = size.try_emplace(&GiNaC::ex_to<GiNaC::basic>(x), x, 1.0);
+  if (!fresh) return it->second.second;
+  double n = 1;
+  for (std::size_t k = 0; k < x.nops(); ++k) n = std::min(1e18, n + written_nodes(x.op(k), size));
+  size.at(&GiNaC::ex_to<GiNaC::basic>(x)).second = n;
+  return n;
+}
+
+// As lowering refuses an equation past it (compiler/passes/lower.cpp): half a million nodes,
+// here only where sharing makes it (more than 8 times the distinct nodes): a long vector
+// literal is as large written out as it is held, and the simulator takes it in linear time.
+constexpr double kMaxWrittenNodes = 5e5;
+constexpr double kMaxWrittenPerNode = 8;
+
 }  // namespace
 
 // A parameter's value as an exact number: the shortest decimal that reads back as the same
@@ -220,6 +241,21 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
       return out;
     }
   }
+  // A definition used twice per line (d1 = sum (i = 1, d0) { d0 + 1 }, d2 = ...) doubles
+  // the program per line: 24 lines took 15 s and 2.9 GB before the step budget stopped it.
+  {
+    WrittenMemo size;
+    double n = written_nodes(x, size);
+    if (n > kMaxWrittenNodes && n > kMaxWrittenPerNode * static_cast<double>(size.size())) {
+      char count[32];
+      std::snprintf(count, sizeof count, "%.2g", n);
+      fail(e->loc, DiagKind::ModelTooLarge,
+           std::string(what) + ": written out, its expression has about " + count +
+               " nodes (more than 500,000): it uses a definition that holds a loop several times, and each line "
+               "that does so doubles it (d1 = sum (i = 1, d0) { d0 + 1 }, d2 = sum (i = 1, d1) { d1 + 1 }, ...); "
+               "write the repetition as a loop");
+    }
+  }
   if (sym::is_vector_valued(x))
     fail(e->loc, DiagKind::TypeMismatch, std::string("a vector where a scalar is needed (") + what + ")");
   auto node = std::make_unique<SProgram>();
@@ -240,16 +276,14 @@ Scalar ExprCompiler::scalar(const ast::NodeP& e, const char* what) {
       if (static_cast<std::uint64_t>(done) > limit)
         fail(self->loc, DiagKind::WorkLimit,
              self->what + ": its evaluation stopped after " + std::to_string(done) +
-                 " loop steps (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise "
-                 "it to simulate further)");
+                 " loop steps (a hundredth of the --max-events limit; raise it to simulate further)");
     };
     self->ahead.max = static_cast<long long>(std::min<std::uint64_t>(limit, 9000000000000000000ULL));
     self->ahead.over = [self, limit](long long need) {
       fail(self->loc, DiagKind::WorkLimit,
            self->what + ": its evaluation would take at least " + fmt_num(static_cast<double>(need)) +
                " loop steps, more than " + std::to_string(limit) +
-               " (a tenth of the --max-events limit: a loop step counts as a tenth of an event; raise it to "
-               "simulate further)");
+               " (a hundredth of the --max-events limit; raise it to simulate further)");
     };
   }
   for (std::size_t i = 0; i < index_symbols.size(); ++i)

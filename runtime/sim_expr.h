@@ -56,8 +56,8 @@ class ExprCompiler {
   Scalar scalar(const ast::NodeP& e, const char* what);
 
   // The loop steps one evaluation of an expression may take (sum (i = 1, 1e18) { i } would
-  // run for years): past it, a located WorkLimit. 0: no limit. simulate sets a tenth of
-  // --max-events.
+  // run for years): past it, a located WorkLimit. 0: no limit. simulate sets a hundredth
+  // of --max-events.
   void set_max_loop_steps(std::uint64_t n) { max_loop_steps_ = n; }
 
   struct Impl;
@@ -65,7 +65,7 @@ class ExprCompiler {
  private:
   std::map<std::string, double> params_;
   std::vector<std::string> scope_;
-  std::uint64_t max_loop_steps_ = 100000000ULL;  // as simulate's default (a tenth of 10^9 events)
+  std::uint64_t max_loop_steps_ = 10000000ULL;  // as simulate's default (a hundredth of 10^9 events)
   std::unique_ptr<Impl> impl_;
 };
 

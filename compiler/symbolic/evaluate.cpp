@@ -2,6 +2,7 @@
 #include "compiler/symbolic/evaluate.h"
 
 #include <optional>
+#include <unordered_map>
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/exact_size.h"
@@ -48,8 +49,12 @@ void check_size(double bits, const char* what) {
 }
 double bits_of(const numeric& x) { return exact_bits(x); }
 
-// A number as a message quotes it: a long one by its size, not its 300,000 digits.
+// A number as a message quotes it: a long one by its size, not its 300,000 digits. Past
+// 4096 bits (1,233 digits) it is not printed to find that out: decimal printing is
+// quadratic, and the prover's refutation builds (and drops) such messages at points where
+// a power is too large (3 ^ 600000 as a bound: 0.5 s per message).
 std::string short_number(const numeric& x) {
+  if (double bits = bits_of(x); bits > 4096) return "(a number of about " + digits_text(bits) + " digits)";
   std::string s = number_to_pamela(x);
   if (s.size() <= 40) return s;
   return "(a number of " + std::to_string(s.size()) + " characters)";
@@ -132,8 +137,13 @@ numeric floor_n(const numeric& x) {
   return numeric(d);
 }
 
-long integer_bound(const numeric& n, const char* which) {
+const numeric& integer_value(const numeric& n, const char* which) {
   if (!n.is_integer()) fail(DiagKind::NonIntegerBound, std::string("non-integer loop bound (") + which + " = " + number_to_pamela(n) + ")");
+  return n;
+}
+
+long integer_bound(const numeric& n, const char* which) {
+  integer_value(n, which);
   if (n > numeric(1L << 62) || n < -numeric(1L << 62)) fail(DiagKind::ValueTooLarge, "loop bound out of range");
   return n.to_long();
 }
@@ -154,9 +164,39 @@ bool no_value(const EvalError& e) {
   }
 }
 
+// count copies of b added up, as the term-by-term sum gives it, where every number is
+// exact and no partial sum could pass the size budget (a partial sum k b has at most the
+// bits of (count - 1) b, and add_into checks each step with twice the denominators' bits):
+// else nullopt, and the caller adds term by term, checking each step as before.
+std::optional<Value> repeated_sum(const Value& b, const numeric& count) {
+  auto fits = [&](const numeric& x) {
+    if (!x.is_rational()) return false;
+    return bits_of(count - 1) + bits_of(abs(x.numer())) + 4 * bits_of(x.denom()) + 1 <= kMaxExactBits;
+  };
+  if (!b.is_vector) {
+    if (!fits(b.scalar)) return std::nullopt;
+    return scalar(count * b.scalar);
+  }
+  std::map<long, numeric> m;
+  for (const auto& [k, x] : b.elems) {
+    if (!fits(x)) return std::nullopt;
+    m[k] = count * x;
+  }
+  return vec(std::move(m));
+}
+
 struct Evaluator {
   exmap env;
   WorkBudget& budget;
+  // Does a loop's body read its index; each loop held, so that its address is never
+  // another's while this lasts.
+  std::unordered_map<const reduction*, std::pair<ex, bool>> reads;
+
+  bool reads_index(const reduction& r) {
+    auto it = reads.find(&r);
+    if (it == reads.end()) it = reads.emplace(&r, std::make_pair(ex(r), r.body().has(r.index_ex()))).first;
+    return it->second.second;
+  }
 
   // A product with a zero factor is zero, whatever its other factors: `if (c) a` is c * a,
   // and a branch not taken is never evaluated, as the simulator never runs it
@@ -292,7 +332,33 @@ struct Evaluator {
     fail(DiagKind::EvaluationError, "cannot evaluate " + to_pamela(e));
   }
 
+  // A loop's bounds, each an integer (exact: the bounds of a loop whose body does not read
+  // its index need not fit a machine word).
+  std::pair<numeric, numeric> bounds(const reduction& r) {
+    try {
+      numeric lb = integer_value(need_scalar(ev(r.lb()), "loop bound"), "lower");
+      numeric ub = integer_value(need_scalar(ev(r.ub()), "loop bound"), "upper");
+      return {lb, ub};
+    } catch (EvalError& err) {  // the innermost loop's bound failed: name it
+      if (!is_class<symbol>(err.loop_index)) err.loop_index = r.index();
+      throw;
+    }
+  }
+
   Value reduce(const reduction& r) {
+    if (!reads_index(r)) {
+      // The body is the same at every index: a max or min is its value, a sum of exact
+      // numbers is the count times it (term by term, a chain of sums whose bounds are
+      // sums took 2^13 x 10^8 steps to say its bound was an integer). Floats are still
+      // added term by term, which rounds differently from a product.
+      auto [lb, ub] = bounds(r);
+      if (lb > ub) return empty(r);
+      if (--budget.steps_left < 0) fail(DiagKind::WorkLimit, "work limit exceeded while unrolling a reduction");
+      Value b = ev(r.body());
+      if (r.kind() != ReduceKind::Sum || lb == ub) return b;
+      if (auto v = repeated_sum(b, ub - lb + 1)) return *v;
+      return unroll(r, in_range(r, lb, "lower"), in_range(r, ub, "upper"));
+    }
     long lb = 0, ub = 0;
     try {
       lb = integer_bound(need_scalar(ev(r.lb()), "loop bound"), "lower");
@@ -301,10 +367,26 @@ struct Evaluator {
       if (!is_class<symbol>(err.loop_index)) err.loop_index = r.index();
       throw;
     }
-    if (lb > ub) {
-      if (r.kind() == ReduceKind::Sum || r.empty_is_zero()) return scalar(0);
-      fail(DiagKind::EmptyRange, std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");
+    if (lb > ub) return empty(r);
+    return unroll(r, lb, ub);
+  }
+
+  Value empty(const reduction& r) {
+    if (r.kind() == ReduceKind::Sum || r.empty_is_zero()) return scalar(0);
+    fail(DiagKind::EmptyRange, std::string(r.kind() == ReduceKind::Max ? "max" : "min") + " over an empty range");
+  }
+
+  long in_range(const reduction& r, const numeric& n, const char* which) {
+    try {
+      return integer_bound(n, which);
+    } catch (EvalError& err) {
+      if (!is_class<symbol>(err.loop_index)) err.loop_index = r.index();
+      throw;
     }
+  }
+
+  // Term by term, lb <= ub.
+  Value unroll(const reduction& r, long lb, long ub) {
     const ex key = r.index_ex();
     auto saved = env.find(key) != env.end() ? std::optional<ex>(env[key]) : std::nullopt;
     Value acc;
@@ -329,7 +411,7 @@ struct Evaluator {
 }  // namespace
 
 Value evaluate(const ex& e, const exmap& env, WorkBudget& budget) {
-  Evaluator ev{env, budget};
+  Evaluator ev{env, budget, {}};
   return ev.ev(e);
 }
 

@@ -6,12 +6,19 @@
   nesting   k nested `par (i = 1, 2)` loops around a delay; the loop-nesting limit (32)
             stops it past 32
   vectors   a vector literal of k elements, [1, 1, ...], and the time max(v)
+  par       process c1 = c0 || c0, c2 = c1 || c1, ...: k lines, 2^k processes at once;
+            --max-processes (10^7) refuses past 23 lines
+  seq       the same with `;`: 2^k events; --max-events (10^9) refuses past 29 lines
+  sums      d_k = sum (i = 1, d_{k-1}) { d_{k-1} + 1 }, one body + 1 / 3 (the fuzzer's
+            timeout-a82dd4e8): k lines; the written-size budget stops it past 16
+  triangle  delay(sum (i = 1, k) { sum (j = 1, i) { j } }): k^2 / 2 loop steps; simulate's
+            per-expression budget (10^7 steps) stops it past k = 4472
 
 Each size runs through compile, eval and simulate; the table gives wall time, peak RSS and
 the outcome (ok, or the kind of the located error). Near-linear means: doubling k about
 doubles the time and memory up to the limit, and past it the error comes at once.
 
-  python3 tests/bench/growth_bench.py --pamc build/pamc [--classes numbers,nesting,vectors]
+  python3 tests/bench/growth_bench.py --pamc build/pamc [--classes numbers,nesting,vectors,par,seq,sums,triangle]
 """
 import argparse, os, re, subprocess, tempfile, time
 
@@ -31,9 +38,28 @@ def vectors(k):
     return "numeric v = [" + ", ".join(["1"] * k) + "]\nprocess main = delay(max(v))\n"
 
 
+def doubling(op):
+    return lambda k: ("process c0 = delay(1)\n" + "".join("process c%d = c%d %s c%d\n" % (i, i - 1, op, i - 1)
+                                                         for i in range(1, k + 1)) + "process main = c%d\n" % k)
+
+
+def sums(k):
+    adds = ["1", "1", "0", "1", "1", "1", "1", "1", "1", "(1 / 3)"] + ["1"] * max(0, k - 10)
+    return "numeric d0 = -1 + 3\n" + "".join("numeric d%d = sum (i = 1, d%d) { d%d + %s }\n" % (i, i - 1, i - 1, adds[i - 1])
+                                            for i in range(1, k + 1)) + "process main = delay(d%d)\n" % k
+
+
+def triangle(k):
+    return "process main = delay(sum (i = 1, %d) { sum (j = 1, i) { j } } / 1e12)\n" % k
+
+
 CLASSES = {"numbers": (numbers, [2 ** j for j in range(1, 6)]),
            "nesting": (nesting, [2 ** j for j in range(1, 11)]),
-           "vectors": (vectors, [2 ** j for j in range(4, 18, 2)])}
+           "vectors": (vectors, [2 ** j for j in range(4, 18, 2)]),
+           "par": (doubling("||"), [2, 4, 8, 16, 23, 24, 32]),
+           "seq": (doubling(";"), [2 ** j for j in range(1, 6)]),
+           "sums": (sums, [2, 4, 8, 16, 17, 32]),
+           "triangle": (triangle, [2 ** j for j in range(6, 21, 2)])}
 COMMANDS = ["compile", "eval", "simulate"]
 
 

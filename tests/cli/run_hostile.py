@@ -7,7 +7,8 @@ exit 0, or exit 1 and a located `file:line:col: error:` diagnostic; exit 3, "int
 past 10 s fails the test. The budgets are the commands' own options (--max-terms,
 --max-events), set low so the set runs in seconds on a loaded machine.
 --count N --seed S run another set (docs/testing.md)."""
-import argparse, concurrent.futures, os, random, re, shutil, subprocess, tempfile, time
+import argparse, concurrent.futures, os, random, re, shutil, subprocess, sys, tempfile, time
+from fractions import Fraction
 
 import harness
 from harness import check
@@ -114,6 +115,16 @@ def doubling(first, line, last, count):
     return first + "".join(line.format(k=k, j=k - 1) for k in range(1, count + 1)) + last.format(k=count)
 
 
+def sum_chain(d, adds):
+    """d_k = sum (i = 1, d_{k-1}) { d_{k-1} + a_k }, exactly."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # the value has 6,650 digits
+    for a in adds:
+        d = d * (d + a)
+    assert d.denominator == 1
+    return int(d)
+
+
 REGRESSIONS = [
     # GiNaC's factor() made a dense polynomial of degree 10^9 (minutes, then memory).
     ("degree_1e9.pam", "numeric parameter n\nprocess main = delay(n ^ 1e9 * 4 + 1)\n", ["compile"], 0,
@@ -166,18 +177,27 @@ REGRESSIONS = [
                                           "process main = delay(d{k})\n", 14),
      ["compile"], 1, "d10: the exact value of a number in its closed form has more than 300,000 digits", 1),
     # timeout-87d3d971: pamc eval has these sums' closed form, but simulate unrolled delay(d6)'s
-    # 10^17 loop steps with no budget. One evaluation may take a tenth of --max-events (the
-    # default, 10^8 steps, is tests/errors/fail_sim_expression_loop_steps.pam). A loop whose
+    # 10^17 loop steps with no budget. One evaluation may take a hundredth of --max-events
+    # (the default, 10^7 steps, is tests/errors/fail_sim_expression_loop_steps.pam). A loop whose
     # iterations cost the same is refused after its first (it took 1.7 s to spend the
     # default budget); the loops around it, each in its first iteration, at least their
     # trip counts times that.
     ("fuzz_sum_chain_simulate.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                              "process main = delay(d{k})\n", 6),
      ["simulate", "--max-events", "1000000"], 1,
-     "error: a delay time: its evaluation would take at least 963351 loop steps, more than 100000 ", 1),
+     "error: a delay time: its evaluation would take at least 81639 loop steps, more than 10000 ", 1),
     ("fuzz_sum_chain_simulate_default.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                                      "process main = delay(d{k})\n", 6),
-     ["simulate"], 1, "error: a delay time: its evaluation would take at least 150266583 loop steps, more than 100000000", 1),
+     ["simulate"], 1, "error: a delay time: its evaluation would take at least 12719511 loop steps, more than 10000000", 1),
+    # The same chain at 24 lines: the simulator compiled d24 written out (the program doubles
+    # per line; 15 s and 2.9 GB before the step budget stopped it). Refused before compiling,
+    # as lowering refuses it, where sharing makes it pass 500,000 nodes.
+    ("fuzz_sum_chain_simulate_24.pam", doubling("numeric d0 = 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
+                                                "process main = delay(d{k})\n", 24),
+     ["simulate"], 1, "fuzz_sum_chain_simulate_24.pam:25:15: error: a delay time: written out, its expression has about 6.7e+07 nodes", 1),
+    # A long vector literal is as large written out as it is held: still simulated.
+    ("vector_literal_200k.pam", "numeric v = [" + ", ".join(str(i) for i in range(200000)) + "]\nprocess main = delay(max(v))\n",
+     ["simulate"], 0, "T_main = 199999\n", 10),
     # slow-unit-6f583505 (2026-11-27): 32 nested sum (i = 1, 2) around a vector literal; the
     # simulator spent its 10^8 steps (1.6 s) before the WorkLimit. The innermost loop's first
     # iteration shows 2 steps, and each loop around it, in its first iteration, doubles that.
@@ -211,6 +231,25 @@ REGRESSIONS = [
     ("fuzz_sum_chain_1e-400_d13.pam", doubling("numeric d0 = 1e-400 + 3\n", "numeric d{k} = sum (i = 1, d{j}) {{ d{j} + 1 }}\n",
                                               "process main = delay(d{k})\n", 13),
      ["compile"], 1, "d9: the exact value of a number in its closed form has more than 300,000 digits", 2),  # 0.4 s of exact arithmetic
+    # timeout-a82dd4e8: the sum chain from d0 = -1 + 3 with one body d9 + 1 / 3. The closed
+    # form assumes d10 (the bound of d11's sum) an integer; eval checked that by unrolling
+    # d10's nested sums, 2 x 10^8 steps for each check (past 20 s). A loop whose body does
+    # not read its index is its count times the body: the value, exact, in 0.3 s.
+    ("fuzz_sum_chain_third.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-a82dd4e8.pam")).read(),
+     ["eval", "--target", "dmain"], 0, "numeric T_dmain = %d\n" % sum_chain(2, [1, 1, 0] + [1] * 6 + [Fraction(1, 3)] + [1] * 4), 1),
+    # timeout-aa4bbc95 (2026-11-27): a bound P >= 10 ^ 200000 beside log2(P); the prover
+    # evaluates log2 at the bound, and log2 found a power of two's exponent one halving at a
+    # time (quadratic: log2(2 ^ 600000) took 18 s, the fuzzer's input past 60 s under ASan).
+    ("log2_huge_power.pam", "numeric x = log2(2 ^ 600000)\nnumeric y = log2(2 ^ -600000 * 3)\n",
+     ["eval", "--target", "x"], 0, "numeric x = 600000\n", 1),
+    ("log2_huge_bound.pam", "numeric parameter P >= 10 ^ 200000\nnumeric x = log2(10 ^ 200000)\nprocess main = delay(log2(P) * x)\n",
+     ["compile"], 0, "numeric T_main = log2(", 1),
+    # timeout-feb314e8 (2026-11-27): a par from p = 3 ^ 600000. The prover's refutation
+    # evaluates claims at that bound, and each power too large to hold built its error
+    # message by printing 286,000 digits to see they were long (3.8 s, then dropped): now
+    # the size says so. The assumption it prints is the value's own (0.5 s).
+    ("fuzz_par_from_huge.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-feb314e8.pam")).read(),
+     ["compile"], 0, "numeric T_main = 2 * N ^ 3 / P - 2 * N ^ 2 / P\n", 2),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),

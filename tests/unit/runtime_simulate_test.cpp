@@ -354,6 +354,41 @@ TEST_CASE("simulate: budgets are checked before a run allocates") {
   CHECK(simulate_body(later, {}, o).makespan.mean == 2);
 }
 
+// One evaluation of an expression may take a hundredth of --max-events loop steps. A loop
+// whose iterations differ in cost (a triangle: iteration i runs an inner loop of i steps)
+// cannot be refused ahead, so it stops when that budget is spent: counted in steps here.
+TEST_CASE("simulate: a loop of differing iterations stops at a hundredth of --max-events steps") {
+  auto triangle = [] {  // sum (i = 1, N) { sum (j = 1, i) { j } } = N (N + 1) (N + 2) / 6
+    return delay(reduce(Op::Sum, "i", num(1), nm("N"), reduce(Op::Sum, "j", num(1), nm("i"), nm("j"))));
+  };
+  // about N^2 / 2 steps: 8 x 10^6 at N = 4000, within the default 10^7, simulated exactly
+  CHECK(T(triangle(), {{"N", 4000}}) == 4000.0 * 4001 * 4002 / 6);
+  // 2 x 10^8 at N = 20000: stopped once its steps pass 10^7 (the inner loop, of same-cost
+  // iterations, shows it will; else the count, checked every 2^20 steps)
+  try {
+    T(triangle(), {{"N", 20000}});
+    FAIL("a triangle of 2 x 10^8 loop steps was evaluated");
+  } catch (const SimError& e) {
+    CHECK(e.diag.kind == DiagKind::WorkLimit);
+    std::string m = e.what();
+    auto at = m.find("would take at least ");
+    std::size_t skip = 20;
+    if (at == std::string::npos) at = m.find("stopped after "), skip = 14;
+    REQUIRE(at != std::string::npos);
+    long long steps = std::stoll(m.substr(at + skip));
+    CHECK(steps > 10000000);
+    CHECK(steps <= 10000000 + (1 << 20));
+    CHECK(m.find("a hundredth of the --max-events limit") != std::string::npos);
+  }
+  // --max-events raises it: 10^10 events allow 10^8 steps
+  SimOptions o = det();
+  o.max_events = 1000000000;
+  o.max_events *= 10;
+  CHECK(T(triangle(), {{"N", 6000}}, o) == 6000.0 * 6001 * 6002 / 6);
+  // a loop of same-cost iterations is refused ahead, after its first, with what it needs
+  CHECK_THROWS_WITH_AS(T(delay(reduce(Op::Sum, "i", num(1), num(2e7), nm("i")))), doctest::Contains("at least 20000000 loop steps, more than 10000000"), SimError);
+}
+
 TEST_CASE("simulate: text and JSON reports") {
   SimResult r = simulate_body(parloop("p", num(1), num(2), seq(delay(num(1)), use(num(0), num(1), num(2)))), {}, det());
   std::string j = format_sim_json(r, "main");

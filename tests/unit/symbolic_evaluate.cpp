@@ -97,9 +97,56 @@ TEST_CASE("errors are EvalError, never a crash") {
 
 TEST_CASE("the work budget stops brute force") {
   symbol i("i"), j("j"), N("N");
-  ex s = make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, 1, N, 1));
+  // Bodies that read their index: unrolled term by term, a step each.
+  ex s = make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, 1, N, i * j));
   CHECK(err(s, {{N, 1000}}, 5000).find("work limit") != std::string::npos);
   WorkBudget b{2000};
-  CHECK(evaluate(s, {{N, 40}}, b).scalar == 1600);
+  CHECK(evaluate(s, {{N, 40}}, b).scalar == 820 * 820);
   CHECK(b.steps_left == 2000 - 40 - 1600);
+}
+
+// A body that does not read its index has one value in the whole range: a sum is the
+// count times it, a max or min that value, with no step per term. Each is checked here
+// against the same loop made to read its index (a factor i >= lb, 1 in the range), which
+// is unrolled term by term.
+TEST_CASE("a loop whose body does not read its index: the unrolled value, in one step") {
+  symbol i("i"), j("j"), N("N"), x("x");
+  auto reading = [&](ReduceKind k, const ex& lb, const ex& ub, const ex& body) {
+    return make_reduction(k, i, lb, ub, body * compare(Cmp::Ge, i, lb));
+  };
+  auto same = [&](ReduceKind k, const ex& lb, const ex& ub, const ex& body, const GiNaC::exmap& env) {
+    WorkBudget b1, b2;
+    Value once = evaluate(make_reduction(k, i, lb, ub, body), env, b1);
+    Value unrolled = evaluate(reading(k, lb, ub, body), env, b2);
+    return once.is_vector == unrolled.is_vector && values_equal(once, unrolled, 0) && to_string(once) == to_string(unrolled);
+  };
+  for (long n : {-3L, 0L, 1L, 2L, 7L, 100L})
+    for (const ex& body : {ex(numeric(1, 3)), x / 7 - 2, ex(-x), ex(vector_literal({numeric(1, 3), 0, -2}) * x)}) {
+      GiNaC::exmap env{{N, n}, {x, numeric(5, 3)}};
+      CHECK(same(ReduceKind::Sum, 1, N, body, env));
+      CHECK(same(ReduceKind::Sum, -N, N, body, env));
+      if (n >= 1) {
+        CHECK(same(ReduceKind::Max, 1, N, body, env));
+        CHECK(same(ReduceKind::Min, 1, N, body, env));
+      }
+    }
+  // Floats are added term by term as before (a product rounds differently).
+  CHECK(same(ReduceKind::Sum, 1, 7, GiNaC::sqrt(ex(2)) / 10, {}));
+  // Empty ranges keep their meaning.
+  CHECK(err(make_reduction(ReduceKind::Max, i, 1, N, x), {{N, 0}, {x, 1}}).find("empty range") != std::string::npos);
+  // One step per loop, whatever its count, and bounds past a machine word need no unrolling:
+  // the chain d_k = sum (i = 1, d_{k-1}) { d_{k-1} + 1 / 3 } checks its bounds at once.
+  WorkBudget b{10};
+  ex nested = make_reduction(ReduceKind::Sum, i, 1, N, make_reduction(ReduceKind::Sum, j, 1, N, N + numeric(1, 3)));
+  CHECK(evaluate(nested, {{N, numeric(1000000000)}}, b).scalar == numeric(1000000000) * numeric(1000000000) * (numeric(1000000000) + numeric(1, 3)));
+  CHECK(b.steps_left == 8);
+  numeric huge = numeric(2).power(100);
+  CHECK(ev(make_reduction(ReduceKind::Sum, i, 1, N, numeric(1, 3)), {{N, huge}}) == huge / 3);
+  CHECK(ev(make_reduction(ReduceKind::Max, i, 1, N, numeric(1, 3)), {{N, huge}}) == numeric(1, 3));
+  // A sum whose terms would need more than the loop bounds' machine words still unrolls
+  // (and says so) where its body reads the index.
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, N, i), {{N, huge}}).find("loop bound out of range") != std::string::npos);
+  // Near the size limit the sum is added term by term, with the same check at each step.
+  ex big = GiNaC::pow(numeric(3), 200000) / GiNaC::pow(numeric(2), 200000);
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, 2, big)).find("a sum") != std::string::npos);
 }
