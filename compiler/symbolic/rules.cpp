@@ -4,6 +4,7 @@
 // themselves live in rules_*.cpp by family; each states its theorem and side conditions
 // above it.
 #include "compiler/symbolic/rules.h"
+#include "compiler/symbolic/exact_size.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
 
@@ -307,8 +308,19 @@ static bool degree_above(const ex& x, long limit) {
   return false;
 }
 
+// GiNaC's factor() on a polynomial with a coefficient of hundreds of thousands of digits (a
+// fuzzed sum chain) runs past a minute in its gcds; above kMaxFactorBits in some number, x is
+// left as it is too.
+constexpr long kMaxFactorBits = 4096;
+
+static bool coefficient_above(const ex& x, long bits) {
+  for (auto it = x.preorder_begin(); it != x.preorder_end(); ++it)
+    if (is_class<numeric>(*it) && exact_bits(ex_to<numeric>(*it)) > bits) return true;
+  return false;
+}
+
 ex factor_polynomial(const ex& x) {
-  if (degree_above(x, kMaxFactorDegree)) return x;
+  if (degree_above(x, kMaxFactorDegree) || coefficient_above(x, kMaxFactorBits)) return x;
   auto terms = expanded_terms(x);
   if (!terms || terms->size() < 2) return factor(x);
   Monomial g = terms->front().second;
