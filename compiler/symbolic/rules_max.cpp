@@ -261,38 +261,33 @@ std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
 
 namespace {
 
-// The residues mod m (m a multiple of every modulus below) that a case guard admits: a
-// product-free sum of tests (k mod a == s), a, s numbers, on one integer k. nullopt when
-// the guard is not of that form or names another k.
-std::optional<std::set<long>> case_residues(const ex& guard, ex& k, long m) {
-  std::set<long> out;
-  for (const ex& t : operands_of(guard, true)) {
-    if (pamela_function(t) != Fn::Eq) return std::nullopt;
-    ex md = t.op(0), r = t.op(1);
-    if (pamela_function(md) != Fn::Mod) std::swap(md, r);
-    if (pamela_function(md) != Fn::Mod || !is_class<numeric>(r) || !is_class<numeric>(md.op(1))) return std::nullopt;
-    const numeric &a = ex_to<numeric>(md.op(1)), &s = ex_to<numeric>(r);
-    if (!a.is_pos_integer() || a > 64 || !s.is_integer() || s.is_negative() || s >= a) return std::nullopt;
-    if (k.is_zero()) k = md.op(0);
-    else if (!k.is_equal(md.op(0))) return std::nullopt;
-    long an = a.to_long();
-    if (m % an) return std::nullopt;
-    for (long x = s.to_long(); x < m; x += an)
-      if (!out.insert(x).second) return std::nullopt;
-  }
-  return out;
+// One test of a case guard, (k mod a == s) with a and s numbers, 0 <= s < a <= 64.
+struct CaseTest {
+  ex k;
+  long a, s;
+};
+std::optional<CaseTest> case_test(const ex& t) {
+  if (pamela_function(t) != Fn::Eq) return std::nullopt;
+  ex md = t.op(0), r = t.op(1);
+  if (pamela_function(md) != Fn::Mod) std::swap(md, r);
+  if (pamela_function(md) != Fn::Mod || !is_class<numeric>(r) || !is_class<numeric>(md.op(1))) return std::nullopt;
+  const numeric &a = ex_to<numeric>(md.op(1)), &s = ex_to<numeric>(r);
+  if (!a.is_pos_integer() || a > 64 || !s.is_integer() || s.is_negative() || s >= a) return std::nullopt;
+  return CaseTest{md.op(0), a.to_long(), s.to_long()};
 }
 
 }  // namespace
 
 namespace detail {
 
-// A sum of cases on k mod a: e = sum_j [guard_j] x_j whose guards (case_residues) split the
-// residues of an integer k (proved) mod m into disjoint classes that cover them all, so
-// exactly one guard is 1 at every point. The (guard, x) pairs; nullopt otherwise.
+// A sum of cases on k mod a: e = sum_j [guard_j] x_j whose guards (sums of case_test's, all
+// on one k) split the residues of an integer k (proved) mod m, the lcm of their moduli,
+// into disjoint classes that cover them all, so exactly one guard is 1 at every point. The
+// (guard, x) pairs; nullopt otherwise.
 std::optional<std::vector<std::pair<ex, ex>>> residue_cases(const ex& e, const Facts& f) {
   if (!is_class<add>(e)) return std::nullopt;
   std::vector<std::pair<ex, ex>> cases;
+  std::vector<CaseTest> tests;  // every case's tests
   for (const ex& t : operands_of(e, true)) {
     ex guard, rest = 1;
     for (const ex& x : operands_of(t, false)) {
@@ -304,28 +299,24 @@ std::optional<std::vector<std::pair<ex, ex>>> residue_cases(const ex& e, const F
       else rest *= x;
     }
     if (guard.is_zero()) return std::nullopt;
+    for (const ex& g : operands_of(guard, true)) {
+      auto ct = case_test(g);
+      if (!ct || !ct->k.is_equal(tests.empty() ? ct->k : tests[0].k)) return std::nullopt;
+      tests.push_back(*ct);
+    }
     cases.emplace_back(guard, rest);
   }
   if (cases.size() < 2) return std::nullopt;
   long m = 1;
-  for (const auto& c : cases)
-    for (const ex& t : operands_of(c.first, true)) {
-      const ex& md = pamela_function(t.op(0)) == Fn::Mod ? t.op(0) : t.op(1);
-      if (pamela_function(md) != Fn::Mod || !is_class<numeric>(md.op(1)) || !ex_to<numeric>(md.op(1)).is_pos_integer() ||
-          ex_to<numeric>(md.op(1)) > 64)
-        return std::nullopt;
-      m = std::lcm(m, ex_to<numeric>(md.op(1)).to_long());
-      if (m > 720) return std::nullopt;
+  for (const CaseTest& t : tests)
+    if ((m = std::lcm(m, t.a)) > 720) return std::nullopt;
+  std::vector<bool> hit(m, false);  // the residues mod m some test admits
+  for (const CaseTest& t : tests)
+    for (long x = t.s; x < m; x += t.a) {
+      if (hit[x]) return std::nullopt;  // two tests at one residue
+      hit[x] = true;
     }
-  ex k = 0;
-  std::set<long> all;
-  for (const auto& c : cases) {
-    auto rs = case_residues(c.first, k, m);
-    if (!rs) return std::nullopt;
-    for (long x : *rs)
-      if (!all.insert(x).second) return std::nullopt;  // two cases at one residue
-  }
-  if (static_cast<long>(all.size()) != m || !f.provably_integer(k)) return std::nullopt;
+  if (std::count(hit.begin(), hit.end(), false) != 0 || !f.provably_integer(tests[0].k)) return std::nullopt;
   return cases;
 }
 

@@ -73,6 +73,10 @@ struct GuardFacts {
   std::vector<std::tuple<symbol, ex, bool, bool>> bounds;  // symbol, bound, lower, strict
   exvector integers;
   bool empty() const { return bounds.empty() && integers.empty(); }
+  void add(const GuardFacts& o) {
+    bounds.insert(bounds.end(), o.bounds.begin(), o.bounds.end());
+    integers.insert(integers.end(), o.integers.begin(), o.integers.end());
+  }
 };
 GuardFacts guard_facts(const ex& g, const Facts& f) {
   GuardFacts out;
@@ -299,40 +303,24 @@ struct Driver {
     // A family with one loop and distinct positions is read as the max of its weights
     // (vmax_distinct) there too, before a guard in its weight (p != q) is rewritten as a
     // difference of two vectors.
-    if (pamela_function(e) == Fn::VectorMax && firings_left > 0) {
+    if (pamela_function(e) == Fn::VectorMax) {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"), rule_index("vmax_collapse"),
                                        rule_index("vmax_distinct")};
-      for (size_t k : top_down) {
-        if (auto y = try_rule(all_rules()[k], e, f)) {
-          if (trace_rules()) std::cerr << "rule " << all_rules()[k].name << " (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
-          c.log.push_back(static_cast<unsigned char>(k));
-          --firings_left;
-          return run(*y, cx);
-        }
-      }
+      for (size_t k : top_down)
+        if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
     }
     // Top-down at a max: a par's branch load beside the loads of all branches is dropped
     // before either is simplified, while the two are still written alike (load_families.h).
-    if (is_class<extremum>(e) && firings_left > 0) {
+    if (is_class<extremum>(e)) {
       static const size_t inner_load = rule_index("max_inner_load");
-      if (auto y = try_rule(all_rules()[inner_load], e, f)) {
-        if (trace_rules()) std::cerr << "rule max_inner_load (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
-        c.log.push_back(static_cast<unsigned char>(inner_load));
-        --firings_left;
-        return run(*y, cx);
-      }
+      if (auto y = fire_top_down(inner_load, e, f)) return run(*y, cx);
     }
     // Top-down at a max over w of sums over j of a fiber test g(j) == w: read as the vector
     // of those fibers (ext_fiber_vector) before the sums are closed per w, which leaves a
     // max over w of floors that no extremum rule reads.
-    if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max && firings_left > 0) {
+    if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
       static const size_t fiber = rule_index("ext_fiber_vector");
-      if (auto y = try_rule(all_rules()[fiber], e, f)) {
-        if (trace_rules()) std::cerr << "rule ext_fiber_vector (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
-        c.log.push_back(static_cast<unsigned char>(fiber));
-        --firings_left;
-        return run(*y, cx);
-      }
+      if (auto y = fire_top_down(fiber, e, f)) return run(*y, cx);
     }
     ex x;
     if (auto guarded = guarded_product(e, cx)) {
@@ -370,31 +358,38 @@ struct Driver {
     return x;
   }
 
+  // Rule k tried at e before its children are simplified; a firing is counted and traced
+  // as in the bottom-up loop.
+  std::optional<ex> fire_top_down(size_t k, const ex& e, const Facts& f) {
+    if (firings_left <= 0) return std::nullopt;
+    auto y = try_rule(all_rules()[k], e, f);
+    if (!y) return std::nullopt;
+    if (trace_rules()) std::cerr << "rule " << all_rules()[k].name << " (top-down): " << to_pamela(e) << "  ->  " << to_pamela(*y) << "\n";
+    c.log.push_back(static_cast<unsigned char>(k));
+    --firings_left;
+    return y;
+  }
+
   // A product with comparison factors (guard_facts): the comparisons are simplified in
   // this context, the other factors in one with their bounds added. nullopt when e is not
   // such a product.
   std::optional<ex> guarded_product(const ex& e, size_t cx) {
     if (!is_class<mul>(e)) return std::nullopt;
     const Facts& f = *c.ctx[cx]->facts;
-    ex guards = 1, rest = 1;
-    exvector guard_list;
+    exvector guard_list, rest_list;
     std::vector<GuardFacts> guard_facts_of;
-    GuardFacts facts;
-    for (size_t k = 0; k < e.nops(); ++k) {
-      GuardFacts b = guard_facts(e.op(k), f);
+    for (const ex& x : e) {
+      GuardFacts b = guard_facts(x, f);
       if (b.empty()) {
-        rest *= e.op(k);
+        rest_list.push_back(x);
       } else {
-        guards *= e.op(k);
-        guard_list.push_back(e.op(k));
-        guard_facts_of.push_back(b);
-        facts.bounds.insert(facts.bounds.end(), b.bounds.begin(), b.bounds.end());
-        facts.integers.insert(facts.integers.end(), b.integers.begin(), b.integers.end());
+        guard_list.push_back(x);
+        guard_facts_of.push_back(std::move(b));
       }
     }
-    if (facts.empty() || (is_class<numeric>(rest) && guard_list.size() < 2)) return std::nullopt;
-    rest = with_guard_residues(guards, rest);
-    size_t inner = c.guard_child(cx, guards, facts);
+    ex rest = 1;
+    for (const ex& x : rest_list) rest *= x;
+    if (guard_list.empty() || (is_class<numeric>(rest) && guard_list.size() < 2)) return std::nullopt;
     // Each guard is simplified under the guards before it, shortest printed first (then by
     // text, so the result does not depend on GiNaC's factor order): (1 <= P) * (0 <=
     // log2(P)) is (1 <= P). Never each under all the others: two equal guards would both
@@ -413,15 +408,12 @@ struct Driver {
     for (size_t k : order) {
       g *= run(guard_list[k], before.is_equal(1) ? cx : c.guard_child(cx, before, so_far));
       before *= guard_list[k];
-      const GuardFacts& b = guard_facts_of[k];
-      so_far.bounds.insert(so_far.bounds.end(), b.bounds.begin(), b.bounds.end());
-      so_far.integers.insert(so_far.integers.end(), b.integers.begin(), b.integers.end());
+      so_far.add(guard_facts_of[k]);
     }
+    // The other factors under all the guards (before is now their whole product).
+    const size_t inner = c.guard_child(cx, before, so_far);
     ex y = 1;
-    for (size_t k = 0; k < rest.nops() || k == 0; ++k) {
-      y *= run(is_class<mul>(rest) ? rest.op(k) : rest, inner);
-      if (!is_class<mul>(rest)) break;
-    }
+    for (const ex& x : detail::operands_of(with_guard_residues(before, rest), false)) y *= run(x, inner);
     return g * y;
   }
 
