@@ -85,7 +85,8 @@ struct Loop {
 // max(0, min(ub, U) - lb + 1), with a > 0: L = ceil(-b / a) (<=), floor(-b / a) + 1 (<);
 // a < 0: U = floor(b / -a) (<=), ceil(b / -a) - 1 (<); exact for an empty range too
 // (`any_range`). Eq/Ne: with a = +-1 and s = -b / a an integer (proved), the one match is
-// (lb <= s) (s <= ub); right where lb <= ub + 1. Needs lb, ub integers (the caller's require).
+// (lb <= s) (s <= ub) (another integer a: times (b mod |a| == 0), b an integer, proved);
+// right where lb <= ub + 1. Needs lb, ub integers (the caller's require).
 struct MatchCount {
   ex count;
   bool any_range;  // exact on an empty range too, not only where lb <= ub + 1

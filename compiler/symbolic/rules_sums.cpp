@@ -274,10 +274,17 @@ std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r,
   const numeric& ca = lin->first;
   const ex& b = lin->second;
   if (fn == Fn::Eq || fn == Fn::Ne) {
-    if (ca != 1 && ca != -1) return std::nullopt;
+    // Another integer a: s = -b / a is an integer exactly where a divides b (b an integer).
+    if (!ca.is_integer()) return std::nullopt;
     ex s = (-b / ca).expand();
-    if (!f.provably_integer(s)) return std::nullopt;
-    ex one = compare(Cmp::Le, r.lb(), s) * compare(Cmp::Le, s, r.ub());
+    ex divides = 1;
+    if (ca != 1 && ca != -1) {
+      if (!f.provably_integer(b)) return std::nullopt;
+      divides = compare(Cmp::Eq, mod_of(b, abs(ca)), 0);
+    } else if (!f.provably_integer(s)) {
+      return std::nullopt;
+    }
+    ex one = divides * compare(Cmp::Le, r.lb(), s) * compare(Cmp::Le, s, r.ub());
     return MatchCount{fn == Fn::Eq ? one : r.ub() - r.lb() + 1 - one, fn == Fn::Eq};
   }
   bool strict = fn == Fn::Lt;
@@ -320,7 +327,8 @@ std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a
 // matching i are a ray, so the sum runs over the part of the range on the ray: a > 0:
 // sum (i = max(lb, L), ub) { g(i) }; a < 0: sum (i = lb, min(ub, U)) { g(i) }, with L, U as
 // in linear_match_count (a boundary process, if (p > 0) use(link(p - 1), t)); ==, a = +-1
-// and s = -b / a an integer (proved): g(s) (lb <= s) (s <= ub); != the whole sum minus that
+// and s = -b / a an integer (proved): g(s) (lb <= s) (s <= ub), for another integer a and b
+// an integer (proved) that times (b mod |a| == 0); != the whole sum minus that
 // (all but the sender, if (q != p)), where g(s) must not fail. Both sides are 0 on an empty
 // range. Side conditions: lb, ub integers (proved or assumed); g does not fail (may_fail)
 // at the i skipped; b does not fail unless the range is provably non-empty.
@@ -328,15 +336,16 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !is_class<mul>(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
+  // The first comparison linear in i is the selection; others (a residue test p mod 2 == 0
+  // beside p != q) stay in g.
   ex pred, g = 1;
+  std::optional<std::pair<numeric, ex>> lin;
   for (size_t t = 0; t < r->body().nops(); ++t) {
     const ex& x = r->body().op(t);
-    if (pred.is_zero() && is_comparison(x) && x.has(i)) pred = x;
+    if (pred.is_zero() && is_comparison(x) && x.has(i) && (lin = linear_in(x.op(1) - x.op(0), i))) pred = x;
     else g *= x;
   }
   if (pred.is_zero() || !g.has(i)) return std::nullopt;
-  auto lin = linear_in(pred.op(1) - pred.op(0), i);
-  if (!lin) return std::nullopt;
   Facts fi = f;  // the skipped i lie in lb..ub
   fi.declare_index(r->index(), r->lb(), r->ub());
   if (may_fail(g, fi)) return std::nullopt;
@@ -345,12 +354,20 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   const ex& b = lin->second;
   Fn fn = pamela_function(pred);
   if (fn == Fn::Eq || fn == Fn::Ne) {
-    if (ca != 1 && ca != -1) return std::nullopt;
+    // a i + b = 0 at i = s0 = -b / a only; for an integer a other than +-1 that is an
+    // integer exactly where a divides b (b an integer, proved): the test (b mod |a| == 0).
+    if (!ca.is_integer()) return std::nullopt;
     ex s0 = (-b / ca).expand();
     ex at = g.subs(exmap{{i, s0}});
-    if (!f.provably_integer(s0) || may_fail(at, f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a))
+    ex divides = 1;
+    if (ca != 1 && ca != -1) {
+      if (!f.provably_integer(b)) return std::nullopt;
+      divides = compare(Cmp::Eq, mod_of(b, abs(ca)), 0);
+    } else if (!f.provably_integer(s0)) {
       return std::nullopt;
-    ex one = at * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
+    }
+    if (may_fail(at, f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+    ex one = divides * at * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
     return fn == Fn::Eq ? one : rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), g) - one;
   }
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;

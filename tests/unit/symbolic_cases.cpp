@@ -273,3 +273,29 @@ TEST_CASE_FIXTURE(Cases, "a power of a loop index is bounded by its value at the
   ex s = simplify(e, h, a2, st2);
   CHECK(count_reductions(s) == 0);
 }
+
+TEST_CASE_FIXTURE(Cases, "p != q beside a residue test: the whole sum minus the diagonal term, counted where 2 p == q") {
+  symbol q("q");
+  Facts g = F;
+  g.declare_index(q, 0, P - 1);
+  Assumptions none;
+  RuleStats st2;
+  // all but the sender, among the even senders: sum (p) { (p != q) (p mod 2 == 0) (p + 1) }
+  ex e = Sum(i, 0, P - 1, compare(Cmp::Ne, i, q) * compare(Cmp::Eq, mod_of(i, 2), 0) * (i + 1));
+  ex s = simplify(e, g, none, st2);
+  CHECK(count_reductions(s) == 0);
+  // a stride on the index: 2 i == q matches once where q is even and q / 2 is in range
+  ex c = Sum(i, 0, N, compare(Cmp::Eq, 2 * i, q));
+  ex sc = simplify(c, g, none, st2);
+  CHECK(count_reductions(sc) == 0);
+  ex c3 = Sum(i, -2, N, compare(Cmp::Ne, 3 * i + 1, q) * i);
+  ex sc3 = simplify(c3, g, none, st2);
+  CHECK(count_reductions(sc3) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int p = 1; p <= 9; ++p)
+    for (int qq = 0; qq < p; ++qq)
+      for (int n : {-3, -1, 0, 1, 4, 7}) pts.push_back({{P, p}, {q, qq}, {N, n}});
+  CHECK(agrees(s, e, pts));
+  CHECK(agrees(sc, c, pts));
+  CHECK(agrees(sc3, c3, pts));
+}
