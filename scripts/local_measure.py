@@ -19,9 +19,10 @@ figures of merit (targets: 10 % and 25 %).
   python3 scripts/local_measure.py --pamc build/pamc --quick --work DIR
                                      tiny sizes, everything in DIR (the CTest test)
 
-The stencil model's cache size is a breakpoint: for each candidate between the fit rows'
-working sets, `pamc fit` runs with that cache_bytes, and the one with the least residual
-is kept (a least-squares breakpoint, not a hand-picked number). Timed runs are raised in
+The stencil model's two cache sizes (a core's own, the shared one) are breakpoints: for
+each pair of candidates between the fit rows' working sets, `pamc fit` runs with them,
+and the pair with the least residual is kept (least-squares breakpoints, not hand-picked
+numbers). Timed runs are raised in
 priority against the other programs of a shared machine: real-time first-in first-out
 at the lowest priority (chrt -f 1) where allowed (root), else nice -n -10.
 """
@@ -47,24 +48,26 @@ MODELS = {name: os.path.join(LOCAL, f"{name}.pam") for name in ("spawn", "stream
 # kernels' fits: t_thread from the spawn runs alone (the kernels' long runs hide it, and
 # noise there fits it negative), the shared memory's t_byte from the stream runs.
 FITTED = {"spawn": ["t_thread"], "stream": ["t_copy", "t_byte"], "matmul": ["t_fma"],
-          "stencil": ["t_point", "t_point_mem", "t_sync"]}
+          "stencil": ["t_point_own", "t_point", "t_point_mem", "t_sync"]}
 KERNELS = ("matmul", "stencil")
 
 # (kernel, N, T, role): role "micro" for the microbenchmarks, "fit" for the kernel runs
 # the constants are fitted from, "held-out" for those they predict. The matrix multiply
 # is fitted on one thread only: two and four threads are predicted. The stencil's
-# barrier needs two threads to be seen; its fit sizes reach past the cache (the working
-# set, 16 (N + 2)^2 bytes: 4 MB at N = 512, 38 MB at 1536, 67 MB at 2048, 105 MB at
-# 2560); it is predicted at sizes between them (768, 1280) and beyond them (3072, 4096),
-# on one, two and four threads. The stream's sizes are all beyond the cache. The
-# stencil's sweep count S makes each run about STENCIL_WORK point updates, so small and
-# large grids take comparable time.
+# barrier needs two threads to be seen; its fit sizes lie on both sides of a core's own
+# cache and of the shared one (the working set, 16 (N + 2)^2 bytes: 1 MB at N = 256, 4 MB
+# at 512, 38 MB at 1536, 105 MB at 2560, 206 MB at 3584), away from the sizes where the
+# arrays leave the shared cache gradually (about 50-70 MB: N = 1792 on one thread, 2048
+# on two); it is predicted between them (768, 1280, 3072) and beyond them (4096), on one,
+# two and four threads. The stream's sizes are all beyond the cache. The stencil's sweep
+# count S makes each run about STENCIL_WORK point updates, so small and large grids take
+# comparable time.
 FULL_PLAN = (
     [("spawn", 0, t, "micro") for t in (1, 2, 4)]
     + [("stream", n, t, "micro") for n in (2560, 3072, 4096) for t in (1, 2)]
     + [("matmul", n, 1, "fit") for n in (128, 160, 192, 224, 256)]
     + [("matmul", n, t, "held-out") for n in (384, 512, 768, 1024) for t in (1, 2, 4)]
-    + [("stencil", n, t, "fit") for n in (128, 256, 512, 1024, 1536, 2048, 2560) for t in (1, 2)]
+    + [("stencil", n, t, "fit") for n in (128, 256, 512, 1024, 1536, 2560, 3584) for t in (1, 2)]
     + [("stencil", n, t, "held-out") for n in (768, 1280, 3072, 4096) for t in (1, 2, 4)]
 )
 QUICK_PLAN = (
@@ -273,26 +276,34 @@ def fit(pamc, kernel, rows, cores, work, fixed, start=None):
 
 
 def fit_stencil(pamc, rows, cores, work, fixed):
-    """The stencil's constants, with cache_bytes the least-squares breakpoint between the
-    fit rows' working sets (16 (N + 2)^2 bytes) and FIXED (t_thread, t_byte) the
-    microbenchmarks'."""
-    sets = sorted({16 * (r["N"] + 2) ** 2 for r in rows if r["kernel"] == "stencil" and r["role"] == "fit"})
-    candidates = [(a + b) // 2 for a, b in zip(sets, sets[1:])]
+    """The stencil's constants, with its two cache sizes least-squares breakpoints: own_bytes
+    (a core's own cache) between the fit rows' working sets on one core (16 (N + 2)^2
+    bytes over min(T, cores)), cache_bytes (the shared cache) between their working sets,
+    above own_bytes; FIXED (t_thread, t_byte) the microbenchmarks'. Returns (the two
+    sizes, pamc fit's result)."""
+    fitted = [r for r in rows if r["kernel"] == "stencil" and r["role"] == "fit"]
+    def between(sets):
+        sets = sorted(set(sets))
+        return [(a + b) // 2 for a, b in zip(sets, sets[1:])]
+    shared = between(16 * (r["N"] + 2) ** 2 for r in fitted)
+    own = between(16 * (r["N"] + 2) ** 2 // min(r["T"], cores) for r in fitted)
     # Levenberg-Marquardt starts where the core work bounds every row (a point's core time
     # over its 16 bytes' at the shared rate, twice over), so each unknown moves the
     # target; at the model's defaults the memory may bound a row and hide t_point_mem.
     start = {"t_point_mem": repr(32 * float(fixed["t_byte"]))}
     best, why = None, "fewer than two working-set sizes"
-    for c in candidates:
-        try:
-            result = fit(pamc, "stencil", rows, cores, work, {"cache_bytes": c, **fixed}, start)
-        except Failure as e:
-            why = str(e)
-            continue  # e.g. no row spills: t_point_mem cannot be separated
-        if best is None or result["rss"] < best[1]["rss"]:
-            best = (c, result)
+    for c in shared:
+        for o in (x for x in own if x < c):
+            sizes = {"own_bytes": o, "cache_bytes": c}
+            try:
+                result = fit(pamc, "stencil", rows, cores, work, {**sizes, **fixed}, start)
+            except Failure as e:
+                why = str(e)
+                continue  # e.g. no row spills: t_point_mem cannot be separated
+            if best is None or result["rss"] < best[1]["rss"]:
+                best = (sizes, result)
     if best is None:
-        raise Failure("pamc fit found no cache size at which the stencil's constants separate; "
+        raise Failure("pamc fit found no cache sizes at which the stencil's constants separate; "
                       f"the last attempt: {why}")
     return best
 
@@ -319,8 +330,8 @@ def predict(pamc, rows, cores, work, log):
     t_byte = repr(fits["stream"][1]["parameters"]["t_byte"]["value"])
     fits["matmul"] = ({"t_thread": t_thread}, fit(pamc, "matmul", rows, cores, work, {"t_thread": t_thread}))
     fixed = {"t_thread": t_thread, "t_byte": t_byte}
-    cache, result = fit_stencil(pamc, rows, cores, work, fixed)
-    fits["stencil"] = ({"cache_bytes": cache, **fixed}, result)
+    sizes, result = fit_stencil(pamc, rows, cores, work, fixed)
+    fits["stencil"] = ({**sizes, **fixed}, result)
     consts = {}
     for kernel, (fixed, result) in fits.items():
         consts[kernel] = {**fixed, **{k: repr(v["value"]) for k, v in result["parameters"].items()}}

@@ -48,8 +48,8 @@ def recovery(pamc, work):
     truth = {"spawn": {"t_thread": 4e-5},
              "stream": {"t_copy": 1.4e-9, "t_byte": 5e-11, "t_thread": 4e-5},
              "matmul": {"t_fma": 7e-10, "t_thread": 4e-5},  # the spawn runs' t_thread
-             "stencil": {"t_point": 7e-10, "t_point_mem": 6e-10, "t_sync": 3e-6, "t_thread": 4e-5,
-                         "t_byte": 5e-11, "cache_bytes": 10 * 2 ** 20}}
+             "stencil": {"t_point_own": 5.5e-10, "t_point": 7e-10, "t_point_mem": 6e-10, "t_sync": 3e-6,
+                         "t_thread": 4e-5, "t_byte": 5e-11, "own_bytes": 1.5 * 2 ** 20, "cache_bytes": 10 * 2 ** 20}}
     rows = []
     for kernel, n, t, role in lm.FULL_PLAN:
         s = lm.sweeps(kernel, n, "full")
@@ -62,12 +62,16 @@ def recovery(pamc, work):
     for kernel, want in truth.items():
         for name, value in want.items():
             got = float(consts[kernel][name])
-            if name == "cache_bytes":
-                # the breakpoint lies between the working sets of N = 512 (4.2 MB) and 1024
-                sets = sorted(16 * (n + 2) ** 2 for k, n, t, r in lm.FULL_PLAN if k == kernel and r == "fit")
+            if name in ("own_bytes", "cache_bytes"):
+                # the breakpoints lie between the working sets on one core of N = 256 on one
+                # thread (1.1 MB) and N = 512 on two (2.1 MB), and between the working sets
+                # of N = 512 (4.2 MB) and 1024
+                per_core = name == "own_bytes"
+                sets = sorted(16 * (n + 2) ** 2 // (min(t, 2) if per_core else 1)
+                              for k, n, t, r in lm.FULL_PLAN if k == kernel and r == "fit")
                 below = max(x for x in sets if x < value)
                 above = min(x for x in sets if x > value)
-                check(below < got < above, f"recovery: cache_bytes {got:.0f} between {below} and {above}")
+                check(below < got < above, f"recovery: {name} {got:.0f} between {below} and {above}")
             else:
                 check(abs(got - value) <= 1e-6 * value, f"recovery: {kernel} {name} = {got:.9g} (made with {value})")
     worst = max(abs(r["error"]) for r in table)
