@@ -1,5 +1,6 @@
-// The program samples/local/local.pam models: a blocked matrix multiply and a 2-D
-// five-point stencil, each split by rows over T std::threads. It times itself (steady
+// The program samples/local/matmul.pam and stencil.pam model: a blocked matrix multiply
+// and a 2-D five-point stencil, each split by rows over T std::threads, and the two
+// microbenchmarks of their machine model (spawn.pam, stream.pam). It times itself (steady
 // clock, the kernel only: allocation and initialisation are outside) and prints one line
 // per repeat, so scripts/local_measure.py can take the median, with the CPU time the
 // process used meanwhile (all threads): CPU / wall is the number of cores it obtained.
