@@ -1,5 +1,6 @@
-// The program samples/local/local.pam models: a blocked matrix multiply and a 2-D
-// five-point stencil, each split by rows over T std::threads. It times itself (steady
+// The program samples/local/matmul.pam and stencil.pam model: a blocked matrix multiply
+// and a 2-D five-point stencil, each split by rows over T std::threads, and the two
+// microbenchmarks of their machine model (spawn.pam, stream.pam). It times itself (steady
 // clock, the kernel only: allocation and initialisation are outside) and prints one line
 // per repeat, so scripts/local_measure.py can take the median, with the CPU time the
 // process used meanwhile (all threads): CPU / wall is the number of cores it obtained.
@@ -7,6 +8,9 @@
 //   local_kernel matmul N T REPEATS          C = A B, N x N doubles, blocks of 64
 //   local_kernel stencil N T STEPS REPEATS   Jacobi sweeps of an (N + 2)^2 grid
 //   local_kernel spawn T REPEATS             start and join T threads that do nothing
+//   local_kernel stream N T REPEATS          copy one (N + 2)^2 grid of doubles into
+//                                            another, rows split over T threads: the
+//                                            stencil's memory traffic without its arithmetic
 //
 // Output, one line per repeat: `KIND [N] T [STEPS] SECONDS CPU_SECONDS`. One warm-up run
 // is not printed.
@@ -118,6 +122,24 @@ Timing run_stencil(long n, long threads, long steps) {
     return s;
 }
 
+// The memory-bandwidth microbenchmark: the stencil's two streams (read one grid, write
+// the other, 16 bytes a point) with no arithmetic, so its time is the memory's.
+Timing run_stream(long n, long threads) {
+    const long w = n + 2;
+    std::vector<double> u(w * w, 1.0), v(w * w, 0.0);
+    auto worker = [&](long first, long last) {
+        for (long i = first * w; i < last * w; ++i) v[i] = u[i];
+    };
+    const Stopwatch watch;
+    std::vector<std::thread> pool;
+    for (long t = 0; t < threads; ++t)
+        pool.emplace_back(worker, first_row(w, t, threads), first_row(w, t + 1, threads));
+    for (auto& th : pool) th.join();
+    const Timing s = watch.read();
+    if (v[w * w / 2] == 12345.678) std::puts("");
+    return s;
+}
+
 Timing run_spawn(long threads) {
     const Stopwatch watch;
     std::vector<std::thread> pool;
@@ -141,6 +163,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: local_kernel matmul N THREADS REPEATS\n"
                  "       local_kernel stencil N THREADS STEPS REPEATS\n"
+                 "       local_kernel stream N THREADS REPEATS\n"
                  "       local_kernel spawn THREADS REPEATS\n");
     return 2;
 }
@@ -165,6 +188,14 @@ int main(int argc, char** argv) {
         const std::string prefix =
             "stencil " + std::to_string(n) + " " + std::to_string(t) + " " + std::to_string(steps);
         for (long r = 0; r < repeats; ++r) report(prefix, run_stencil(n, t, steps));
+        return 0;
+    }
+    if (kind == "stream" && argc == 5) {
+        const long n = positive(argv[2], "N"), t = positive(argv[3], "THREADS");
+        const long repeats = positive(argv[4], "REPEATS");
+        run_stream(n, t);
+        const std::string prefix = "stream " + std::to_string(n) + " " + std::to_string(t);
+        for (long r = 0; r < repeats; ++r) report(prefix, run_stream(n, t));
         return 0;
     }
     if (kind == "spawn" && argc == 4) {
