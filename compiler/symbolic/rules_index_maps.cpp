@@ -62,8 +62,16 @@ std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, 
   }
   if (!found || d.has(i) || fn.op(1).has(i)) return std::nullopt;
   auto lin = linear_in(fn.op(0), i);
-  if (!lin || (lin->first != 1 && !(allow_neg && lin->first == -1))) return std::nullopt;
-  return ModDivPos{lin->second, fn.op(1), d, lin->first == 1 ? 1 : -1};
+  if (!lin) return std::nullopt;
+  const numeric& a = lin->first;
+  if (which == Fn::Div && a != 1 && a != -1 && a.is_rational()) {
+    // (a i + e) div k = (s i + e / |a|) div (k / |a|), s the sign of a: a block of k / |a|
+    // indices (2 i div B: blocks of B / 2).
+    if (a.is_negative() && !allow_neg) return std::nullopt;
+    return ModDivPos{lin->second / abs(a), fn.op(1) / abs(a), d, a.is_positive() ? 1 : -1};
+  }
+  if (a != 1 && !(allow_neg && a == -1)) return std::nullopt;
+  return ModDivPos{lin->second, fn.op(1), d, a == 1 ? 1 : -1};
 }
 
 // The busiest-position factor is applied to w * c; it must be index-free, >= 0, and (unless

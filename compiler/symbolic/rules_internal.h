@@ -141,7 +141,8 @@ struct MapSum {
 std::optional<MapSum> single_map(const ex& v);
 
 // pos = F(s i + e0, k) + d for F = mod or div, with e0, k, d free of i and s = 1 (or -1
-// when allow_neg). Returns (e0, k, d, s).
+// when allow_neg). Returns (e0, k, d, s). A div of a i + e (a another nonzero number) is read
+// as (s i + e / |a|) div (k / |a|), s the sign of a.
 struct ModDivPos {
   ex e0, k, d;
   int s = 1;

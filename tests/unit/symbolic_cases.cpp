@@ -299,3 +299,27 @@ TEST_CASE_FIXTURE(Cases, "p != q beside a residue test: the whole sum minus the 
   CHECK(agrees(sc, c, pts));
   CHECK(agrees(sc3, c3, pts));
 }
+
+TEST_CASE_FIXTURE(Cases, "a block map with a stride, 2 i div W, deals blocks of W / 2 indices") {
+  symbol B("B");
+  Facts g = F;
+  g.declare_parameter(B, "B");
+  g.declare_integer(B);
+  g.add_lower(B, 1, false);  // the model's fact for i div B
+  Assumptions as;
+  RuleStats st2;
+  // an index-free weight: the first block holds min(n, ceil(B / 2)) items
+  ex v = Sum(i, 0, N - 1, 2 * unitvec(idiv_of(2 * i, B)));
+  ex s = simplify(vector_max(v), g, as, st2);
+  CHECK(count_reductions(s) == 0);
+  // a weight falling with the index: the first block is the busiest
+  ex w = Sum(i, 0, N - 1, (N - i) * unitvec(idiv_of(3 * i, B)));
+  ex sw = simplify(vector_max(w), g, as, st2);
+  CHECK(count_reductions(sw) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -2; n <= 13; ++n)
+    for (int b = 1; b <= 7; ++b) pts.push_back({{N, n}, {B, b}});
+  a = as;
+  CHECK(agrees(s, vector_max(v), pts));
+  CHECK(agrees(sw, vector_max(w), pts));
+}
