@@ -543,6 +543,89 @@ std::optional<ex> factor_over_common_denominator(const ex& x) {
   return flat(factor_polynomial(nd.op(0).expand())) / flat(factor_polynomial(d.expand()));
 }
 
+// A sum collected over its roundings: x is a polynomial in symbols and atoms (floor, ceil,
+// mod, min, max, reductions: each a temporary symbol), and the terms that hold a rounding
+// r are gathered as (r + s) * cofactor, s in {-1, 0, 1}, the cofactor written in r again.
+// Sums over a count of blocks carry r + 1 everywhere: the wavefront's
+// 2 (b + 1) c - (a + 1)^2 P - ... - 2 b - 2 reads (a + 1) (4 N - 2 c - P a) + (b + 1) (2 c - P b - 2).
+// Each term goes to the first rounding it holds (roundings in printed order); the shifts
+// of up to three roundings are tried and the shortest text kept. nullopt when none is
+// shorter than x. An identity of polynomials, so the value never changes (checked).
+std::optional<ex> collect_over_roundings(const ex& x) {
+  if (!is_class<add>(x) || x.nops() < 4 || x.nops() > 16) return std::nullopt;
+  exmap to_sym, to_atom;
+  std::vector<ex> roundings;
+  struct Atoms : map_function {
+    std::function<ex(const ex&)> f;
+    ex operator()(const ex& e) override { return f(e); }
+  } walk;
+  std::function<ex(const ex&)> atoms = [&](const ex& e) -> ex {
+    if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
+    if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(walk);
+    auto it = to_sym.find(e);
+    if (it != to_sym.end()) return it->second;
+    symbol t("_atom" + std::to_string(to_sym.size()));
+    to_sym[e] = t;
+    to_atom[t] = e;
+    Fn fn = pamela_function(e);
+    if (fn == Fn::Floor || fn == Fn::Ceil) roundings.push_back(t);
+    return t;
+  };
+  walk.f = atoms;
+  ex p = atoms(x);
+  if (roundings.empty() || roundings.size() > 3 || !plain_polynomial(p)) return std::nullopt;
+  // Gathered first: the roundings of highest degree, then those in the most terms (a count
+  // squared in a sum of counts; ceil(N) beside it only multiplies), then printed order.
+  ex pe = p.expand();
+  auto rank = [&](const ex& r) {
+    int terms = 0;
+    for (const ex& t : is_class<add>(pe) ? exvector(pe.begin(), pe.end()) : exvector{pe}) terms += t.has(r);
+    return std::make_tuple(-pe.degree(r), -terms, to_pamela(to_atom.at(r)));
+  };
+  std::sort(roundings.begin(), roundings.end(), [&](const ex& a, const ex& b) { return rank(a) < rank(b); });
+  std::string best = to_pamela(x);
+  std::optional<ex> out;
+  const size_t n = roundings.size();
+  size_t combos = 1;
+  for (size_t k = 0; k < n; ++k) combos *= 3;
+  for (size_t c = 0; c < combos; ++c) {
+    std::vector<int> shift(n);
+    for (size_t k = 0, m = c; k < n; ++k, m /= 3) shift[k] = static_cast<int>(m % 3) - 1;
+    // y_k = r_k + s_k: substitute r_k = y_k - s_k, expand, gather by the first y_k.
+    exmap down, up;
+    std::vector<symbol> ys;
+    for (size_t k = 0; k < n; ++k) {
+      ys.emplace_back("_y" + std::to_string(k));
+      down[roundings[k]] = ys[k] - shift[k];
+      up[ys[k]] = roundings[k] + shift[k];
+    }
+    ex q = p.subs(down, subs_options::no_pattern).expand();
+    std::vector<ex> cof(n, 0);
+    ex rest = 0;
+    for (const ex& t : is_class<add>(q) ? exvector(q.begin(), q.end()) : exvector{q}) {
+      size_t k = 0;
+      while (k < n && !t.has(ys[k])) ++k;
+      if (k == n) rest += t;
+      else cof[k] += t;
+    }
+    ex y = rest.subs(up, subs_options::no_pattern).expand();
+    for (size_t k = 0; k < n; ++k) {
+      if (cof[k].is_zero()) continue;
+      ex inner = (cof[k] / ys[k]).expand().subs(up, subs_options::no_pattern).expand();
+      y += (roundings[k] + shift[k]) * inner;
+    }
+    ex candidate = y.subs(to_atom, subs_options::no_pattern);
+    std::string text = to_pamela(candidate);
+    if (text.size() < best.size()) {
+      best = text;
+      out = candidate;
+    }
+  }
+  // Read back into the same atoms (top-down: a rounding inside another stays inside it).
+  if (out && !(atoms(*out) - p).expand().is_zero()) return std::nullopt;
+  return out;
+}
+
 // Readable output: a polynomial sum is replaced by its factored form when that prints
 // shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
 // value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
@@ -560,16 +643,25 @@ struct Tidy : map_function {
     }
     long f0 = fired;
     ex x = e.map(*this);
+    bool changed = false;
     if (is_class<add>(x) && plain_polynomial(x)) {
       ex fx = factor_polynomial(x);
       if (!fx.is_equal(x) && to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
         ++fired;
         x = fx;
+        changed = true;
       }
     } else if (auto fx = factor_over_common_denominator(x)) {
       if (!fx->is_equal(x) && to_pamela(*fx).size() < to_pamela(x).size() && (*fx - x).normal().is_zero()) {
         ++fired;
         x = *fx;
+        changed = true;
+      }
+    }
+    if (!changed) {
+      if (auto cx = collect_over_roundings(x)) {
+        ++fired;
+        x = *cx;
       }
     }
     c.tidy.emplace(e, SimplifyCache::Impl::TidyEntry{x, fired - f0});

@@ -18,6 +18,9 @@ CORPUS = os.path.join(harness.ROOT, "samples", "corpus")
 OPEN_REDUCTION = re.compile(r"\b(sum|max|min) \(\w+ =")
 
 
+NESTED_ROUNDING = re.compile(r"(ceil|floor)\((ceil|floor)\(")
+
+
 def number(text):
     try:
         return Fraction(text)
@@ -87,6 +90,8 @@ def main():
                 print(f"note: {name} now closes; remove it from OPEN.txt")
         else:
             check(f"{name}: T_main closed", name in known_open, t_main[0] if t_main else err)
+        if t_main:
+            check(f"{name}: no rounding of a rounding", not NESTED_ROUNDING.search(t_main[0]), t_main[0])
         # The header's closed form, as a model of its own.
         params = re.findall(r"^numeric parameter (\w+)", open(path).read(), re.M)
         form = os.path.join(tmp, name)
@@ -115,6 +120,16 @@ def main():
                 m = re.search(r"= (\S+)", out)
                 check(f"{name}: simulate >= bound", m is not None and float(m.group(1)) >= float(want) * (1 - 1e-9) - 1e-12,
                       f"bound {want}, simulated {out.strip()}")
+    # A printed form a person would write: the wavefront, with N >= 1 declared, in at most
+    # 120 characters (its sums over diagonals collected over their counts (a + 1)).
+    wave = open(os.path.join(CORPUS, "wavefront.pam")).read().replace("numeric parameter N\n", "numeric parameter N >= 1\n")
+    wave_path = os.path.join(tmp, "wavefront_n1.pam")
+    with open(wave_path, "w") as f:
+        f.write(wave)
+    rc, out, err = pamc("compile", wave_path)
+    form = [l.split("=", 1)[1].strip() for l in out.splitlines() if l.startswith("numeric T_main")]
+    check("wavefront with N >= 1: T_main in <= 120 characters", rc == 0 and form and len(form[0]) <= 120,
+          form[0] if form else err)
     print(f"corpus: {closed} of {len(models)} closed")
     check("corpus has at least 30 models", len(models) >= 30, str(len(models)))
     return harness.summary("corpus checks")
