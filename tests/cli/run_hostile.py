@@ -250,6 +250,12 @@ REGRESSIONS = [
     # the size says so. The assumption it prints is the value's own (0.5 s).
     ("fuzz_par_from_huge.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-feb314e8.pam")).read(),
      ["compile"], 0, "numeric T_main = 2 * N ^ 3 / P - 2 * N ^ 2 / P\n", 2),
+    # timeout-9d7e0b1b (2026-11-27): 16 nested par (j = 0, N - 1) around a sample sort. Each
+    # loop level is a simplifier context with one more index, and the max of the loads
+    # (one argument per level) had all its pairwise comparisons proved again in each: 4.7 s.
+    # A claim is proved once per set of the facts it reads (the index is not among them).
+    ("fuzz_nested_pars_sort.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-9d7e0b1b.pam")).read(),
+     ["eval", "-D", "N=4", "-D", "P=4"], 0, "numeric T_main = 1836012.61969408\n", 3),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
