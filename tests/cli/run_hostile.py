@@ -125,6 +125,24 @@ def sum_chain(d, adds):
     return int(d)
 
 
+def index_chain(d, adds):
+    """d_k = sum (i = 1, d_{k-1}) { i + a_k }, exactly."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+    for a in adds:
+        d = Fraction(d) * (d + 1) / 2 + a * d
+    assert d.denominator == 1
+    return int(d)
+
+
+def index_chain_text(count, odd):
+    """The chain of index_chain from d0 = -1 + 3, one line with the body i + odd."""
+    return doubling("numeric d0 = -1 + 3\n",
+                    "numeric d{k} = sum (i = 1, d{j}) {{ i + %s }}\n",
+                    "process dmain = delay(d{k})\n", count).replace("%s", "1").replace(
+                        "numeric d10 = sum (i = 1, d9) { i + 1 }", "numeric d10 = sum (i = 1, d9) { i + %s }" % odd)
+
+
 REGRESSIONS = [
     # GiNaC's factor() made a dense polynomial of degree 10^9 (minutes, then memory).
     ("degree_1e9.pam", "numeric parameter n\nprocess main = delay(n ^ 1e9 * 4 + 1)\n", ["compile"], 0,
@@ -237,6 +255,14 @@ REGRESSIONS = [
     # not read its index is its count times the body: the value, exact, in 0.3 s.
     ("fuzz_sum_chain_third.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-a82dd4e8.pam")).read(),
      ["eval", "--target", "dmain"], 0, "numeric T_dmain = %d\n" % sum_chain(2, [1, 1, 0] + [1] * 6 + [Fraction(1, 3)] + [1] * 4), 1),
+    # The same chain with bodies that read the index, d_k = sum (i = 1, d_{k-1}) { i + 1 }
+    # and one line i + 1 / 2 (or 1 / 3): the closed form assumes d10, the bound of d11's
+    # sum, an integer, and eval's check unrolled d6's 10^16 terms until 2 x 10^8 steps, for
+    # each check (past 30 s). A long sum of a polynomial in its index is its closed form:
+    # the value, exact, or the bound that is not an integer.
+    ("sum_chain_index_half.pam", index_chain_text(12, "(1 / 2)"), ["eval", "--target", "dmain"], 0,
+     "numeric T_dmain = %d\n" % index_chain(2, [1] * 9 + [Fraction(1, 2)] + [1] * 2), 1),
+    ("sum_chain_index_third.pam", index_chain_text(14, "(1 / 3)"), ["eval"], 1, "non-integer loop bound (upper = ", 1),
     # timeout-aa4bbc95 (2026-11-27): a bound P >= 10 ^ 200000 beside log2(P); the prover
     # evaluates log2 at the bound, and log2 found a power of two's exponent one halving at a
     # time (quadratic: log2(2 ^ 600000) took 18 s, the fuzzer's input past 60 s under ASan).
