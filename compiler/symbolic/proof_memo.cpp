@@ -72,13 +72,14 @@ struct Nested {
 struct SameKey {
   bool operator()(const ex& a, const ex& b) const { return a.is_equal(b); }
 };
-// The shared memo; emptied when it passes a size that bounds its memory.
+// The shared memo; emptied when it passes a size that bounds its memory in long-lived
+// hosts (the language server, the Python module), as normal_memo.cpp does.
 using SharedAnswers = std::unordered_map<ex, Answers, ExprHash, SameKey>;
 SharedAnswers& shared_answers() {
   static thread_local SharedAnswers answers;
   return answers;
 }
-constexpr size_t shared_limit = 50000;
+constexpr size_t shared_limit = 8192;  // a 30-level nest of pars holds about 1,500
 
 // The symbols of e, the indices of its reductions included (an index its body does not
 // read is still declared by the interval analysis, which may add to what is known of it).
