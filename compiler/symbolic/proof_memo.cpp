@@ -9,9 +9,9 @@
 // proof's log of default signs is kept with it and appended again on a hit, so a rule
 // records the same assumptions as without the memo.
 //
-// A second memo, one per thread, is shared by all facts: a claim that interval arithmetic
-// does not settle is keyed by itself and the facts its proof can read (relevant_facts_key),
-// so the same claim asked under facts that differ only elsewhere is proved once. A
+// A second memo, one per thread, is shared by all facts: a claim the first memo does not
+// know is keyed by itself and the facts its proof can read (relevant_facts_key), so the
+// same claim asked under facts that differ only elsewhere is proved once. A
 // simplifier context per loop level declares one more index: under 16 nested par, the
 // same comparisons of a max's arguments were proved again at every level (cubic in the
 // depth). What a proof reads: the facts of the symbols of the claim (reduction indices
@@ -25,9 +25,6 @@
 
 #include <map>
 #include <set>
-#include <chrono>
-#include <iostream>
-#include <cstdlib>
 #include <unordered_map>
 #include <vector>
 
