@@ -70,7 +70,8 @@ double estimate_terms(const GiNaC::ex& e, const GiNaC::exmap& env) {
         sym::WorkBudget budget;
         budget.steps_left = 1000000;
         sym::Value v = sym::evaluate(b, env, budget);
-        if (v.is_vector) return std::nullopt;
+        // A bound that is not an integer fails the loop before its first term.
+        if (v.is_vector || (v.scalar.is_rational() && !v.scalar.is_integer())) return std::nullopt;
         return v.scalar.to_double();
       } catch (const sym::EvalError&) {
         return std::nullopt;

@@ -41,6 +41,10 @@ struct WorkBudget {
 
 Value evaluate(const GiNaC::ex& e, const GiNaC::exmap& env, WorkBudget& budget);
 
+// A sum whose body is a polynomial in its index (degree <= 32) with exact values is summed
+// in closed form past this many terms, its d + 1 first terms read (term by term below it).
+inline constexpr long kClosedSumFrom = 65536;
+
 // Equal as values: exact numbers compare exactly; when a float is involved, to a relative
 // tolerance `rel`. A scalar s equals the one-element vector [s].
 bool values_equal(const Value& a, const Value& b, double rel = 1e-9);

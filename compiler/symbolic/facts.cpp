@@ -313,6 +313,21 @@ Interval Facts::symbol_range(const symbol& s, int depth) const {
 
 Interval Facts::range(const ex& e) const { return range_rec(e, 0); }
 
+namespace {
+// The range of a node that holds whatever the facts: [0, 1] for a unit vector's entries or a
+// 0/1 test; else Interval::all(), which says nothing.
+Interval fixed_range(const ex& e) {
+  switch (pamela_function(e)) {
+    case Fn::Unitvec:
+    case Fn::Eq:
+    case Fn::Ne:
+    case Fn::Lt:
+    case Fn::Le: return {End{0, 0, false}, End{0, 1, false}};
+    default: return Interval::all();
+  }
+}
+}  // namespace
+
 Interval Facts::range_rec(const ex& e, int depth) const {
   if (is_class<numeric>(e)) {
     const numeric& n = ex_to<numeric>(e);
@@ -367,9 +382,14 @@ Interval Facts::range_rec(const ex& e, int depth) const {
   }
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
-    Facts inner = *this;
-    inner.declare_index(r.index(), r.lb(), r.ub());
-    Interval b = inner.range_rec(r.body(), depth + 1);
+    // A body whose range no fact changes (a unit vector or a 0/1 test, as a vector of loads
+    // holds by the dozen) needs no copy of the facts with the index declared.
+    Interval b = fixed_range(r.body());
+    if (b.lo.inf != 0) {
+      Facts inner = *this;
+      inner.declare_index(r.index(), r.lb(), r.ub());
+      b = inner.range_rec(r.body(), depth + 1);
+    }
     if (r.kind() != ReduceKind::Sum) {
       // A par's max is 0 on an empty range: widen to 0 unless the range is non-empty.
       bool lo_above = b.lo.inf == 0 && b.lo.v.is_positive(), hi_below = b.hi.inf == 0 && b.hi.v.is_negative();
@@ -384,12 +404,8 @@ Interval Facts::range_rec(const ex& e, int depth) const {
     if (b.nonpos()) out.hi = End{0, 0, false};
     return out;
   }
+  if (Interval f = fixed_range(e); f.lo.inf == 0) return f;
   switch (pamela_function(e)) {
-    case Fn::Unitvec:
-    case Fn::Eq:
-    case Fn::Ne:
-    case Fn::Lt:
-    case Fn::Le: return {End{0, 0, false}, End{0, 1, false}};
     case Fn::VectorMax: {
       Interval v = range_rec(e.op(0), depth);
       return v;  // elementwise bounds (implicit zeros included via unitvec's [0, 1])

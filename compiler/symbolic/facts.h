@@ -109,6 +109,9 @@ private:
   mutable std::shared_ptr<ProofMemo> memo_;
   void forget_proofs() { memo_.reset(); }
   bool memo_prove(const ex& e, bool strict) const;
+  // e with the facts a proof about e can read (proof_memo.cpp): the key of the memo shared by
+  // all facts, where a claim asked again under facts that differ elsewhere is found.
+  ex relevant_facts_key(const ex& e, ProofMemo& memo) const;
   // refute.cpp: is e >= 0 (e > 0 when strict) false at a point where every fact holds?
   bool refuted(const ex& e, bool strict) const;
   bool allows(const GiNaC::exmap& point) const;

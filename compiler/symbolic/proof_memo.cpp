@@ -8,10 +8,23 @@
 // recording; the facts are the memo's owner, which forgets on any change. A successful
 // proof's log of default signs is kept with it and appended again on a hit, so a rule
 // records the same assumptions as without the memo.
+//
+// A second memo, one per thread, is shared by all facts: a claim the first memo does not
+// know is keyed by itself and the facts its proof can read (relevant_facts_key), so the
+// same claim asked under facts that differ only elsewhere is proved once. A
+// simplifier context per loop level declares one more index: under 16 nested par, the
+// same comparisons of a max's arguments were proved again at every level (cubic in the
+// depth). What a proof reads: the facts of the symbols of the claim (reduction indices
+// included) and, through their symbolic bounds, of the symbols of those bounds, and the
+// integer registries (every retry of the prover selects facts by the symbols of what it
+// is proving). Refutation also checks that a point satisfies every other fact, but it only
+// stops proofs of false claims, which a sound prover does not prove anyway.
 #include "compiler/symbolic/facts.h"
 
 #include "compiler/symbolic/expr_key.h"
 
+#include <map>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -19,13 +32,27 @@ namespace pamc::sym {
 
 using namespace GiNaC;
 
+namespace {
+struct Answer {
+  bool known = false, ok = false;
+  std::vector<symbol> used;  // the default signs the proof relied on (when ok)
+};
+struct Answers {
+  Answer a[2][2];  // [strict][recording]
+  Answer* operator[](bool strict) { return a[strict]; }
+};
+}  // namespace
+
 struct Facts::ProofMemo {
-  struct Answer {
-    bool known = false, ok = false;
-    std::vector<symbol> used;  // the default signs the proof relied on (when ok)
+  std::unordered_map<ex, Answers, ExprHash, ExprEq> answers;
+  // For relevant_facts_key, per declared symbol: its facts as a list, and the symbols of its
+  // bounds. Built once per set of facts (this memo is dropped on any change).
+  struct SymbolFacts {
+    ex entry;
+    std::vector<ex> bound_symbols;
   };
-  // [strict][recording]
-  std::unordered_map<ex, Answer[2][2], ExprHash, ExprEq> answers;
+  std::map<ex, SymbolFacts, ex_is_less> symbols;
+  ex registries;  // the integer expressions and atoms, as a list (empty until first asked)
 };
 
 namespace {
@@ -34,7 +61,83 @@ struct Nested {
   Nested() { ++proof_depth; }
   ~Nested() { --proof_depth; }
 };
+
+// Alpha-equivalent claims (is_equal) under the same relevant facts have the same answer: a
+// proof reads a reduction's index only through the facts, which a declared index brings
+// into the key. So the shared memo compares keys with is_equal alone, not ExprEq's second
+// walk over index names.
+struct SameKey {
+  bool operator()(const ex& a, const ex& b) const { return a.is_equal(b); }
+};
+// The shared memo; emptied when it passes a size that bounds its memory in long-lived
+// hosts (the language server, the Python module), as normal_memo.cpp does.
+using SharedAnswers = std::unordered_map<ex, Answers, ExprHash, SameKey>;
+SharedAnswers& shared_answers() {
+  static thread_local SharedAnswers answers;
+  return answers;
+}
+constexpr size_t shared_limit = 8192;  // a 30-level nest of pars holds about 1,500
+
+// The symbols of e, the indices of its reductions included (an index its body does not
+// read is still declared by the interval analysis, which may add to what is known of it).
+void symbols_of(const ex& e, std::set<ex, ex_is_less>& out) {
+  if (is_class<symbol>(e)) {
+    out.insert(e);
+    return;
+  }
+  if (is_class<reduction>(e)) out.insert(ex_to<reduction>(e).index_ex());
+  for (size_t k = 0; k < e.nops(); ++k) symbols_of(e.op(k), out);
+}
+
+lst end_key(const End& x) { return lst{x.inf, x.v, x.open ? 1 : 0}; }
+
 }  // namespace
+
+ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
+  // A declared symbol's facts, from the memo or built into it.
+  auto facts_of = [&](const ex& s) -> const ProofMemo::SymbolFacts* {
+    auto it = info_.find(s);
+    if (it == info_.end()) return nullptr;
+    auto [m, fresh] = memo.symbols.try_emplace(s);
+    if (fresh) {
+      const Info& i = it->second;
+      lst lower, upper;
+      std::set<ex, ex_is_less> more;
+      for (const auto& [b, st] : i.lower) {
+        lower.append(lst{b, st ? 1 : 0});
+        symbols_of(b, more);
+      }
+      for (const auto& [b, st] : i.upper) {
+        upper.append(lst{b, st ? 1 : 0});
+        symbols_of(b, more);
+      }
+      m->second.entry = lst{s, end_key(i.iv.lo), end_key(i.iv.hi), end_key(i.iv_declared.lo), end_key(i.iv_declared.hi),
+                            i.integer ? 1 : 0, i.index ? 1 : 0, i.default_lower ? 1 : 0, lower, upper};
+      m->second.bound_symbols.assign(more.begin(), more.end());
+    }
+    return &m->second;
+  };
+  std::set<ex, ex_is_less> seen;
+  symbols_of(e, seen);
+  std::vector<ex> todo(seen.begin(), seen.end());
+  while (!todo.empty()) {  // the symbols of the declared symbols' bounds, transitively
+    ex s = todo.back();
+    todo.pop_back();
+    if (const auto* sf = facts_of(s))
+      for (const ex& m : sf->bound_symbols)
+        if (seen.insert(m).second) todo.push_back(m);
+  }
+  lst facts;
+  for (const ex& s : seen)  // in the order of info_ (ex_is_less)
+    if (const auto* sf = facts_of(s)) facts.append(sf->entry);
+  if (memo.registries.nops() == 0) {
+    lst exprs, atoms;
+    for (const ex& g : integer_exprs_) exprs.append(g);
+    for (const ex& g : integer_atoms_) atoms.append(g);
+    memo.registries = lst{exprs, atoms};
+  }
+  return lst{e, facts, memo.registries};
+}
 
 // A failed proof takes back what it logged: it relied on nothing.
 bool Facts::memo_prove(const ex& e, bool strict) const {
@@ -64,15 +167,29 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
   bool ok;
   try {
     Nested n;
-    // The interval check first (the prover's own first step, which most claims pass), then
-    // refutation at points, then the prover.
-    Interval r = range(e);
-    ok = (strict ? r.positive() : r.nonneg()) || (!refuted(e, strict) && prove(e, strict));
+    // Through the shared memo: the interval check first (the prover's own first step, which
+    // most claims pass), then refutation at points, then the prover.
+    ex key = relevant_facts_key(e, *memo);
+    SharedAnswers& shared = shared_answers();
+    auto it = shared.find(key);
+    if (it != shared.end() && it->second[strict][recording].known) {
+      const auto& a = it->second[strict][recording];
+      ok = a.ok;
+      if (ok) log = a.used;  // the same computation logged the same
+    } else {
+      Interval r = range(e);
+      ok = (strict ? r.positive() : r.nonneg()) || (!refuted(e, strict) && prove(e, strict));
+      if (shared.size() >= shared_limit) shared.clear();
+      auto& a = shared[key][strict][recording];
+      a.known = true;
+      a.ok = ok;
+      if (ok) a.used = log;
+    }
   } catch (...) {
     log.swap(outer);
     throw;
   }
-  ProofMemo::Answer a;
+  Answer a;
   a.known = true;
   a.ok = ok;
   if (ok) a.used = log;

@@ -56,6 +56,31 @@ bool has_large_power(const ex& e) {
   return false;
 }
 
+// Is x's common denominator (GiNaC's normal form, numer_denom_of) 1 without computing it?
+// normal() brings sums, products and whole powers over one denominator, and treats every
+// other node (a function such as a vector max, a reduction, a max) as an atom over 1, so a
+// quotient inside an atom's arguments never reaches the denominator. x is over 1 when its
+// sums, products and powers to positive whole exponents hold no negative power and no
+// fraction: then the quotient retry has nothing to do, and normalizing the atoms' arguments
+// (whole vectors of loads) was a third of a failed proof about two vector maxima.
+bool over_one(const ex& x) {
+  if (is_a<numeric>(x)) {
+    const numeric& n = ex_to<numeric>(x);
+    return n.is_integer() || (n.is_real() && !n.is_rational());
+  }
+  if (is_a<symbol>(x)) return true;
+  if (is_a<add>(x) || is_a<mul>(x)) {
+    for (size_t k = 0; k < x.nops(); ++k)
+      if (!over_one(x.op(k))) return false;
+    return true;
+  }
+  if (is_a<power>(x)) {
+    if (!is_a<numeric>(x.op(1)) || !ex_to<numeric>(x.op(1)).is_pos_integer()) return false;
+    return over_one(x.op(0));
+  }
+  return is_a<function>(x) || is_class<reduction>(x) || is_class<extremum>(x);
+}
+
 }  // namespace
 
 // x >= 0 (> 0) where x is linear in a power b ^ (d + c) of a loop index d (b > 1 and c
@@ -236,8 +261,8 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   }
   if (exponential_of_index(x, strict, depth)) return true;
   // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
-  // from N - P >= 0 and P > 0). Only tried when x divides by something.
-  if (has_negative_power(x)) {
+  // from N - P >= 0 and P > 0). Only tried when x divides by something outside its atoms.
+  if (has_negative_power(x) && !over_one(x)) {
     ex nd = numer_denom_of(x);
     if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove_at(nd.op(1), true, depth) &&
         prove_at(nd.op(0), strict, depth))

@@ -13,12 +13,18 @@
             timeout-a82dd4e8): k lines; the written-size budget stops it past 16
   triangle  delay(sum (i = 1, k) { sum (j = 1, i) { j } }): k^2 / 2 loop steps; simulate's
             per-expression budget (10^7 steps) stops it past k = 4472
+  isums     d_k = sum (i = 1, d_{k-1}) { i + 1 }, bodies that read the index, one i + 1 / 3
+            at line 10 (d11's bound is not an integer): k lines; the exact-number budget
+            stops it past 20
+  psort     k nested `par (j = 0, N - 1)` around the sample sort of samples/ (the fuzzer's
+            timeout-9d7e0b1b): one more argument of the loads' max per level; the
+            loop-nesting limit stops it past 30 (the sort's own loops are two more)
 
 Each size runs through compile, eval and simulate; the table gives wall time, peak RSS and
 the outcome (ok, or the kind of the located error). Near-linear means: doubling k about
 doubles the time and memory up to the limit, and past it the error comes at once.
 
-  python3 tests/bench/growth_bench.py --pamc build/pamc [--classes numbers,nesting,vectors,par,seq,sums,triangle]
+  python3 tests/bench/growth_bench.py --pamc build/pamc [--classes numbers,nesting,vectors,par,seq,sums,triangle,isums,psort]
 """
 import argparse, os, re, subprocess, tempfile, time
 
@@ -49,6 +55,20 @@ def sums(k):
                                             for i in range(1, k + 1)) + "process main = delay(d%d)\n" % k
 
 
+def isums(k):
+    return "numeric d0 = -1 + 3\n" + "".join("numeric d%d = sum (i = 1, d%d) { i + %s }\n" % (i, i - 1, "(1 / 3)" if i == 10 else "1")
+                                            for i in range(1, k + 1)) + "process main = delay(d%d)\n" % k
+
+
+def psort(k):
+    return ('import "das.pam"\nnumeric parameter N = 819200 >= 1\nnumeric parameter P = 64 >= 1 <= N\n'
+            "numeric B = N / P\nnumeric owner(e) = e div B\nprocess main = " + "par (j = 0, N - 1) " * k + "{\n"
+            "  par (p = 0, P - 1) quicksort(p, B) ;\n  seq (p = 0, P - 1) bcast(p, P * word) ;\n"
+            "  par (p = 0, P - 1) quicksort(p, P * P) ;\n"
+            "  seq (e = 0, N - 1) { seq (r = 1, ceil(log2(P))) cmp(owner(e)) ; store(owner(e), 1) ; bcast(owner(e), word) } ;\n"
+            "  par (p = 0, P - 1) seq (q = 1, P - 1) send(p, B / P * word) ;\n  par (p = 0, P - 1) quicksort(p, B)\n}\n")
+
+
 def triangle(k):
     return "process main = delay(sum (i = 1, %d) { sum (j = 1, i) { j } } / 1e12)\n" % k
 
@@ -59,7 +79,9 @@ CLASSES = {"numbers": (numbers, [2 ** j for j in range(1, 6)]),
            "par": (doubling("||"), [2, 4, 8, 16, 23, 24, 32]),
            "seq": (doubling(";"), [2 ** j for j in range(1, 6)]),
            "sums": (sums, [2, 4, 8, 16, 17, 32]),
-           "triangle": (triangle, [2 ** j for j in range(6, 21, 2)])}
+           "triangle": (triangle, [2 ** j for j in range(6, 21, 2)]),
+           "isums": (isums, [2, 4, 8, 11, 16, 20, 21, 32]),
+           "psort": (psort, [1, 2, 4, 8, 16, 24, 30, 31, 64])}
 COMMANDS = ["compile", "eval", "simulate"]
 
 

@@ -8,6 +8,9 @@ input per class of tests/bench/growth_bench.py, through compile, eval and simula
             33rd loop), and the same depth reached through 64 processes calling each other
   vectors   no limit: a literal of 2^15 elements gives its value (vector literals are built
             in linear time)
+  isums     32 lines d_k = sum (i = 1, d_{k-1}) { i + 1 }: compile and eval stop d21, whose
+            closed form passes 300,000 digits (ValueTooLarge); simulate refuses the delay
+            before its steps (WorkLimit)
 
 Not a timed test: each run has a CPU limit (RLIMIT_CPU) and a peak-memory check that only a
 runaway breaks (before these limits, the first two classes ran for minutes and gigabytes)."""
@@ -66,6 +69,18 @@ def main():
         calls = "process p0 = delay(1)\n" + "".join("process p%d = par (i = 1, 2) p%d\n" % (k, k - 1) for k in range(1, 65))
         past_limit(tmp, "nesting_calls_64.pam", calls + "process main = p64\n", "NestingTooDeep", "2:14",
                    "loops nested more than 32 deep", "p33")
+        # Sums of a polynomial in the index, each the bound of the next: d21 (line 22) passes
+        # the digit limit; the simulator's per-expression step budget refuses the delay.
+        path = harness.write(tmp, "isums_32.pam", growth_bench.isums(32))
+        for command, where, kind, said in (("compile", "22:1", "ValueTooLarge", "d21: the exact value of a number"),
+                                           ("eval", "22:1", "ValueTooLarge", "d21: the exact value of a number"),
+                                           ("simulate", "33:15", "WorkLimit", "a delay time: its evaluation would take")):
+            located = re.compile(r"^%s:%s: error: %s.*\[%s\]$" % (re.escape(path), where, re.escape(said), kind), re.M)
+            rc, out, err, peak = run([command, path])
+            check("isums_32.pam: pamc %s: exit 1, %s at %s" % (command, kind, where), rc == 1 and located.search(err),
+                  "rc=%s %s" % (rc, err[:400]))
+            check("isums_32.pam: pamc %s: peak memory under %d MiB" % (command, PEAK_MIB), peak < PEAK_MIB, "%.1f MiB" % peak)
+            check("isums_32.pam: pamc %s: no partial output" % command, out == "", out[:200])
         # No limit on vectors: 2^15 ones, max(v) = 1 by every command.
         path = harness.write(tmp, "vectors_32768.pam", growth_bench.vectors(1 << 15))
         for command, want in (("compile", "numeric T_main = max(["), ("eval", "numeric T_main = 1\n"),

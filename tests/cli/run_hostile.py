@@ -125,6 +125,24 @@ def sum_chain(d, adds):
     return int(d)
 
 
+def index_chain(d, adds):
+    """d_k = sum (i = 1, d_{k-1}) { i + a_k }, exactly."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+    for a in adds:
+        d = Fraction(d) * (d + 1) / 2 + a * d
+    assert d.denominator == 1
+    return int(d)
+
+
+def index_chain_text(count, odd):
+    """The chain of index_chain from d0 = -1 + 3, one line with the body i + odd."""
+    return doubling("numeric d0 = -1 + 3\n",
+                    "numeric d{k} = sum (i = 1, d{j}) {{ i + %s }}\n",
+                    "process dmain = delay(d{k})\n", count).replace("%s", "1").replace(
+                        "numeric d10 = sum (i = 1, d9) { i + 1 }", "numeric d10 = sum (i = 1, d9) { i + %s }" % odd)
+
+
 REGRESSIONS = [
     # GiNaC's factor() made a dense polynomial of degree 10^9 (minutes, then memory).
     ("degree_1e9.pam", "numeric parameter n\nprocess main = delay(n ^ 1e9 * 4 + 1)\n", ["compile"], 0,
@@ -237,6 +255,14 @@ REGRESSIONS = [
     # not read its index is its count times the body: the value, exact, in 0.3 s.
     ("fuzz_sum_chain_third.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-a82dd4e8.pam")).read(),
      ["eval", "--target", "dmain"], 0, "numeric T_dmain = %d\n" % sum_chain(2, [1, 1, 0] + [1] * 6 + [Fraction(1, 3)] + [1] * 4), 1),
+    # The same chain with bodies that read the index, d_k = sum (i = 1, d_{k-1}) { i + 1 }
+    # and one line i + 1 / 2 (or 1 / 3): the closed form assumes d10, the bound of d11's
+    # sum, an integer, and eval's check unrolled d6's 10^16 terms until 2 x 10^8 steps, for
+    # each check (past 30 s). A long sum of a polynomial in its index is its closed form:
+    # the value, exact, or the bound that is not an integer.
+    ("sum_chain_index_half.pam", index_chain_text(12, "(1 / 2)"), ["eval", "--target", "dmain"], 0,
+     "numeric T_dmain = %d\n" % index_chain(2, [1] * 9 + [Fraction(1, 2)] + [1] * 2), 1),
+    ("sum_chain_index_third.pam", index_chain_text(14, "(1 / 3)"), ["eval"], 1, "non-integer loop bound (upper = ", 1),
     # timeout-aa4bbc95 (2026-11-27): a bound P >= 10 ^ 200000 beside log2(P); the prover
     # evaluates log2 at the bound, and log2 found a power of two's exponent one halving at a
     # time (quadratic: log2(2 ^ 600000) took 18 s, the fuzzer's input past 60 s under ASan).
@@ -250,6 +276,12 @@ REGRESSIONS = [
     # the size says so. The assumption it prints is the value's own (0.5 s).
     ("fuzz_par_from_huge.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-feb314e8.pam")).read(),
      ["compile"], 0, "numeric T_main = 2 * N ^ 3 / P - 2 * N ^ 2 / P\n", 2),
+    # timeout-9d7e0b1b (2026-11-27): 16 nested par (j = 0, N - 1) around a sample sort. Each
+    # loop level is a simplifier context with one more index, and the max of the loads
+    # (one argument per level) had all its pairwise comparisons proved again in each: 4.7 s.
+    # A claim is proved once per set of the facts it reads (the index is not among them).
+    ("fuzz_nested_pars_sort.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-9d7e0b1b.pam")).read(),
+     ["eval", "-D", "N=4", "-D", "P=4"], 0, "numeric T_main = 1836012.61969408\n", 3),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),

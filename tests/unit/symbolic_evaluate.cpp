@@ -144,9 +144,54 @@ TEST_CASE("a loop whose body does not read its index: the unrolled value, in one
   CHECK(ev(make_reduction(ReduceKind::Sum, i, 1, N, numeric(1, 3)), {{N, huge}}) == huge / 3);
   CHECK(ev(make_reduction(ReduceKind::Max, i, 1, N, numeric(1, 3)), {{N, huge}}) == numeric(1, 3));
   // A sum whose terms would need more than the loop bounds' machine words still unrolls
-  // (and says so) where its body reads the index.
-  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, N, i), {{N, huge}}).find("loop bound out of range") != std::string::npos);
+  // (and says so) where its body reads the index and is not a polynomial in it.
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, N, mod_of(i, 3)), {{N, huge}}).find("loop bound out of range") != std::string::npos);
+  CHECK(err(make_reduction(ReduceKind::Max, i, 1, N, i), {{N, huge}}).find("loop bound out of range") != std::string::npos);
   // Near the size limit the sum is added term by term, with the same check at each step.
   ex big = GiNaC::pow(numeric(3), 200000) / GiNaC::pow(numeric(2), 200000);
   CHECK(err(make_reduction(ReduceKind::Sum, i, 1, 2, big)).find("a sum") != std::string::npos);
+}
+
+// Past kClosedSumFrom terms a sum whose body is a polynomial in its index is its closed
+// form, from the body's first d + 1 values. Each is checked here against the same sum made
+// not a polynomial (a factor i >= lb, 1 in the range), which is added term by term.
+TEST_CASE("a long sum of a polynomial in its index: the value term by term, from d + 1 terms") {
+  symbol i("i"), x("x");
+  auto both = [&](const ex& lb, long count, const ex& body, const GiNaC::exmap& env) {
+    ex ub = lb + count - 1;
+    WorkBudget b1, b2;
+    Value closed = evaluate(make_reduction(ReduceKind::Sum, i, lb, ub, body), env, b1);
+    Value unrolled = evaluate(make_reduction(ReduceKind::Sum, i, lb, ub, body * compare(Cmp::Ge, i, lb)), env, b2);
+    CHECK(b1.steps_left - b2.steps_left == count - (body.degree(i) + 1));  // d + 1 terms read, not count
+    return values_equal(closed, unrolled, 0) && to_string(closed) == to_string(unrolled);
+  };
+  GiNaC::exmap env{{x, numeric(-5, 3)}};
+  CHECK(both(1, kClosedSumFrom + 4321, i * i, env));
+  for (long count : {kClosedSumFrom + 1})
+    for (const ex& lb : {ex(-70000), ex(12345)})
+      for (const ex& body : {ex(i), i * i, GiNaC::pow(i, 3) - 5 * i / 7 + numeric(1, 3), GiNaC::pow(i - 3, 5) / 11,
+                             x * i * i + x, GiNaC::pow(2 * i + 1, 4) - GiNaC::pow(2 * i, 4)})
+        CHECK(both(lb, count, body, env));
+  // Far past any unrolling: sum i^2 over 1 .. n is n (n + 1) (2 n + 1) / 6.
+  numeric n = numeric(10).power(30);
+  CHECK(ev(make_reduction(ReduceKind::Sum, i, 1, n, i * i)) == n * (n + 1) * (2 * n + 1) / 6);
+  // A chain of such sums, each the bound of the next (d_k = sum (i = 1, d_{k-1}) { i + 1 }).
+  ex d = 2;
+  numeric want = 2;
+  for (int k = 0; k < 12; ++k) {
+    d = make_reduction(ReduceKind::Sum, i, 1, d, i + 1);
+    want = want * (want + 1) / 2 + want;
+  }
+  WorkBudget b;
+  CHECK(evaluate(d, {}, b).scalar == want);
+  CHECK(b.steps_left > 200000000 - 1000000);
+  // Floats and vectors are added term by term as before; errors in the first terms are the
+  // same errors.
+  symbol N("N");
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, 1000000, i * GiNaC::sqrt(ex(2))), {}, 100000).find("work limit") != std::string::npos);
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, 1000000, i * unitvec(2)), {}, 100000).find("work limit") != std::string::npos);
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, 1000000, i / (N - 4)), {{N, 4}}).find("division by zero") != std::string::npos);
+  // The size limit holds on the way.
+  CHECK(err(make_reduction(ReduceKind::Sum, i, 1, GiNaC::pow(numeric(10), 200000), GiNaC::pow(i, 20))).find("more than") !=
+        std::string::npos);
 }
