@@ -39,6 +39,7 @@ exvector outside_reductions(const ex& e, bool (*pick)(const ex&)) {
 bool is_extremum_node(const ex& x) { return is_class<extremum>(x); }
 bool is_rounding(const ex& x) { return pamela_function(x) == Fn::Floor || pamela_function(x) == Fn::Ceil; }
 bool is_remainder(const ex& x) { return pamela_function(x) == Fn::Mod; }
+bool is_comparison_node(const ex& x) { return is_comparison(x); }
 std::optional<ex> first_of(const exvector& v) { return v.empty() ? std::nullopt : std::optional<ex>(v[0]); }
 }  // namespace
 
@@ -324,6 +325,23 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // integer quotient such as N / P (N = x P); both cases must hold. Last, and only when x
     // enters at degree >= 2, since it doubles a proof.
     if (depth == 0 && integer_case_split(x, strict)) return true;
+    // Comparisons are 0 or 1: with at most three of them (outside reductions), x holds if it
+    // holds with each of them replaced by 0 and by 1, in every combination. Exact for the
+    // comparisons and independent of how GiNaC happens to order or expand a product of
+    // guards (((c - 1) (o - 1) - 1) w and its expansion prove alike); a combination the
+    // facts would exclude is proved too, which only asks more.
+    if (depth == 0) {
+      exvector cmps = outside_reductions(x, is_comparison_node);
+      if (!cmps.empty() && cmps.size() <= 3) {
+        bool all = true;
+        for (unsigned m = 0; all && m < (1u << cmps.size()); ++m) {
+          exmap at;
+          for (size_t k = 0; k < cmps.size(); ++k) at[cmps[k]] = (m >> k) & 1u;
+          all = prove_at(x.subs(at, subs_options::no_pattern).expand(), strict, depth + 1);
+        }
+        if (all) return true;
+      }
+    }
     // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
     // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
     // i mod P >= 0. One remainder per level, the first that qualifies.

@@ -23,12 +23,15 @@ using namespace detail;
 
 // max(a_1, ..., a_n): drop a_j when another argument a_k has a_k - a_j >= 0 provable
 // (for min: a_j - a_k >= 0). Of several such a_j, the first in printed-text order, so the
-// result does not depend on GiNaC's argument order (printing is only needed then).
+// result does not depend on GiNaC's argument order (printing is only needed then). An a_j
+// that may fail (a min over a range that may be empty, a division) is kept: where it has
+// no value the max has none, and dropping it would give one.
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   exvector args = m.args();
   auto dominated = [&](size_t j) {
+    if (may_fail(args[j], f)) return false;
     for (size_t k = 0; k < args.size(); ++k)
       if (k != j && f.provably_nonneg(m.is_max() ? args[k] - args[j] : args[j] - args[k])) return true;
     return false;

@@ -227,8 +227,7 @@ bool same_value(const sym::Value& a, const sym::Value& b) {
 // N or K < 0, a value where a max over an empty range or a negative position leaves the
 // model without one. Remove a seed once fixed (the test fails on a listed seed that is
 // right at every edge point).
-const std::set<int> kKnownEdgeMismatchSeeds = {
-    898};
+const std::set<int> kKnownEdgeMismatchSeeds = {};
 
 }  // namespace
 
