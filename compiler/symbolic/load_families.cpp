@@ -381,6 +381,63 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
 }
 
+// All but the diagonal on a cyclic sum of two indices: max(sum (p) { sum (q) { (p != q) *
+// c(q) * unitvec((p + q + e) mod K) } }) with p and q each over K consecutive integers (the
+// same range), c free of p and >= 0 (proved), e an integer and K a positive integer
+// (proved). Without the test, p runs over a full residue system for each q, so every
+// position 0..K-1 receives S = sum (q) { c(q) }; the test removes the diagonal p = q,
+// c(q) at position (2 q + e) mod K. So position r holds S - D(r), and the busiest is
+// S - min over r of D(r): for K even the positions of the other parity than e get no
+// diagonal term (D = 0 there); for K odd q -> (2 q + e) mod K is one to one onto 0..K-1, so
+// min D = min (q) { c(q) }. The result: (K mod 2 == 0) S + (K mod 2 == 1) (S - min (q) {
+// c(q) }) (0 for K = 1, where every message would go to itself). An exchange where each
+// rank skips itself: the 2-D FFT's transpose by (p + q) mod P.
+std::optional<ex> rule_vmax_all_but_diagonal(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != 2) return std::nullopt;
+  const Family& fam = fams[0];
+  const Loop &lp = fam.loops[0], &lq = fam.loops[1];
+  if (pamela_function(fam.pos) != Fn::Mod) return std::nullopt;
+  const ex& K = fam.pos.op(1);
+  const ex pe = lp.index, qe = lq.index;
+  if (K.has(pe) || K.has(qe)) return std::nullopt;
+  ex off = (fam.pos.op(0) - pe - qe).expand();
+  if (off.has(pe) || off.has(qe)) return std::nullopt;
+  // the same range of K integers for both indices
+  if (!(lp.lb - lq.lb).expand().is_zero() || !(lp.ub - lq.ub).expand().is_zero() ||
+      !(lp.ub - lp.lb + 1 - K).expand().is_zero() || lq.lb.has(pe) || lq.ub.has(pe))
+    return std::nullopt;
+  // the weight: (p != q) times c free of p (either index may be the one it reads: symmetric)
+  ex test, c = 1;
+  for (const ex& x : detail::operands_of(fam.weight, false)) {
+    if (test.is_zero() && pamela_function(x) == Fn::Ne &&
+        ((x.op(0).is_equal(pe) && x.op(1).is_equal(qe)) || (x.op(0).is_equal(qe) && x.op(1).is_equal(pe))))
+      test = x;
+    else
+      c *= x;
+  }
+  if (test.is_zero()) return std::nullopt;
+  ex w = c * fam.outer;
+  symbol q(lq.index.get_name());
+  if (w.has(pe)) {
+    // symmetric in p and q: a weight that reads p only is read as a weight of q
+    if (w.has(qe)) return std::nullopt;
+    w = w.subs(exmap{{pe, q}}, subs_options::no_pattern);
+  } else {
+    w = w.subs(exmap{{qe, q}}, subs_options::no_pattern);
+  }
+  Facts in = f;
+  in.declare_index(q, lq.lb, lq.ub);
+  if (!in.provably_nonneg(w) || may_fail(w, in)) return std::nullopt;
+  if (!f.provably_positive(K) || !f.provably_integer(K) || !f.provably_integer(lp.lb)) return std::nullopt;
+  if (!detail::require({{true, off}}, f, a)) return std::nullopt;
+  ex S = make_reduction(ReduceKind::Sum, q, lq.lb, lq.ub, w);
+  ex least = make_reduction(ReduceKind::Min, q, lq.lb, lq.ub, w);
+  return compare(Cmp::Eq, mod_of(K, 2), 0) * S + compare(Cmp::Eq, mod_of(K, 2), 1) * (S - least);
+}
+
 namespace {
 
 // body = sum (j = lb, ub) { c(j, w) * (g(j) == w) } with g free of w: the fiber of position

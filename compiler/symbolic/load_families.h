@@ -39,6 +39,11 @@ std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions& a);
 // the position, read as max (r = 0, P - 1) { g(r) * count(r) }. nullopt otherwise.
 std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a);
 
+// max(sum (p) { sum (q) { (p != q) * c(q) * unitvec((p + q + e) mod K) } }) over two full
+// periods: every position gets sum (q) { c(q) } less its diagonal term; closed by the parity
+// of K. nullopt otherwise.
+std::optional<ex> rule_vmax_all_but_diagonal(const ex& e, const Facts& f, Assumptions& a);
+
 // max (w) { sum (j) { c(j) * (g(j) == w) } } read as the vector max(sum (j) { c(j) *
 // unitvec(g(j)) }), and sum (w) of such counts as sum (j) { c(j) }, where every g(j) is an
 // integer in w's range (and >= 0). nullopt otherwise.

@@ -475,6 +475,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_disjoint", rule_vmax_disjoint},
       {"vmax_offset", rule_vmax_offset},
       {"vmax_position_weight", rule_vmax_position_weight},
+      {"vmax_all_but_diagonal", rule_vmax_all_but_diagonal},
       {"ext_fiber_vector", rule_ext_fiber_vector},
       {"max_inner_load", rule_max_inner_load},
       {"sum_fiber_total", rule_sum_fiber_total},

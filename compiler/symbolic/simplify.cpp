@@ -305,7 +305,7 @@ struct Driver {
     // difference of two vectors.
     if (pamela_function(e) == Fn::VectorMax) {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"), rule_index("vmax_collapse"),
-                                       rule_index("vmax_distinct")};
+                                       rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal")};
       for (size_t k : top_down)
         if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
     }

@@ -323,3 +323,23 @@ TEST_CASE_FIXTURE(Cases, "a block map with a stride, 2 i div W, deals blocks of 
   CHECK(agrees(s, vector_max(v), pts));
   CHECK(agrees(sw, vector_max(w), pts));
 }
+
+TEST_CASE_FIXTURE(Cases, "an exchange that skips the sender: every link gets all messages but its diagonal one") {
+  symbol p("p"), q("q");
+  for (int variant = 0; variant < 3; ++variant) {
+    CAPTURE(variant);
+    // c(q) = q + 1, 1, or a weight read through p (symmetric: read as one of q)
+    ex c = variant == 0 ? ex(q + 1) : variant == 1 ? ex(1) : compare(Cmp::Eq, mod_of(p, 2), 0) * (p + 2);
+    ex v = Sum(p, 0, P - 1, Sum(q, 0, P - 1, compare(Cmp::Ne, p, q) * c * unitvec(mod_of(p + q + 1, P))));
+    auto r = rule_vmax_all_but_diagonal(vector_max(v), F, a);
+    REQUIRE(r);
+    ex s = simp(*r);
+    CHECK(count_reductions(s) == 0);
+    std::vector<GiNaC::exmap> pts;
+    for (int pp = 1; pp <= 11; ++pp) pts.push_back({{P, pp}});
+    CHECK(agrees(s, vector_max(v), pts));
+  }
+  // not the same range for p and q: no full period for every q
+  ex w = Sum(p, 0, P - 1, Sum(q, 0, P - 2, compare(Cmp::Ne, p, q) * unitvec(mod_of(p + q, P))));
+  CHECK(!rule_vmax_all_but_diagonal(vector_max(w), F, a));
+}
