@@ -69,6 +69,15 @@ bool read_families(const ex& v, std::vector<Loop>& loops, const ex& outer, const
   return false;
 }
 
+// The one family of max(v) when v is a single family with `depth` loops; else nullopt.
+std::optional<Family> one_family(const ex& e, size_t depth) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != depth) return std::nullopt;
+  return fams[0];
+}
+
 ex nest(const std::vector<Loop>& loops, ex body) {
   for (auto it = loops.rbegin(); it != loops.rend(); ++it) body = make_reduction(ReduceKind::Sum, it->index, it->lb, it->ub, body);
   return body;
@@ -349,11 +358,9 @@ std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions&) {
 // integers (proved or assumed); g(r) >= 0 and not failing for r in 0..P-1 (proved), and g
 // depends on i only through the position (the position node substituted, no i left).
 std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  std::vector<Loop> loops;
-  std::vector<Family> fams;
-  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != 1) return std::nullopt;
-  const Family& fam = fams[0];
+  auto one = one_family(e, 1);
+  if (!one) return std::nullopt;
+  const Family& fam = *one;
   const Loop& l = fam.loops[0];
   const ex& pos = fam.pos;
   if (pamela_function(pos) != Fn::Mod) return std::nullopt;
@@ -393,11 +400,9 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
 // c(q) }) (0 for K = 1, where every message would go to itself). An exchange where each
 // rank skips itself: the 2-D FFT's transpose by (p + q) mod P.
 std::optional<ex> rule_vmax_all_but_diagonal(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  std::vector<Loop> loops;
-  std::vector<Family> fams;
-  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != 2) return std::nullopt;
-  const Family& fam = fams[0];
+  auto one = one_family(e, 2);
+  if (!one) return std::nullopt;
+  const Family& fam = *one;
   const Loop &lp = fam.loops[0], &lq = fam.loops[1];
   if (pamela_function(fam.pos) != Fn::Mod) return std::nullopt;
   const ex& K = fam.pos.op(1);
@@ -454,9 +459,9 @@ std::optional<FiberSum> fiber_sum(const ex& body, const ex& w) {
   const auto& r = ex_to<reduction>(body);
   if (r.kind() != ReduceKind::Sum || r.lb().has(w) || r.ub().has(w)) return std::nullopt;
   ex c = 0, test;
-  for (const ex& term : is_class<add>(r.body()) ? exvector(r.body().begin(), r.body().end()) : exvector{r.body()}) {
+  for (const ex& term : detail::operands_of(r.body(), true)) {
     ex ct = 1, tt;
-    for (const ex& x : is_class<mul>(term) ? exvector(term.begin(), term.end()) : exvector{term}) {
+    for (const ex& x : detail::operands_of(term, false)) {
       if (pamela_function(x) == Fn::Eq && tt.is_zero() && (x.op(0).is_equal(w) || x.op(1).is_equal(w))) {
         tt = x;
         continue;

@@ -39,7 +39,6 @@ exvector outside_reductions(const ex& e, bool (*pick)(const ex&)) {
 bool is_extremum_node(const ex& x) { return is_class<extremum>(x); }
 bool is_rounding(const ex& x) { return pamela_function(x) == Fn::Floor || pamela_function(x) == Fn::Ceil; }
 bool is_remainder(const ex& x) { return pamela_function(x) == Fn::Mod; }
-bool is_comparison_node(const ex& x) { return is_comparison(x); }
 std::optional<ex> first_of(const exvector& v) { return v.empty() ? std::nullopt : std::optional<ex>(v[0]); }
 }  // namespace
 
@@ -331,7 +330,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // guards (((c - 1) (o - 1) - 1) w and its expansion prove alike); a combination the
     // facts would exclude is proved too, which only asks more.
     if (depth == 0) {
-      exvector cmps = outside_reductions(x, is_comparison_node);
+      exvector cmps = outside_reductions(x, is_comparison);
       if (!cmps.empty() && cmps.size() <= 3) {
         bool all = true;
         for (unsigned m = 0; all && m < (1u << cmps.size()); ++m) {

@@ -264,6 +264,28 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
 
 namespace detail {
 
+namespace {
+
+// The one index where a i + b = 0 (a a nonzero number, b free of i), if an integer: s =
+// -b / a, and `hit`, 1 where s is an integer and 0 elsewhere: for a = +-1, 1 with s proved
+// an integer; for another integer a, with b proved an integer, (b mod |a| == 0) (2 i == q
+// matches only an even q). nullopt otherwise.
+struct IntegerRoot {
+  ex s, hit;
+};
+std::optional<IntegerRoot> integer_root(const numeric& a, const ex& b, const Facts& f) {
+  if (!a.is_integer()) return std::nullopt;
+  ex s = (-b / a).expand();
+  if (a == 1 || a == -1) {
+    if (!f.provably_integer(s)) return std::nullopt;
+    return IntegerRoot{s, 1};
+  }
+  if (!f.provably_integer(b)) return std::nullopt;
+  return IntegerRoot{s, compare(Cmp::Eq, mod_of(b, abs(a)), 0)};
+}
+
+}  // namespace
+
 // What it reads and returns: struct MatchCount in rules_internal.h.
 std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r, const Facts& f) {
   Fn fn = pamela_function(pred);
@@ -274,17 +296,9 @@ std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r,
   const numeric& ca = lin->first;
   const ex& b = lin->second;
   if (fn == Fn::Eq || fn == Fn::Ne) {
-    // Another integer a: s = -b / a is an integer exactly where a divides b (b an integer).
-    if (!ca.is_integer()) return std::nullopt;
-    ex s = (-b / ca).expand();
-    ex divides = 1;
-    if (ca != 1 && ca != -1) {
-      if (!f.provably_integer(b)) return std::nullopt;
-      divides = compare(Cmp::Eq, mod_of(b, abs(ca)), 0);
-    } else if (!f.provably_integer(s)) {
-      return std::nullopt;
-    }
-    ex one = divides * compare(Cmp::Le, r.lb(), s) * compare(Cmp::Le, s, r.ub());
+    auto root = integer_root(ca, b, f);
+    if (!root) return std::nullopt;
+    ex one = root->hit * compare(Cmp::Le, r.lb(), root->s) * compare(Cmp::Le, root->s, r.ub());
     return MatchCount{fn == Fn::Eq ? one : r.ub() - r.lb() + 1 - one, fn == Fn::Eq};
   }
   bool strict = fn == Fn::Lt;
@@ -354,20 +368,11 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   const ex& b = lin->second;
   Fn fn = pamela_function(pred);
   if (fn == Fn::Eq || fn == Fn::Ne) {
-    // a i + b = 0 at i = s0 = -b / a only; for an integer a other than +-1 that is an
-    // integer exactly where a divides b (b an integer, proved): the test (b mod |a| == 0).
-    if (!ca.is_integer()) return std::nullopt;
-    ex s0 = (-b / ca).expand();
-    ex at = g.subs(exmap{{i, s0}});
-    ex divides = 1;
-    if (ca != 1 && ca != -1) {
-      if (!f.provably_integer(b)) return std::nullopt;
-      divides = compare(Cmp::Eq, mod_of(b, abs(ca)), 0);
-    } else if (!f.provably_integer(s0)) {
-      return std::nullopt;
-    }
+    auto root = integer_root(ca, b, f);
+    if (!root) return std::nullopt;
+    ex at = g.subs(exmap{{i, root->s}});
     if (may_fail(at, f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
-    ex one = divides * at * compare(Cmp::Le, r->lb(), s0) * compare(Cmp::Le, s0, r->ub());
+    ex one = root->hit * at * compare(Cmp::Le, r->lb(), root->s) * compare(Cmp::Le, root->s, r->ub());
     return fn == Fn::Eq ? one : rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), g) - one;
   }
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
