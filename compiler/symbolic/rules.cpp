@@ -462,8 +462,6 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_distinct", rule_vmax_distinct},  // before identity: its guard reads better
       {"vmax_identity", rule_vmax_identity},
       {"vmax_injective", rule_vmax_injective},
-      {"vmax_split", rule_vmax_split},
-      {"vmax_groups", rule_vmax_groups},
       {"vmax_uniform", rule_vmax_uniform},
       {"vmax_intervals", rule_vmax_intervals},
       {"vmax_block_cyclic", rule_vmax_block_cyclic},

@@ -55,7 +55,6 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a);
-std::optional<ex> rule_vmax_groups(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_uniform(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_extremum(const ex& e, const Facts& f, Assumptions& a);
@@ -83,7 +82,6 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& a);
-std::optional<ex> rule_vmax_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions& a);
