@@ -29,7 +29,7 @@ _pamc() {
   case $cmd in
     check) opts="$common --no-lower" ;;
     compile) opts="--stage --emit -o --output --all --stats $common" ;;
-    eval) opts="$defines --target --json --brute-force --max-terms $common" ;;
+    eval) opts="$defines --target --json --closed-form --brute-force --max-terms $common" ;;
     simulate) opts="$defines --dist --seed --runs --max-events --max-processes --target --json $common" ;;
     sweep) opts="$defines --sweep --target --csv --plot --speedup --timing --heatmap $common" ;;
     explain|sensitivity) opts="$defines --target --json $common" ;;

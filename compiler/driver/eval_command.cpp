@@ -47,6 +47,7 @@ struct EvalCommand {
   std::vector<std::string> targets;
   bool json = false;
   bool brute_force = false;  // evaluate the time-domain model instead of the closed form
+  bool closed_form = false;  // evaluate the closed form for every value, not one simplified at the point
   double max_terms = 1e9;    // reduction terms one point may unroll (3e7 with --brute-force)
 };
 
@@ -57,12 +58,21 @@ int run_eval(const EvalCommand& c) {
   request.targets = c.targets;
   request.max_terms = c.max_terms;
   request.compiled = !c.brute_force;  // the reference stays the exact evaluator
-  auto comp = compile_file(c.file, c.load, c.brute_force ? Stage::Time : Stage::Simplified, diags);
+  // One point: the model simplified with the point's numbers in place, where nothing large
+  // stays open there; else the closed form for every value, as `pamc compile` prints it.
+  const bool at_point_first = !c.brute_force && !c.closed_form;
+  auto comp = compile_file(c.file, c.load, at_point_first || c.brute_force ? Stage::Time : Stage::Simplified, diags);
   if (!comp) return report(diags);
   report(diags);  // the warnings of a model that compiled
   EvalResult result;
   try {
-    result = evaluate_model(comp->model, request);
+    if (at_point_first) {
+      request.at_point = true;
+      result = evaluate_model(comp->model, request);
+      request.at_point = false;
+      if (result.needs_closed_form) simplify_model(comp->model);
+    }
+    if (!at_point_first || result.needs_closed_form) result = evaluate_model(comp->model, request);
   } catch (const CompileError& e) {
     return report(e);
   }
@@ -90,6 +100,7 @@ void options(po::options_description& d) {
   d.add_options()
       ("target", po::value<std::vector<std::string>>()->value_name("NAME")->composing(), "evaluate NAME (T_main, a process L meaning T_L, or a region counter REGION.COUNTER); repeatable")
       ("json", "print a JSON object {\"T_main\": value, ...}")
+      ("closed-form", "evaluate the closed form that `pamc compile` prints (built for every parameter value), not the model simplified at this point")
       ("brute-force", "evaluate the unsimplified time-domain model, unrolling every reduction (a reference for the closed form)")
       ("max-terms", po::value<double>()->value_name("N"), "stop with an error when a point needs more reduction terms than this (a loop left open): default 1e9, about 10 s compiled; 3e7 with --brute-force, about 10 s unrolled exactly");
 }
@@ -99,6 +110,7 @@ int run(const CommandLine& line) {
   read_model_options(c, line);
   c.json = line.flag("json");
   c.brute_force = line.flag("brute-force");
+  c.closed_form = line.flag("closed-form");
   c.max_terms = line.flag("max-terms") ? line.vm["max-terms"].as<double>() : c.brute_force ? 3e7 : 1e9;
   sym::install_interrupt_handler();  // Ctrl-C: a clean error at the next tick
   return run_eval(c);

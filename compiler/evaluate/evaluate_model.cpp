@@ -169,8 +169,10 @@ bool valid_everywhere(const GiNaC::ex& e, const sym::Facts& f) {
     return valid_everywhere(r.body(), inner);
   }
   if (sym::is_class<GiNaC::power>(e)) {
-    // Whole exponents only; a negative one divides, by something provably not 0.
-    if (!sym::is_class<GiNaC::numeric>(e.op(1)) || !GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_integer()) return false;
+    if (!sym::is_class<GiNaC::numeric>(e.op(1)) || !GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_rational()) return false;
+    // A fractional exponent (a square root) of a base provably > 0: a real number.
+    if (!GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_integer()) return f.provably_positive(e.op(0)) && valid_everywhere(e.op(0), f);
+    // A whole exponent; a negative one divides, by something provably not 0.
     if (GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_negative() && !f.provably_positive(e.op(0)) &&
         !f.provably_positive(-e.op(0)))
       return false;
@@ -194,7 +196,17 @@ bool valid_everywhere(const GiNaC::ex& e, const sym::Facts& f) {
     case sym::Fn::Ne:
     case sym::Fn::Lt:
     case sym::Fn::Le: known = true; break;
-    default: break;  // log2, sqrt, ...: domains not checked here
+    case sym::Fn::Log2:
+      if (!f.provably_positive(e.op(0))) return false;
+      known = true;
+      break;
+    default: break;
+  }
+  // GiNaC's own log and exp: log of something provably > 0, exp of anything.
+  if (sym::pamela_function(e) == sym::Fn::None && sym::is_class<GiNaC::function>(e)) {
+    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    if (name == "log" && f.provably_positive(e.op(0))) known = true;
+    if (name == "exp") known = true;
   }
   if (!known) return false;
   for (std::size_t k = 0; k < e.nops(); ++k)
@@ -209,8 +221,21 @@ bool valid_everywhere(const GiNaC::ex& e, const sym::Facts& f) {
 // form), instead of being unrolled term by term. No parameter is left, so no fact about
 // one is used; what the form requires and what the rules assumed are checked at once, as
 // numbers. Where either fails, or the simplification does, the time-domain form itself.
+// Does substituting env into e make GiNaC compute a power with a large exponent ((n + 1) ^ 1e9
+// at n = 1)? subs() has no limit; the exact evaluator refuses such a power at once.
+bool large_power_at(const GiNaC::ex& e, const GiNaC::exmap& env) {
+  if (sym::is_class<GiNaC::power>(e)) {
+    GiNaC::ex x = e.op(1).subs(env, GiNaC::subs_options::no_pattern);
+    if (sym::is_class<GiNaC::numeric>(x) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(x)) > 4096) return true;
+  }
+  for (std::size_t i = 0; i < e.nops(); ++i)
+    if (large_power_at(e.op(i), env)) return true;
+  return false;
+}
+
 GiNaC::ex time_form_at(const CostModel& model, const GiNaC::ex& time_value, const GiNaC::exmap& env) {
   try {
+    if (large_power_at(time_value, env)) return time_value;
     GiNaC::ex x = time_value.subs(env, GiNaC::subs_options::no_pattern);
     if (mentions_parameter(model, x)) return time_value;
     // What the form itself requires (integer loop bounds, divisors >= 1, resource positions
@@ -395,11 +420,28 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
   }
   // Outside the closed form's assumptions (an empty par range, a non-integer loop bound),
   // the time-domain model gives the value, or the error, the model really has.
-  const bool closed_form_valid = assumptions_hold(model, env);
+  const bool closed_form_valid = !request.at_point && assumptions_hold(model, env);
   EvalResult result;
   for (const CostEquation* e : targets) {
     const GiNaC::ex x = closed_form_valid ? e->value : time_form_at(model, e->time_value, env);
     const double terms = estimate_terms(x, env);
+    if (request.at_point) {
+      // What stays open at this point is the closed form's to close, and an error is the
+      // closed form's to report (its message names the loop and why it stays open).
+      if (terms > std::min(kAtPointTermsLimit, request.max_terms)) {
+        result.needs_closed_form = true;
+        return result;
+      }
+      try {
+        sym::WorkBudget budget;
+        budget.steps_left = 10'000'000;  // past that, the closed form's budget and messages
+        result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
+      } catch (const sym::EvalError&) {
+        result.needs_closed_form = true;
+        return result;
+      }
+      continue;
+    }
     if (terms > request.max_terms) {
       // Name the loop that costs most, where it is written, and what keeps it open.
       std::vector<GiNaC::ex> reds;

@@ -18,6 +18,10 @@ struct EvalRequest {
   // Large open loops through the compiled program (kCompiledEvalFrom); false for
   // --brute-force, whose value is the exact evaluator's reference.
   bool compiled = true;
+  // The model is its time domain, not simplified (pamc eval at one point): each target is
+  // simplified for this point alone, with the point's numbers in place of the parameters
+  // (evaluate_at_point), where that is cheaper than the closed form for every value.
+  bool at_point = false;
 };
 
 // The number of reduction terms evaluating e at env unrolls (an estimate from the bounds:
@@ -30,7 +34,15 @@ struct EvalResult {
   // For a value computed in double precision: how many significant digits its rounding
   // errors leave right (significant_digits()); eval prints that many.
   std::map<std::string, int> digits;
+  // With EvalRequest::at_point: a target kept a loop of more than kAtPointTermsLimit terms at
+  // this point, or its value was an error; the caller simplifies the model (the closed form
+  // for every value, and its messages) and evaluates again. `values` is then incomplete.
+  bool needs_closed_form = false;
 };
+
+// The largest loop a target simplified at one point may keep (terms unrolled exactly): about
+// a millisecond, against tens of milliseconds for the closed form of a large model.
+constexpr double kAtPointTermsLimit = 2000;
 
 // The significant digits that stay right after a double-precision evaluation of `terms`
 // reduction terms: rounding errors of n additions grow as sqrt(n) units in the last place

@@ -81,8 +81,8 @@ def main():
 
     if args.startup:
         print(f"pamc --version (start-up only): {mega(callgrind([pamc, '--version']))}")
-    print("| sample | pamc eval | Aspen runtime | pamc / Aspen |")
-    print("|---|---|---|---|")
+    print("| sample | pamc eval | pamc eval --closed-form | Aspen runtime | pamc / Aspen | closed form / Aspen |")
+    print("|---|---|---|---|---|---|")
     details = []
     with tempfile.TemporaryDirectory() as tmp:
         for port, app, machine, socket in SAMPLES:
@@ -90,13 +90,15 @@ def main():
                 continue
             keep = os.path.join(tmp, f"{port}.callgrind") if args.top else None
             ours = callgrind([pamc, "eval", f"samples/aspen/{port}.pam"], keep)
+            closed = callgrind([pamc, "eval", "--closed-form", f"samples/aspen/{port}.pam"])
             theirs = None
             if runtime:
                 models = os.path.join(args.aspen, "models")
                 theirs = callgrind([runtime, os.path.join(models, app),
                                     os.path.join(models, machine), socket])
             ratio = f"{ours / theirs:.2f}x" if theirs else "-"
-            print(f"| {port} | {mega(ours)} | {mega(theirs) if theirs else '-'} | {ratio} |",
+            ratio_closed = f"{closed / theirs:.2f}x" if theirs else "-"
+            print(f"| {port} | {mega(ours)} | {mega(closed)} | {mega(theirs) if theirs else '-'} | {ratio} | {ratio_closed} |",
                   flush=True)
             if keep:
                 details.append((port, keep, ours))

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Edge points: `pamc eval` against `pamc eval --brute-force` on the corpus models
+"""Edge points: `pamc eval --closed-form` and `pamc eval` (the model simplified at the point)
+against `pamc eval --brute-force` on the corpus models
 (samples/corpus/*.pam, written as users write them: plain `numeric parameter`, no bounds)
 over a grid of points where every parameter also takes negative, zero, fractional and huge
 values, alone and all at once.
@@ -96,11 +97,15 @@ def same(a, b):
     return abs(x - y) <= REL * max(1.0, abs(x), abs(y))
 
 
-def run_eval(pamc, path, point, brute, timeout):
+def run_eval(pamc, path, point, how, timeout):
+    """how: "closed" (the closed form for every value), "point" (simplified at the point) or
+    "brute" (unrolled)."""
     cmd = [pamc, "eval", path, "--target", "T_main"]
     for k, v in point.items():
         cmd += ["-D", f"{k}={v}"]
-    if brute:
+    if how == "closed":
+        cmd += ["--closed-form"]
+    if how == "brute":
         # Brute force's vector of workloads grows quadratically with the positions it holds
         # (1e4 positions take 17 s): a huge count is left uncompared (WorkLimit).
         cmd += ["--brute-force", "--max-terms", str(BRUTE_MAX_TERMS)]
@@ -118,19 +123,19 @@ def run_eval(pamc, path, point, brute, timeout):
     return ("error", kind, first)
 
 
-def judge(fast, brute):
+def judge(fast, brute, name="eval"):
     """'agree', 'not compared' or a mismatch description."""
-    for side, r in (("eval", fast), ("brute force", brute)):
+    for side, r in ((name, fast), ("brute force", brute)):
         if r[0] == "error" and r[1] in ("Timeout", "Crash", "Unknown", "Unparsed"):
             return f"{side}: {r[2]}"
     if brute[0] == "value":
         if fast[0] == "value":
-            return "agree" if same(fast[1], brute[1]) else f"eval {fast[1]}, brute force {brute[1]}"
-        return f"eval fails ({fast[2]}), brute force {brute[1]}"
+            return "agree" if same(fast[1], brute[1]) else f"{name} {fast[1]}, brute force {brute[1]}"
+        return f"{name} fails ({fast[2]}), brute force {brute[1]}"
     if brute[1] in CANNOT_COMPUTE:
         return "not compared"
     if fast[0] == "value":
-        return f"eval {fast[1]}, brute force has no value ({brute[1]}: {brute[2]})"
+        return f"{name} {fast[1]}, brute force has no value ({brute[1]}: {brute[2]})"
     return "agree"
 
 
@@ -140,9 +145,14 @@ def check_model(pamc, path):
     rows = []
     timeout = KNOWN_TIMEOUT if name in KNOWN_WRONG else TIMEOUT
     for pt in points_for(name, params):
-        fast = run_eval(pamc, path, pt, False, timeout)
-        brute = run_eval(pamc, path, pt, True, timeout)
-        rows.append((pt, judge(fast, brute), fast, brute))
+        brute = run_eval(pamc, path, pt, "brute", timeout)
+        closed = run_eval(pamc, path, pt, "closed", timeout)
+        verdict = judge(closed, brute, "eval --closed-form")
+        if verdict in ("agree", "not compared"):
+            point = run_eval(pamc, path, pt, "point", timeout)
+            if judge(point, brute, "eval") not in ("agree", "not compared"):
+                verdict, closed = judge(point, brute, "eval"), point
+        rows.append((pt, verdict, closed, brute))
     return name, rows
 
 

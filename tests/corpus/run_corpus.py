@@ -4,7 +4,8 @@ parameter bounds, each with a hand-derived closed form and exact values in its h
 
 For every model: `pamc compile` must succeed and leave T_main closed (no sum/max/min over
 an index), unless samples/corpus/OPEN.txt lists it with a reason; at every `% expect:`
-point, `pamc eval`, `pamc eval --brute-force` and the header's own closed form must give
+point, `pamc eval --closed-form`, `pamc eval` (simplified at the point), `pamc eval
+--brute-force` and the header's own closed form must give
 the expected value; and `pamc simulate` at the smallest point must not beat the bound
 (T_main is a lower bound)."""
 import argparse, glob, os, re, sys, tempfile
@@ -100,9 +101,11 @@ def main():
             f.write(f"numeric T_main = {h.get('closed form', '0').split('=', 1)[-1].strip()}\n")
         for point, want, too_large in h["expect"]:
             at = " ".join(f"{k}={v}" for k, v in point.items())
-            rc, out, err = pamc("eval", path, "--target", "T_main", *defines(point))
-            got = value_of(out)
-            check(f"{name} at {at}: eval", rc == 0 and got is not None and same(got, want), f"want {want}, got {out or err}")
+            for how in (["--closed-form"], []):  # the closed form, and the model simplified at the point
+                rc, out, err = pamc("eval", path, "--target", "T_main", *how, *defines(point))
+                got = value_of(out)
+                check(f"{name} at {at}: eval {' '.join(how)}", rc == 0 and got is not None and same(got, want),
+                      f"want {want}, got {out or err}")
             if not too_large:
                 rc, out, err = pamc("eval", path, "--target", "T_main", "--brute-force", *defines(point))
                 got = value_of(out)

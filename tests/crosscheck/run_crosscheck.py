@@ -7,7 +7,9 @@ tests/crosscheck/cases/*.pam, and --models seeded random models) and parameter p
 valid and invalid (a parameter at 0, negative, fractional or huge; a declared bound broken;
 trailing defaulted parameters left out), runs
 
-  pamc eval                 exact (the reference)
+  pamc eval --closed-form   the closed form for every value, evaluated exactly (the reference)
+  pamc eval                 the model simplified at the point (the closed form where a loop
+                            stays open there)
   pamc eval --brute-force   the unsimplified time-domain model, every loop unrolled
   the library               pamela_eval (the embedding library's compiled evaluator)
   the Python module         pamela, a point at a time and all points as one NumPy array
@@ -443,7 +445,7 @@ def backend_python(build, work, models):
 
 
 def backend_pamc(pamc, models, jobs):
-    """pamc eval (exact and brute force) and pamc simulate at every point. Where a command
+    """pamc eval (the closed form, at the point, brute force) and pamc simulate at every point. Where a command
     fails on a point, each equation is asked alone (--target), so that one equation without
     a value does not hide the others' values."""
     problems = []
@@ -455,7 +457,7 @@ def backend_pamc(pamc, models, jobs):
             base = ["simulate", "--max-events", "200000"]
         else:
             eqs = m.equations
-            base = ["eval"] + (["--brute-force"] if kind == "brute" else [])
+            base = ["eval"] + {"exact": ["--closed-form"], "point": [], "brute": ["--brute-force"]}[kind]
         res, unk, errs = {}, set(), []
 
         def record(e, doc, err):
@@ -493,7 +495,7 @@ def backend_pamc(pamc, models, jobs):
         tasks = []
         for m in models:
             for pi in range(len(m.points)):
-                for kind in ("exact", "brute", "simulate"):
+                for kind in ("exact", "point", "brute", "simulate"):
                     if kind == "simulate" and not m.processes:
                         continue
                     tasks.append((m, pi, kind, pool.submit(one, m, pi, kind)))
@@ -717,14 +719,14 @@ def main():
         problems += py_problems
         problems += backend_pamc(pamc, models, args.jobs)
 
-        backends = (["brute", "library", "cpp"] + (["python", "python array"] if have_python else []) +
+        backends = (["point", "brute", "library", "cpp"] + (["python", "python array"] if have_python else []) +
                     (["octave"] if have_octave else []) + ["simulate"])
         count, per_backend = compare(models, backends, problems)
         if not args.only:
             problems += check_simulator_position(pamc)
         n_points = sum(len(m.points) for m in models)
         left = {b: len(m.unknown.get(b, ())) for m in models for b in m.unknown}
-        left = {b: sum(len(m.unknown.get(b, ())) for m in models) for b in ("exact", "brute", "simulate", "octave")}
+        left = {b: sum(len(m.unknown.get(b, ())) for m in models) for b in ("exact", "point", "brute", "simulate", "octave")}
         print("models: %d samples, golden, emit and case models, 1 hostile-names, %d random (%d more random "
               "models skipped: a vector inside the closed form, no scalar code form); %d points"
               % (n_samples, n_random, n_vector, n_points))

@@ -64,13 +64,16 @@ def main():
     for port, app, machine, socket, points in ASPEN_ANSWERS:
         for binds, want in points:
             defs = [a for k, v in binds.items() for a in ("-D", f"{k}={v}")]
-            rc, out, err = pamc("eval", f"samples/aspen/{port}.pam", *defs)
-            where = f"{port} {binds or 'defaults'} (Aspen: {app} on {machine} {socket})"
-            check(f"{where} evaluates", rc == 0, err)
-            if rc == 0:
-                got = value(out)
-                check(f"{where}: Aspen's {want!r} to 12 digits", f"{got:.12g}" == f"{want:.12g}",
-                      f"{got!r} vs {want}")
+            # Simplified at the point (eval's way for one point), and the closed form for
+            # every value (what compile prints): both give Aspen's answer.
+            for how in ([], ["--closed-form"]):
+                rc, out, err = pamc("eval", f"samples/aspen/{port}.pam", *how, *defs)
+                where = f"{port} {' '.join(how)} {binds or 'defaults'} (Aspen: {app} on {machine} {socket})"
+                check(f"{where} evaluates", rc == 0, err)
+                if rc == 0:
+                    got = value(out)
+                    check(f"{where}: Aspen's {want!r} to 12 digits", f"{got:.12g}" == f"{want:.12g}",
+                          f"{got!r} vs {want}")
     sys.exit(harness.summary("aspen checks"))
 
 

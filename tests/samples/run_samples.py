@@ -55,7 +55,7 @@ def run(pamc, *args, check=True):
 
 
 def eval_T(pamc, path, binds, target="T_main", brute=False):
-    args = ["eval", path, "--target", target] + (["--brute-force"] if brute else [])
+    args = ["eval", path, "--target", target] + (["--brute-force"] if brute else ["--closed-form"])
     for k, v in binds.items():
         args += ["-D", f"{k}={v}"]
     out = run(pamc, *args).stdout
