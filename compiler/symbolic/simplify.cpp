@@ -237,9 +237,10 @@ bool trace_rules() {
 }
 
 // PAMC_DISABLE_RULES=name,name,... leaves those rules out (for the ablation test, which
-// checks that no rule is needed for a right value; not part of the CLI contract).
-bool rule_disabled(const char* name) {
-  static const std::set<std::string> off = [] {
+// checks that no rule is needed for a right value; not part of the CLI contract), and so
+// does set_disabled_rules() (the lemma-versus-general property test).
+std::set<std::string>& disabled_rules() {
+  static std::set<std::string> off = [] {
     std::set<std::string> names;
     if (const char* v = std::getenv("PAMC_DISABLE_RULES")) {
       std::string all(v), cur;
@@ -254,6 +255,11 @@ bool rule_disabled(const char* name) {
     }
     return names;
   }();
+  return off;
+}
+
+bool rule_disabled(const char* name) {
+  const std::set<std::string>& off = disabled_rules();
   return !off.empty() && off.count(name);
 }
 
@@ -693,5 +699,7 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
   SimplifyCache cache;
   return simplify(e, facts, assumed, stats, cache);
 }
+
+void set_disabled_rules(const std::set<std::string>& names) { disabled_rules() = names; }
 
 }  // namespace pamc::sym

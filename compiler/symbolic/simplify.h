@@ -1,5 +1,7 @@
 // The simplifier driver: applies the rules of rules.h bottom-up until none fires.
 #pragma once
+#include <set>
+#include <string>
 
 #include "compiler/symbolic/facts.h"
 #include "compiler/symbolic/reduction.h"  // count_reductions
@@ -22,6 +24,11 @@ struct RuleStats {
 // the facts cannot prove record them in `assumed`. Counts rule firings and the reductions
 // left in the result in `stats`.
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats);
+
+// Leaves these rules out of every later simplify() (by their names in all_rules(); empty: all
+// rules), as PAMC_DISABLE_RULES does for a whole run. For tests that compare a rule's closed
+// forms with what the other rules give without it.
+void set_disabled_rules(const std::set<std::string>& names);
 
 // Results of simplify() kept across calls, so the equations of one model share the work on
 // common subexpressions (a T_ equation repeats its phi_ and omega_). Valid while the calls
