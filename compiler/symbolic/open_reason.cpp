@@ -6,6 +6,7 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+#include "compiler/symbolic/rules_internal.h"
 
 namespace pamc::sym {
 
@@ -46,6 +47,88 @@ std::optional<ex> position_in(const ex& e, const ex& i) {
   for (const ex& x : all)
     if (!best || to_pamela(x) < to_pamela(*best)) best = x;
   return best;
+}
+
+// e = a * i + c with a and c free of i (a symbolic slope allowed).
+bool affine_in(const ex& e, const ex& i) {
+  ex x = e.expand();
+  if (!x.is_polynomial(i) || x.degree(i) != 1) return false;
+  return !x.coeff(i, 1).has(i) && !x.coeff(i, 0).has(i);
+}
+
+// The kind of index map a position is, in words, or "" when it is none that the load
+// algebra reads: affine maps, their div and mod, and sums of such (mixed-radix grids).
+std::string map_kind(const ex& pos, const ex& i) {
+  if (affine_in(pos, i)) return "an affine map";
+  Fn k = pamela_function(pos);
+  if ((k == Fn::Mod || k == Fn::Div) && !pos.op(1).has(i)) {
+    if (affine_in(pos.op(0), i)) return k == Fn::Mod ? "a cyclic map" : "a block map";
+    if (k == Fn::Mod && pamela_function(pos.op(0)) == Fn::Div && !pos.op(0).op(1).has(i) &&
+        affine_in(pos.op(0).op(0), i))
+      return "a block-cyclic map";
+  }
+  if (is_class<mul>(pos)) {  // c * (i mod P): a map scaled by a factor free of i
+    std::string kind;
+    for (size_t n = 0; n < pos.nops(); ++n)
+      if (pos.op(n).has(i)) {
+        if (!kind.empty()) return "";
+        kind = map_kind(pos.op(n), i);
+      }
+    return kind;
+  }
+  if (is_class<add>(pos)) {  // an offset (P + i mod P), or a grid (Py * (i mod Px) + j mod Py)
+    std::vector<std::string> kinds;
+    for (size_t n = 0; n < pos.nops(); ++n)
+      if (pos.op(n).has(i)) kinds.push_back(map_kind(pos.op(n), i));
+    for (const std::string& k : kinds)
+      if (k.empty()) return "";
+    return kinds.size() == 1 ? kinds[0] : "a grid map";
+  }
+  return "";
+}
+
+// A weight in a note: its text, or "its weight" where the text would bury the sentence.
+std::string weight_text(const ex& w) {
+  std::string t = to_pamela(w);
+  return t.size() <= 60 ? t : "its weight";
+}
+
+// Why the busiest position of sum (i) { w(i) * unitvec(pos(i)) } stayed open, by the step of
+// the load algebra that failed: the map (no fiber is read), several positions per index
+// (loads that add), the weight's sign (the busiest-position rules need w >= 0), or the load
+// of a position and its max over the positions.
+std::string why_load_open(const reduction& r, const ex& pos, const Facts& facts) {
+  const ex& i = r.index_ex();
+  const std::string name = r.index().get_name();
+  const std::string where = "the resource position " + to_pamela(pos);
+  const std::string kind = map_kind(pos, i);
+  if (kind.empty())
+    return where + " is not an index map pamc reads (a * " + name + " + c, its div and mod, and sums of those for grids)";
+  std::optional<ex> weight;
+  std::vector<ex> others;
+  if (auto v = split_vector(r.body()))
+    for (const auto& [p, c] : v->terms) {
+      if (p.is_equal(pos)) weight = c;
+      else if (p.has(i)) others.push_back(p);
+    }
+  if (!others.empty())
+    return where + " and " + to_pamela(detail::sorted_by_text(others)[0]) + " are used by the same " + name +
+           ", so their loads add on the resources they share, and pamc finds no closed busiest position for the two together";
+  Facts in = facts;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (weight && !in.provably_nonneg(*weight))
+    return where + " is " + kind + ", but " + (weight_text(*weight) == "its weight" ? "its weight" : "its weight " + weight_text(*weight)) +
+           " is not proved >= 0, which finding the busiest position needs";
+  const std::string w = weight ? weight_text(*weight) : "its weight";
+  if (weight && !weight->has(i) && kind != "a grid map")  // a count per position: closed alone
+    return where + " is " + kind + " with the same weight for every " + name +
+           ", which pamc closes alone; the open step is the busiest position over it and the other loads of the "
+           "same resources together";
+  if (kind == "an affine map")
+    return where + " holds one " + name + " each, so the busiest is where " + w +
+           " is largest, and pamc finds no closed max of it over " + name;
+  return where + " is " + kind + ", but the busiest position's load (" + w + " summed over the " + name +
+         " that share a position) has no closed form pamc finds";
 }
 
 bool has_predicate(const ex& e, const ex& i) {
@@ -93,10 +176,7 @@ std::string why_open(const ex& e, const Facts& facts) {
     return "the weight depends on " + name + " through " + to_pamela(*t) + ", which has no closed sum";
   if (!facts.provably_integer(r.lb()) || !facts.provably_integer(r.ub()))
     return "its bounds are not known to be integers";
-  if (auto pos = position_in(body, i))
-    return "the resource position " + to_pamela(*pos) + " is not an index map pamc closes for this weight (" + name +
-           " + c, " + name + " mod P, " + name + " div B, (" + name + " div B) mod P, grids; weights monotone in " + name +
-           ")";
+  if (auto pos = position_in(body, i)) return why_load_open(r, *pos, facts);
   if (has_predicate(body, i)) return "the condition on " + name + " is not a residue or linear test pamc counts";
   if (r.kind() != ReduceKind::Sum)
     return std::string("the body is neither monotone nor convex in ") + name + ", so the " +

@@ -1,0 +1,38 @@
+// The `% open:` line of a load vector names the step of the load algebra that failed, in
+// the model's own names, and never says a map pamc reads is one it does not.
+#include <doctest/doctest.h>
+
+#include "compiler/passes/pipeline.h"
+
+using namespace pamc;
+
+namespace {
+
+std::string open_line(const std::string& process) {
+  Diagnostics diags;
+  auto c = compile_text("notes.pam",
+                        "numeric parameter N\nnumeric parameter P\nnumeric parameter C\nresource cpu(p) = fcfs(p, 1)\n"
+                        "process main = " + process + "\n",
+                        {}, Stage::Simplified, diags);
+  REQUIRE(c);
+  std::string text = print_cost_model(c->model, false);
+  auto at = text.find("% open: ");
+  return at == std::string::npos ? "" : text.substr(at, text.find('\n', at) - at);
+}
+
+}  // namespace
+
+TEST_CASE("open notes: the map, the weight's sign, and the busiest position's load") {
+  // No index map: a square of the index.
+  CHECK(open_line("par (i = 0, N - 1) use(cpu(i * i mod P), 1)").find("i ^ 2 mod P is not an index map pamc reads") !=
+        std::string::npos);
+  // A cyclic map read, a weight pamc cannot prove >= 0 (chunks of C, the last one shorter).
+  std::string chunks = open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))");
+  CHECK(chunks.find("i mod P is a cyclic map, but its weight min(C, N - C * i) is not proved >= 0") != std::string::npos);
+  CHECK(chunks.find("not an index map") == std::string::npos);
+  // A block map read, with a weight >= 0 whose sum over a block pamc does not close (yet: it
+  // is 1 for every block; when it closes, this case needs another example).
+  std::string parity = open_line("par (p = 0, N - 1) if (p mod 2 == 0) use(cpu(p div 2), 1)");
+  CHECK(parity.find("p div 2 is a block map, but the busiest position's load ((p mod 2 == 0) summed over the p that "
+                    "share a position) has no closed form pamc finds") != std::string::npos);
+}
