@@ -125,6 +125,10 @@ struct DefaultBoundLog {
   static bool& recording();
 };
 
+// Adds to f what the comparison cmp (==, !=, < or <=) being 1 (holds) or 0 says, where it
+// is linear in symbols of f with numeric slopes; nothing otherwise.
+void comparison_case(Facts& f, const ex& cmp, bool holds);
+
 // Does e divide by something (a power with a negative number as exponent)?
 bool has_negative_power(const ex& e);
 

@@ -12,11 +12,52 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <functional>
+#include <set>
 #include <optional>
 
 namespace pamc::sym {
 
 using namespace GiNaC;
+
+namespace {
+
+// d >= 0 (d > 0 when strict) as bounds on the symbols of f that d is linear in with a
+// numeric slope: P - 2 >= 0 is P >= 2, N - P > 0 is N > P and P < N. Exact consequences,
+// so a case whose bounds contradict the facts cannot happen, and proving it asks nothing.
+void add_linear_bounds(Facts& f, const ex& d, bool strict) {
+  ex x = d.expand();
+  std::set<ex, ex_is_less> syms;
+  for (const_preorder_iterator it = x.preorder_begin(); it != x.preorder_end(); ++it)
+    if (is_a<symbol>(*it)) syms.insert(*it);
+  for (const ex& s : syms) {
+    const symbol& v = ex_to<symbol>(s);
+    if (!f.is_declared(v) || !x.is_polynomial(s) || x.degree(s) != 1) continue;
+    ex c = x.coeff(s, 1), r = x.coeff(s, 0);
+    if (!is_a<numeric>(c) || !ex_to<numeric>(c).is_real() || r.has(s)) continue;
+    if (ex_to<numeric>(c).is_positive()) f.add_lower(v, (-r / c).expand(), strict);
+    else f.add_upper(v, (-r / c).expand(), strict);
+  }
+}
+
+}  // namespace
+
+// What a comparison's value says, as facts: a <= b at 1 is b - a >= 0, at 0 is a - b > 0;
+// a < b at 1 is b - a > 0, at 0 is a - b >= 0; a == b at 1 is both; a != b at 0 likewise.
+void comparison_case(Facts& f, const ex& cmp, bool holds) {
+  const ex d = cmp.op(1) - cmp.op(0);
+  switch (pamela_function(cmp)) {
+    case Fn::Le: holds ? add_linear_bounds(f, d, false) : add_linear_bounds(f, -d, true); break;
+    case Fn::Lt: holds ? add_linear_bounds(f, d, true) : add_linear_bounds(f, -d, false); break;
+    case Fn::Eq:
+    case Fn::Ne:
+      if (holds == (pamela_function(cmp) == Fn::Eq)) {
+        add_linear_bounds(f, d, false);
+        add_linear_bounds(f, -d, false);
+      }
+      break;
+    default: break;
+  }
+}
 
 namespace {
 // The distinct subexpressions of e that `pick` accepts, outside every reduction (inside one
@@ -329,14 +370,21 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // comparisons and independent of how GiNaC happens to order or expand a product of
     // guards (((c - 1) (o - 1) - 1) w and its expansion prove alike); a combination the
     // facts would exclude is proved too, which only asks more.
+    // Each case also knows what its comparisons' values say, where a comparison is linear in
+    // a symbol of the facts (comparison_case): max(2 (2 <= P), 2 P - 2) is 2 P - 2 for
+    // integers P >= 1, by P >= 2 where the test is 1 and P <= 1 where it is 0.
     if (depth == 0) {
       exvector cmps = outside_reductions(x, is_comparison);
       if (!cmps.empty() && cmps.size() <= 3) {
         bool all = true;
         for (unsigned m = 0; all && m < (1u << cmps.size()); ++m) {
           exmap at;
-          for (size_t k = 0; k < cmps.size(); ++k) at[cmps[k]] = (m >> k) & 1u;
-          all = prove_at(x.subs(at, subs_options::no_pattern).expand(), strict, depth + 1);
+          Facts in_case = *this;
+          for (size_t k = 0; k < cmps.size(); ++k) {
+            at[cmps[k]] = (m >> k) & 1u;
+            comparison_case(in_case, cmps[k], (m >> k) & 1u);
+          }
+          all = in_case.prove_at(x.subs(at, subs_options::no_pattern).expand(), strict, depth + 1);
         }
         if (all) return true;
       }
