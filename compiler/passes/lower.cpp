@@ -86,15 +86,20 @@ struct LowerMemo {
     } else {
       bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
       out.loops = binder;
+      int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
       for (std::size_t k = 0; k < n->kids.size(); ++k) {
         if (!n->kids[k]) continue;
         const Info& kid = info(n->kids[k]);
         out.loops = out.loops || kid.loops;
+        if (kid.free_indices.empty()) continue;
+        ++sources;
         for (const std::string& name : kid.free_indices)
           if (!(binder && k == 2 && name == n->name)) out.free_indices.push_back(name);
       }
-      std::sort(out.free_indices.begin(), out.free_indices.end());
-      out.free_indices.erase(std::unique(out.free_indices.begin(), out.free_indices.end()), out.free_indices.end());
+      if (sources > 1) {
+        std::sort(out.free_indices.begin(), out.free_indices.end());
+        out.free_indices.erase(std::unique(out.free_indices.begin(), out.free_indices.end()), out.free_indices.end());
+      }
     }
     out.open = !out.free_indices.empty();
     return infos.emplace(n.get(), std::move(out)).first->second;
@@ -600,14 +605,15 @@ class Lowering {
 // order them) and arithmetic on it take time in proportion, so 2^13 copies of
 // 1e-400 + 3 cost as much as a million small nodes.
 double written_size(const ex& e, std::unordered_map<const GiNaC::basic*, double>& seen) {
-  const GiNaC::basic* node = &GiNaC::ex_to<GiNaC::basic>(e);
-  auto it = seen.find(node);
-  if (it != seen.end()) return it->second;
   double n = 1;
   if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
     const GiNaC::numeric& x = GiNaC::ex_to<GiNaC::numeric>(e);
     if (x.is_rational()) n += static_cast<double>(x.numer().int_length() + x.denom().int_length()) / 64;
   }
+  if (e.nops() == 0) return n;  // a leaf costs less to size than to look up
+  const GiNaC::basic* node = &GiNaC::ex_to<GiNaC::basic>(e);
+  auto it = seen.find(node);
+  if (it != seen.end()) return it->second;
   for (std::size_t k = 0; k < e.nops(); ++k) n = std::min(1e18, n + written_size(e.op(k), seen));
   seen.emplace(node, n);
   return n;
