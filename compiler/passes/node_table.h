@@ -38,8 +38,11 @@ class NodeTable {
     V value{};
   };
   std::size_t slot_of(const void* key) const {
-    // Fibonacci hashing: the high bits of the address times 2^64 / phi.
-    return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(key) * 0x9e3779b97f4a7c15ULL) >> shift_);
+    // Nearby nodes in nearby slots (a walk meets nodes roughly in the order they were
+    // allocated, so its lookups share cache lines); the address bits above the table's
+    // size are folded in so that distant parts of the heap do not pile up on one run.
+    std::uintptr_t a = reinterpret_cast<std::uintptr_t>(key) >> 4;
+    return static_cast<std::size_t>((a ^ (a >> (64 - shift_)) ^ (a >> (2 * (64 - shift_)))) & mask_);
   }
   V& place(const void* key, V&& value) {
     std::size_t i = slot_of(key);
