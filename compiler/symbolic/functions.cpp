@@ -1,7 +1,6 @@
 // Pamela's scalar functions and unit vectors as GiNaC functions: see functions.h.
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/class_test.h"
-#include "compiler/symbolic/normal_memo.h"
 
 #include <cln/integer.h>
 
@@ -251,7 +250,7 @@ bool is_comparison(const ex& e) {
 
 std::optional<std::pair<ex, ex>> as_quotient(const ex& x) {
   if (is_vector_valued(x)) return std::nullopt;
-  ex nd = numer_denom_of(x);  // remembered: printing a rounding asks for it again
+  ex nd = x.normal().numer_denom();
   if (nd.op(1).is_equal(1)) return std::nullopt;
   return std::make_pair(nd.op(0), nd.op(1));
 }
