@@ -22,6 +22,7 @@
 #include <tuple>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -73,44 +74,56 @@ struct LowerMemo {
   // Closed: every free name is a parameter (a loop inside binds its own index). A closed
   // subtree with loops lowers to the same expression wherever it is used at the same loop
   // depth (its indices' symbols are per name and depth), so it is memoized per depth.
+  // Small, as one is kept per node: the free names are a list in name_lists, shared with
+  // the kid they came from when it is the only one that has any.
   struct Info {
-    bool open = false;   // a free name that is not a parameter
-    bool loops = false;  // a loop or reduction inside
-    std::vector<std::string> free_indices;  // free names that are not parameters, sorted
+    bool loops = false;      // a loop or reduction inside
+    std::uint32_t free = 0;  // name_lists[free]: free names that are not parameters, sorted (0: none)
   };
+  std::vector<std::vector<std::string>> name_lists{{}};
   NodeTable<Info> infos;
   // Valid until the next call (the table may grow): read it before asking for another node.
   const Info& info(const NodeP& n) {
     if (const Info* known = infos.find(n.get())) return *known;
     Info out;
+    std::vector<std::string> names;
     if (n->kind == Kind::Name) {
-      if (!params->count(n->name)) out.free_indices.push_back(n->name);
+      if (!params->count(n->name)) names.push_back(n->name);
     } else {
       bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
       out.loops = binder;
       int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
+      std::uint32_t source = 0;
       for (std::size_t k = 0; k < n->kids.size(); ++k) {
         if (!n->kids[k]) continue;
         const Info& kid = info(n->kids[k]);
         out.loops = out.loops || kid.loops;
-        if (kid.free_indices.empty()) continue;
+        if (!kid.free) continue;
         ++sources;
-        for (const std::string& name : kid.free_indices)
-          if (!(binder && k == 2 && name == n->name)) out.free_indices.push_back(name);
+        source = kid.free;
+        for (const std::string& name : name_lists[source])
+          if (!(binder && k == 2 && name == n->name)) names.push_back(name);
+      }
+      if (sources == 1 && names.size() == name_lists[source].size()) {
+        out.free = source;
+        return infos.insert(n.get(), out);
       }
       if (sources > 1) {
-        std::sort(out.free_indices.begin(), out.free_indices.end());
-        out.free_indices.erase(std::unique(out.free_indices.begin(), out.free_indices.end()), out.free_indices.end());
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
       }
     }
-    out.open = !out.free_indices.empty();
-    return infos.insert(n.get(), std::move(out));
+    if (!names.empty()) {
+      out.free = static_cast<std::uint32_t>(name_lists.size());
+      name_lists.push_back(std::move(names));
+    }
+    return infos.insert(n.get(), out);
   }
   // The memo's key: the node, and the loop depth when its lowering binds indices; none for
   // an open node (one table lookup for both).
   std::optional<Key> closed_key(const NodeP& n) {
     const Info& i = info(n);
-    if (i.open) return std::nullopt;
+    if (i.free) return std::nullopt;
     return Key{n.get(), i.loops ? depth : -1};
   }
 };
