@@ -100,12 +100,25 @@ namespace {
 // equation and named in it, as a person would write `where m = ceil(N / P)`. The named
 // equations are ordinary numerics: read back as a model, they substitute to the same value.
 // Subterms are keyed by their text, so the choice does not follow GiNaC's term order.
+bool is_candidate(const GiNaC::ex& e) {
+  sym::Fn fn = sym::pamela_function(e);
+  return fn == sym::Fn::Floor || fn == sym::Fn::Ceil || fn == sym::Fn::Div || fn == sym::Fn::Mod ||
+         sym::is_class<sym::extremum>(e);
+}
+
+// How many subterms count_subterms would count, stopping at `enough`: with fewer than two
+// none repeats, and printing each (as count_subterms must) was a tenth of compiling a model
+// of 10^4 equations that each hold one max or rounding.
+int count_candidates(const GiNaC::ex& e, bool in_reduction, int enough) {
+  if (sym::is_class<sym::reduction>(e)) in_reduction = true;
+  int n = !in_reduction && is_candidate(e) ? 1 : 0;
+  for (std::size_t i = 0; i < e.nops() && n < enough; ++i) n += count_candidates(e.op(i), in_reduction, enough - n);
+  return n;
+}
+
 void count_subterms(const GiNaC::ex& e, std::map<std::string, std::pair<GiNaC::ex, int>>& out, bool in_reduction) {
   if (sym::is_class<sym::reduction>(e)) in_reduction = true;
-  sym::Fn fn = sym::pamela_function(e);
-  bool candidate = fn == sym::Fn::Floor || fn == sym::Fn::Ceil || fn == sym::Fn::Div || fn == sym::Fn::Mod ||
-                   sym::is_class<sym::extremum>(e);
-  if (candidate && !in_reduction) {
+  if (is_candidate(e) && !in_reduction) {
     auto& slot = out[sym::to_pamela(e)];
     slot.first = e;
     ++slot.second;
@@ -134,6 +147,7 @@ struct NamedTerms {
 GiNaC::ex name_repeated(GiNaC::ex e, const std::string& region, NamedTerms& names,
                         std::vector<std::pair<std::string, std::string>>& defs) {
   for (int round = 0; round < 4; ++round) {
+    if (count_candidates(e, false, 2) < 2) break;  // nothing can repeat
     std::map<std::string, std::pair<GiNaC::ex, int>> counts;
     count_subterms(e, counts, false);
     const std::pair<GiNaC::ex, int>* best = nullptr;

@@ -12,6 +12,7 @@
 // `use` takes t (not t / b as the seed's text prints): one request on a multi-server
 // resource still takes t; b divides only the aggregate workload (docs/semantics.md).
 #include "compiler/passes/lower.h"
+#include "compiler/passes/node_table.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/exact_size.h"
 
@@ -21,6 +22,7 @@
 #include <tuple>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -48,10 +50,14 @@ using Scope = std::map<std::string, ex>;
 // (normalize renames such indices, so that does not happen).
 struct LowerMemo {
   const Scope* params = nullptr;       // the scope as it held only parameters
-  std::map<std::pair<const ast::Node*, int>, ex> value;
+  using Key = std::pair<const ast::Node*, int>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return std::hash<const void*>()(k.first) ^ (static_cast<std::size_t>(k.second) * 0x9e3779b97f4a7c15ULL); }
+  };
+  std::unordered_map<Key, ex, KeyHash> value;
   // Process nodes the same way (phi, delta, T): normalization shares a called process's
   // body, so a chain of n processes each calling the previous one lowers in O(n), not O(n^2).
-  std::map<std::pair<const ast::Node*, int>, std::array<ex, 3>> process_value;
+  std::unordered_map<Key, std::array<ex, 3>, KeyHash> process_value;
   int hiding = 0;                      // BindIndex objects currently hiding a name
   // Loop indices: one symbol per (name, nesting depth). The same loop lowered again (a
   // process used by several equations, phi_ and T_ of one equation) then gives the same
@@ -68,39 +74,58 @@ struct LowerMemo {
   // Closed: every free name is a parameter (a loop inside binds its own index). A closed
   // subtree with loops lowers to the same expression wherever it is used at the same loop
   // depth (its indices' symbols are per name and depth), so it is memoized per depth.
-  bool is_closed(const NodeP& n) { return !info(n).open; }
-  bool has_loops(const NodeP& n) { return info(n).loops; }
-
+  // Small, as one is kept per node: the free names are a list in name_lists, shared with
+  // the kid they came from when it is the only one that has any.
   struct Info {
-    bool open = false;   // a free name that is not a parameter
-    bool loops = false;  // a loop or reduction inside
-    std::vector<std::string> free_indices;  // free names that are not parameters, sorted
+    bool loops = false;      // a loop or reduction inside
+    std::uint32_t free = 0;  // name_lists[free]: free names that are not parameters, sorted (0: none)
   };
-  std::unordered_map<const ast::Node*, Info> infos;
+  std::vector<std::vector<std::string>> name_lists{{}};
+  NodeTable<Info> infos;
+  // Valid until the next call (the table may grow): read it before asking for another node.
   const Info& info(const NodeP& n) {
-    auto it = infos.find(n.get());
-    if (it != infos.end()) return it->second;
+    if (const Info* known = infos.find(n.get())) return *known;
     Info out;
+    std::vector<std::string> names;
     if (n->kind == Kind::Name) {
-      if (!params->count(n->name)) out.free_indices.push_back(n->name);
+      if (!params->count(n->name)) names.push_back(n->name);
     } else {
       bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
       out.loops = binder;
+      int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
+      std::uint32_t source = 0;
       for (std::size_t k = 0; k < n->kids.size(); ++k) {
         if (!n->kids[k]) continue;
         const Info& kid = info(n->kids[k]);
         out.loops = out.loops || kid.loops;
-        for (const std::string& name : kid.free_indices)
-          if (!(binder && k == 2 && name == n->name)) out.free_indices.push_back(name);
+        if (!kid.free) continue;
+        ++sources;
+        source = kid.free;
+        for (const std::string& name : name_lists[source])
+          if (!(binder && k == 2 && name == n->name)) names.push_back(name);
       }
-      std::sort(out.free_indices.begin(), out.free_indices.end());
-      out.free_indices.erase(std::unique(out.free_indices.begin(), out.free_indices.end()), out.free_indices.end());
+      if (sources == 1 && names.size() == name_lists[source].size()) {
+        out.free = source;
+        return infos.insert(n.get(), out);
+      }
+      if (sources > 1) {
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+      }
     }
-    out.open = !out.free_indices.empty();
-    return infos.emplace(n.get(), std::move(out)).first->second;
+    if (!names.empty()) {
+      out.free = static_cast<std::uint32_t>(name_lists.size());
+      name_lists.push_back(std::move(names));
+    }
+    return infos.insert(n.get(), out);
   }
-  // The memo's key: the node, and the loop depth when its lowering binds indices.
-  std::pair<const ast::Node*, int> key(const NodeP& n) { return {n.get(), has_loops(n) ? depth : -1}; }
+  // The memo's key: the node, and the loop depth when its lowering binds indices; none for
+  // an open node (one table lookup for both).
+  std::optional<Key> closed_key(const NodeP& n) {
+    const Info& i = info(n);
+    if (i.free) return std::nullopt;
+    return Key{n.get(), i.loops ? depth : -1};
+  }
 };
 
 // Binds a loop index in the scope for the lifetime of this object and restores what it
@@ -258,11 +283,13 @@ class Lowering {
 
   ex lower_num(const NodeP& n, Scope& scope) {
     LowerMemo* m = memo_;
-    if (!m || m->hiding > 0 || n->kind == Kind::Name || !m->is_closed(n)) return lower_num_uncached(n, scope);
-    auto it = m->value.find(m->key(n));
+    if (!m || m->hiding > 0 || n->kind == Kind::Name) return lower_num_uncached(n, scope);
+    auto key = m->closed_key(n);
+    if (!key) return lower_num_uncached(n, scope);
+    auto it = m->value.find(*key);
     if (it != m->value.end()) return it->second;
     ex v = lower_num_uncached(n, scope);
-    m->value.emplace(m->key(n), v);
+    m->value.emplace(*key, v);
     return v;
   }
 
@@ -434,11 +461,12 @@ class Lowering {
 
   Lowered lower_process(const NodeP& n, Scope& scope) {
     LowerMemo* m = memo_;
-    if (!m || m->hiding > 0 || !m->is_closed(n)) return lower_uncached(n, scope);
-    auto it = m->process_value.find(m->key(n));
+    auto key = m && m->hiding == 0 ? m->closed_key(n) : std::nullopt;
+    if (!key) return lower_uncached(n, scope);
+    auto it = m->process_value.find(*key);
     if (it != m->process_value.end()) return {it->second[0], it->second[1], it->second[2]};
     Lowered l = lower_uncached(n, scope);
-    m->process_value.emplace(m->key(n), std::array<ex, 3>{l.phi, l.delta, l.T});
+    m->process_value.emplace(*key, std::array<ex, 3>{l.phi, l.delta, l.T});
     return l;
   }
 
@@ -599,17 +627,17 @@ class Lowering {
 // its size in machine words: printing one (the model's facts print every loop bound to
 // order them) and arithmetic on it take time in proportion, so 2^13 copies of
 // 1e-400 + 3 cost as much as a million small nodes.
-double written_size(const ex& e, std::unordered_map<const GiNaC::basic*, double>& seen) {
-  const GiNaC::basic* node = &GiNaC::ex_to<GiNaC::basic>(e);
-  auto it = seen.find(node);
-  if (it != seen.end()) return it->second;
+double written_size(const ex& e, NodeTable<double>& seen) {
   double n = 1;
   if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
     const GiNaC::numeric& x = GiNaC::ex_to<GiNaC::numeric>(e);
     if (x.is_rational()) n += static_cast<double>(x.numer().int_length() + x.denom().int_length()) / 64;
   }
+  if (e.nops() == 0) return n;  // a leaf costs less to size than to look up
+  const GiNaC::basic* node = &GiNaC::ex_to<GiNaC::basic>(e);
+  if (const double* known = seen.find(node)) return *known;
   for (std::size_t k = 0; k < e.nops(); ++k) n = std::min(1e18, n + written_size(e.op(k), seen));
-  seen.emplace(node, n);
+  seen.insert(node, n);
   return n;
 }
 
@@ -620,7 +648,7 @@ double written_size(const ex& e, std::unordered_map<const GiNaC::basic*, double>
 constexpr double kMaxWrittenNodes = 5e5;
 
 void check_written_size(std::initializer_list<ex> values, const NormalEquation& e,
-                        std::unordered_map<const GiNaC::basic*, double>& seen) {
+                        NodeTable<double>& seen) {
   double size = 0;
   for (const ex& v : values) size = std::max(size, written_size(v, seen));
   if (size <= kMaxWrittenNodes) return;
@@ -704,7 +732,7 @@ CostModel lower(const NormalModel& model) {
   LowerMemo memo;
   memo.params = &params_only;
   Lowering lowering(&memo);
-  std::unordered_map<const GiNaC::basic*, double> written;  // written_size's memo, shared by the equations
+  NodeTable<double> written;  // written_size's memo, shared by the equations
   for (const NormalEquation& e : model.equations) {
     lowering.equation = e.name;
     if (e.type == ast::Type::Numeric) {

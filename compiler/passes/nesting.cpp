@@ -1,5 +1,6 @@
 // The limit on loop nesting: see nesting.h.
 #include "compiler/passes/nesting.h"
+#include "compiler/passes/node_table.h"
 
 #include <string>
 #include <unordered_map>
@@ -21,19 +22,19 @@ class Depths {
     while (!stack.empty()) {
       auto [n, kids_done] = stack.back();
       stack.pop_back();
-      if (depth_.count(n)) continue;
+      if (depth_.find(n)) continue;
       if (!kids_done) {
         stack.push_back({n, true});
         for (const NodeP& k : n->kids)
-          if (k && !depth_.count(k.get())) stack.push_back({k.get(), false});
+          if (k && !depth_.find(k.get())) stack.push_back({k.get(), false});
         continue;
       }
       int d = 0;
       for (const NodeP& k : n->kids)
-        if (k) d = std::max(d, depth_.at(k.get()));
-      depth_[n] = d + (n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop ? 1 : 0);
+        if (k) d = std::max(d, measured(k.get()));
+      depth_.insert(n, d + (n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop ? 1 : 0));
     }
-    return depth_.at(root.get());
+    return measured(root.get());
   }
 
   // The loop at nesting level `level` (1: outermost) on a deepest path from n.
@@ -43,13 +44,14 @@ class Depths {
       if (is_loop(at) && ++seen == level) return at.get();
       NodeP deepest;
       for (const NodeP& k : at->kids)
-        if (k && (!deepest || depth_.at(k.get()) > depth_.at(deepest.get()))) deepest = k;
+        if (k && (!deepest || measured(k.get()) > measured(deepest.get()))) deepest = k;
       at = deepest;
     }
   }
 
  private:
-  std::unordered_map<const ast::Node*, int> depth_;
+  int measured(const ast::Node* n) { return *depth_.find(n); }  // of a node already measured
+  NodeTable<int> depth_;
 };
 
 }  // namespace

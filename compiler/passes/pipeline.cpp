@@ -31,7 +31,7 @@ Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& input
     } catch (const sym::EvalError& err) {  // the exact-number budget: located at the equation
       throw CompileError{Diagnostic{Severity::Error, err.diag.kind, e.loc, e.name + ": " + err.message, {}}};
     }
-    long n = sym::count_reductions(r.values.back());
+    long n = r.stats.residual_reductions;  // simplify's count of the value it returned
     r.all += n;
     if (e.top_level) r.top += n;
   }

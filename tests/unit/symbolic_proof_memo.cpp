@@ -84,6 +84,33 @@ TEST_CASE("a remembered proof records the default signs it relied on, every time
   CHECK(recorded[0].is_equal(N));
 }
 
+// A claim is remembered divided by its positive rational content: c X >= 0 shares X >= 0's
+// answer (and the default signs it logged), while -X, 2 X - 1 and X > 0 stay their own.
+TEST_CASE("a claim and its positive multiples share one answer, nothing else does") {
+  symbol N("N"), M("M");
+  Facts f;
+  f.declare_parameter(N, "N");
+  f.declare_parameter(M, "M");
+  f.add_lower(N, 1, false);
+  CHECK(f.provably_nonneg(N - 1));
+  CHECK(f.provably_nonneg(GiNaC::numeric(83, 10) * (N - 1)));
+  CHECK(f.provably_nonneg(GiNaC::numeric(1, 3) * N - GiNaC::numeric(1, 3)));
+  CHECK(!f.provably_nonneg(1 - N));
+  CHECK(!f.provably_nonneg(-3 * (N - 1)));
+  CHECK(!f.provably_nonneg(2 * N - 3));  // N = 1
+  CHECK(!f.provably_positive(N - 1));
+  CHECK(!f.provably_positive(5 * N - 5));
+  // a failed proof first, then its multiple: still failed
+  CHECK(!f.provably_nonneg(M - N));
+  CHECK(!f.provably_nonneg(7 * M - 7 * N));
+  // a proof that relies on M's default sign, then its multiple: the same sign logged
+  auto first = logged([&] { CHECK(f.provably_nonneg(M * N)); });
+  auto multiple = logged([&] { CHECK(f.provably_nonneg(GiNaC::numeric(5, 2) * M * N)); });
+  REQUIRE(!first.empty());
+  REQUIRE(multiple.size() == first.size());
+  for (std::size_t k = 0; k < first.size(); ++k) CHECK(multiple[k].is_equal(first[k]));
+}
+
 // Refutation (refute.cpp) tries points before the prover: a point that breaks a fact must
 // not refute a claim that the fact makes true.
 TEST_CASE("a claim true only by a fact is proved, not refuted at a point that breaks it") {
