@@ -1,5 +1,6 @@
 // For the property tests: parameter values at the edges (negative, zero, fractional, huge)
-// and the comparison `pamc eval` makes against `pamc eval --brute-force` at one point.
+// and the comparison of `pamc eval` (the closed form, and the model simplified at the
+// point) against `pamc eval --brute-force` at one point.
 //
 // A closed form is applied only where its conditions hold (docs/semantics.md), so at any
 // point where the unsimplified model has a value, eval must give that value; where brute
@@ -50,6 +51,29 @@ inline Verdict compare(const CostModel& simplified, const CostModel& timed, cons
   } catch (const CompileError& e) {
     if (e.diag.kind == DiagKind::WorkLimit || e.diag.kind == DiagKind::ValueTooLarge) return {Outcome::NotCompared, ""};
     brute_error = e.diag.message;
+  }
+  // pamc eval's way for one point: the model simplified with the point's numbers in place
+  // (evaluate_model's at_point), where it answers without the closed form.
+  {
+    EvalRequest at = req;
+    at.at_point = true;
+    at.compiled = false;
+    at.max_terms = kBruteTerms;
+    try {
+      EvalResult r = evaluate_model(timed, at);
+      if (!r.needs_closed_form) {
+        if (!brute_has_value)
+          return {Outcome::Mismatch, "eval at the point gives " + format_value(r.values[0].second) +
+                                         " where the model has none (brute force: " + brute_error + ")"};
+        if (!sym::values_equal(r.values[0].second, brute, 1e-12))
+          return {Outcome::Mismatch, "eval at the point " + format_value(r.values[0].second) + " != brute force " +
+                                         format_value(brute)};
+      }
+    } catch (const CompileError& e) {
+      if (brute_has_value && e.diag.kind != DiagKind::WorkLimit)
+        return {Outcome::Mismatch, "eval at the point fails (" + e.diag.message + ") where brute force gives " +
+                                       format_value(brute)};
+    }
   }
   try {
     sym::Value got = evaluate_model(simplified, req).values[0].second;
