@@ -926,6 +926,38 @@ TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split o
   CHECK(agrees(*r2, c2, grid(N, P, {0}, {0, 1, 2, 3, 5})));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a comparison of an index's rounding reads through it (cmp_rounding)") {
+  Facts g = F;
+  g.declare_index(i, -6, N);
+  // equal to the comparison at every integer i, N (negative too) and P >= 1
+  auto everywhere = [&](const ex& c) {
+    auto r = rule_cmp_rounding(c, g, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    CHECK_MESSAGE(!(*r).has(floor_of(i / 2)), to_pamela(*r));
+    for (int ii = -6; ii <= 8; ++ii)
+      for (int nn = -3; nn <= 6; ++nn)
+        for (int pp : {1, 2, 3}) {
+          GiNaC::exmap env{{i, ii}, {N, nn}, {P, pp}};
+          CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at i=" << ii << " N=" << nn);
+        }
+    return *r;
+  };
+  // floor(u) <= m iff u < m + 1: floor((i - 1) / 2) + 1 <= floor(N / 2) is i <= 2 floor(N / 2)
+  ex r = everywhere(compare(Cmp::Le, floor_of((i - 1) / 2) + 1, floor_of(N / 2)));
+  CHECK(same(r.op(1) - r.op(0), 2 * floor_of(N / 2) - i));
+  everywhere(compare(Cmp::Lt, floor_of(i / 3), N));            // strict, between integers
+  everywhere(compare(Cmp::Le, N, floor_of((i + 1) / 2)));      // m <= floor(u) iff m <= u
+  everywhere(compare(Cmp::Lt, N - 1, floor_of(i / 2)));
+  everywhere(compare(Cmp::Le, ceil_of((i + 1) / 2), N));       // ceil(u) <= m iff u <= m
+  everywhere(compare(Cmp::Le, N, ceil_of(i / 3) + 2));         // m <= ceil(u) iff m - 1 < u
+  everywhere(compare(Cmp::Lt, ceil_of((i - N) / P), 1));       // a symbolic denominator
+  // left alone: a rounding of parameters only, a rest not proved an integer, a rounding
+  // with a coefficient other than 1 or -1
+  CHECK(!rule_cmp_rounding(compare(Cmp::Le, floor_of(N / 2), i), g, a));
+  CHECK(!rule_cmp_rounding(compare(Cmp::Le, floor_of(i / 2), N / 3), g, a));
+  CHECK(!rule_cmp_rounding(compare(Cmp::Le, 2 * floor_of(i / 2), N), g, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop over the residues (sum_full_period)") {
   Facts g = F;
   g.add_lower(P, 1, false);
