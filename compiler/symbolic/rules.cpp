@@ -484,6 +484,7 @@ const std::vector<NamedRule>& all_rules() {
       {"cmp_decide", rule_cmp_decide},
       {"cmp_extremum", rule_cmp_extremum},
       {"cmp_rounding", rule_cmp_rounding},
+      {"cmp_power_log", rule_cmp_power_log},
       {"cmp_normal", rule_cmp_normal},
       {"div_rate", rule_div_rate},
       {"max_dominated", rule_max_dominated},

@@ -246,4 +246,40 @@ std::optional<ex> rule_cmp_rounding(const ex& e, const Facts& f, Assumptions&) {
   return compare(strict ? Cmp::Lt : Cmp::Le, 0, D);
 }
 
+// A power of two of a loop index compared with a positive b, through log2:
+//   k 2 ^ a < b  iff  a + log2(k) < log2(b),    b < k 2 ^ a  iff  log2(b) < a + log2(k)
+// (and the same for <=), since 2 ^ x is increasing and log2 its inverse on b > 0. So a
+// reduction tree's test 2 ^ (l - 1) < P, for l up to ceil(log2(P)), is l - 1 < log2(P),
+// which the facts decide. Side conditions: k a positive power of two (a number); a mentions
+// a loop index and b none (a test 2 ^ d <= p is linear in p, which the sum over p counts);
+// b proved positive (log2(b) has a value), or else only k 2 ^ a < b (<=), as (0 < b) *
+// (a + log2(k) < log2(b)). Exact where the comparison has a value.
+std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (is_vector_valued(e)) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    ex x = e.op(side), k = 1;
+    if (is_class<mul>(x) && x.nops() == 2 && is_class<numeric>(x.op(1))) k = x.op(1), x = x.op(0);
+    else if (is_class<mul>(x) && x.nops() == 2 && is_class<numeric>(x.op(0))) k = x.op(0), x = x.op(1);
+    if (!is_class<power>(x) || !x.op(0).is_equal(2) || !f.mentions_index(x.op(1))) continue;
+    const numeric& kn = ex_to<numeric>(k);
+    if (!kn.is_rational() || !kn.is_positive()) continue;
+    // k = 2 ^ j for an integer j
+    numeric j = 0, r = kn;
+    while (r.is_integer() && r > 1 && (r / 2).is_integer()) r = r / 2, j = j + 1;
+    while (!r.is_integer() && (r * 2) <= 1) r = r * 2, j = j - 1;
+    if (r != 1) continue;
+    const ex& b = e.op(1 - side);
+    if (f.mentions_index(b)) continue;  // 2 ^ d <= p stays linear in p for the sum over p
+    ex a = x.op(1) + j, lb = log2_of(b);
+    Cmp c = fn == Fn::Lt ? Cmp::Lt : Cmp::Le;
+    if (f.provably_positive(b)) return side == 0 ? compare(c, a, lb) : compare(c, lb, a);
+    // k 2 ^ a < b is false where b <= 0: (0 < b) * (a + log2(k) < log2(b)), whose second
+    // factor has no value there, which the zero factor covers (docs/semantics.md).
+    if (side == 0) return compare(Cmp::Lt, 0, b) * compare(c, a, lb);
+  }
+  return std::nullopt;
+}
+
 }  // namespace pamc::sym

@@ -958,6 +958,39 @@ TEST_CASE_FIXTURE(Fixture, "a comparison of an index's rounding reads through it
   CHECK(!rule_cmp_rounding(compare(Cmp::Le, 2 * floor_of(i / 2), N), g, a));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a power of two of an index compares through log2 (cmp_power_log)") {
+  Facts g = F;
+  g.declare_index(i, -3, N);
+  // equal to the comparison at every integer i, at the points the facts allow for x
+  auto everywhere = [&](const ex& c, const Facts& facts, std::vector<numeric> xs) {
+    auto r = rule_cmp_power_log(c, facts, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    for (int ii = -3; ii <= 6; ++ii)
+      for (const numeric& xx : xs) {
+        GiNaC::exmap env{{i, ii}, {x, xx}};
+        CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at i=" << ii << " x=" << xx);
+      }
+  };
+  // x of any sign (declared unbounded): (0 < x) * (a + log2(k) < log2(x))
+  const std::vector<numeric> any{-2, 0, numeric(1, 2), 1, 3, 4, 9};
+  everywhere(compare(Cmp::Lt, numeric(1, 2) * pow(2, i), x), g, any);  // 2 ^ (i - 1) < x: a reduction tree's test
+  everywhere(compare(Cmp::Le, 4 * pow(2, i - 1), x), g, any);
+  everywhere(compare(Cmp::Lt, pow(2, i), x + 1), g, any);
+  // x + 1 proved positive: both directions, with no guard
+  Facts h = g;
+  h.add_lower(x, 0, false);
+  const std::vector<numeric> nonneg{0, numeric(1, 2), 1, 3, 4, 9};
+  everywhere(compare(Cmp::Lt, x + 1, pow(2, i)), h, nonneg);
+  everywhere(compare(Cmp::Le, pow(2, i), x + 1), h, nonneg);
+  CHECK(!rule_cmp_power_log(compare(Cmp::Le, pow(2, i), x + 1), h, a)->has(compare(Cmp::Lt, 0, x + 1)));
+  // left alone: a factor that is not a power of two, a power of parameters only, and
+  // x < 2 ^ a where x may be negative
+  CHECK(!rule_cmp_power_log(compare(Cmp::Lt, 3 * pow(2, i), x), g, a));
+  CHECK(!rule_cmp_power_log(compare(Cmp::Lt, pow(2, N), x), g, a));
+  CHECK(!rule_cmp_power_log(compare(Cmp::Lt, x, pow(2, i)), g, a));
+  CHECK(!rule_cmp_power_log(compare(Cmp::Le, pow(2, N), i), g, a));  // linear in the index i
+}
+
 TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop over the residues (sum_full_period)") {
   Facts g = F;
   g.add_lower(P, 1, false);
