@@ -450,6 +450,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_breakpoints", rule_ext_breakpoints},
       {"ext_block_count", rule_ext_block_count},
       {"ext_periodic", rule_ext_periodic},  // before the split: exact on short ranges, no assumption
+      {"ext_product_at_end", rule_ext_product_at_end},
       {"ext_residue_split", rule_ext_residue_split},
       {"ext_mod_range", rule_ext_mod_range},
       {"ext_skip_one", rule_ext_skip_one},
