@@ -457,6 +457,7 @@ const std::vector<NamedRule>& all_rules() {
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
       {"floor_window", rule_floor_window},
+      {"floor_residue", rule_floor_residue},
       {"mod_window", rule_mod_window},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},

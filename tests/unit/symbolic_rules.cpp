@@ -991,6 +991,34 @@ TEST_CASE_FIXTURE(Fixture, "a power of two of an index compares through log2 (cm
   CHECK(!rule_cmp_power_log(compare(Cmp::Le, pow(2, N), i), g, a));  // linear in the index i
 }
 
+TEST_CASE_FIXTURE(Fixture, "a floor of a residue-sized index shift is a step at the residue (floor_residue)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(j, 0, P - 1);
+  // equal at every integer N (negative too), P >= 1 and j = 0..P - 1
+  auto everywhere = [&](const ex& c) {
+    auto r = rule_floor_residue(c, g, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    for (int nn = -7; nn <= 9; ++nn)
+      for (int pp = 1; pp <= 5; ++pp)
+        for (int jj = 0; jj < pp; ++jj) {
+          GiNaC::exmap env{{N, nn}, {P, pp}, {j, jj}};
+          CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at N=" << nn << " P=" << pp << " j=" << jj);
+        }
+  };
+  everywhere(floor_of((N - j) / P));      // floor(N / P) - (N mod P < j)
+  everywhere(floor_of((N + j) / P));      // floor(N / P) + (P - N mod P <= j)
+  everywhere(floor_of((N - j - 3) / P));
+  // left alone: a numeric denominator, an index coefficient other than 1 or -1, an index
+  // that may pass P - 1
+  CHECK(!rule_floor_residue(floor_of((N - j) / 3), g, a));
+  CHECK(!rule_floor_residue(floor_of((N - 2 * j) / P), g, a));
+  Facts h = F;
+  h.add_lower(P, 1, false);
+  h.declare_index(j, 0, P);
+  CHECK(!rule_floor_residue(floor_of((N - j) / P), h, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop over the residues (sum_full_period)") {
   Facts g = F;
   g.add_lower(P, 1, false);
