@@ -59,6 +59,8 @@ std::optional<ex> rule_vmax_uniform(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_extremum(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_cmp_rounding(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions& a);
@@ -75,6 +77,8 @@ std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumption
 std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_skip_one(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_product_at_end(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic(const ex& e, const Facts& f, Assumptions& a);

@@ -180,4 +180,106 @@ std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions&) {
   return out;
 }
 
+// A comparison read through its rounding, for a rounding of a loop index: with m an integer,
+//   floor(u) <= m  iff  u < m + 1,      m <= floor(u)  iff  m <= u,
+//   ceil(u) <= m   iff  u <= m,         m <= ceil(u)   iff  m - 1 < u,
+// for any real u (floor(u) is the greatest integer <= u, ceil(u) the least >= u). The
+// comparison x <= y (or x < y, as x + 1 <= y when y - x is an integer) is read as d = y - x
+// >= 0 with d = m + c R(u), R the rounding, c = 1 or -1; the new difference is then scaled
+// by the positive lcm of its coefficients' denominators, and a strict one between integers
+// becomes >= 1. So floor((k - 1) / 2) + 1 <= floor(N / 2) is k <= 2 floor(N / 2) (k an
+// integer), which the sum rules count. Side conditions: m (d less the rounding) an integer,
+// proved; u mentions a loop index (a rounding of parameters alone stays as written); no
+// vectors. Exact wherever the comparison has a value (u has one where R(u) does).
+std::optional<ex> rule_cmp_rounding(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (is_vector_valued(e)) return std::nullopt;
+  ex d = (e.op(1) - e.op(0)).expand();
+  bool strict = fn == Fn::Lt;
+  // The rounding: a term c R(u), c = 1 or -1, u reading a loop index.
+  ex rounding, u;
+  int c = 0;
+  for (const ex& t : operands_of(d, true)) {
+    ex r = t;
+    int sign = 1;
+    if (is_class<mul>(t) && t.nops() == 2 && (t.op(0).is_equal(-1) || t.op(1).is_equal(-1))) {
+      r = -t;
+      sign = -1;
+    }
+    Fn rf = pamela_function(r);
+    if ((rf != Fn::Floor && rf != Fn::Ceil) || !f.mentions_index(r.op(0))) continue;
+    rounding = r;
+    u = r.op(0);
+    c = sign;
+    break;
+  }
+  if (c == 0) return std::nullopt;
+  ex m = (d - c * rounding).expand();
+  if (!f.provably_integer(m)) return std::nullopt;
+  if (strict) {  // m + c R(u) > 0 between integers: m - 1 + c R(u) >= 0
+    m = m - 1;
+    strict = false;
+  }
+  bool is_floor = pamela_function(rounding) == Fn::Floor;
+  ex D;  // the new difference: D >= 0, or D > 0 when strict
+  if (c < 0 && is_floor) D = m + 1 - u, strict = true;        // floor(u) <= m
+  else if (c > 0 && is_floor) D = u + m;                      // -m <= floor(u)
+  else if (c < 0) D = m - u;                                  // ceil(u) <= m
+  else D = u + m + 1, strict = true;                          // -m - 1 < u
+  D = D.expand();
+  numeric scale = 1;
+  for (const ex& t : operands_of(D, true)) {
+    ex k = 1;
+    if (is_class<numeric>(t)) k = t;
+    else if (is_class<mul>(t))
+      for (size_t j = 0; j < t.nops(); ++j)
+        if (is_class<numeric>(t.op(j))) k = t.op(j);
+    if (!ex_to<numeric>(k).is_rational()) return std::nullopt;
+    scale = lcm(scale, ex_to<numeric>(k).denom());
+  }
+  D = (scale * D).expand();
+  if (strict && f.provably_integer(D)) {
+    D = D - 1;
+    strict = false;
+  }
+  return compare(strict ? Cmp::Lt : Cmp::Le, 0, D);
+}
+
+// A power of two of a loop index compared with a positive b, through log2:
+//   k 2 ^ a < b  iff  a + log2(k) < log2(b),    b < k 2 ^ a  iff  log2(b) < a + log2(k)
+// (and the same for <=), since 2 ^ x is increasing and log2 its inverse on b > 0. So a
+// reduction tree's test 2 ^ (l - 1) < P, for l up to ceil(log2(P)), is l - 1 < log2(P),
+// which the facts decide. Side conditions: k a positive power of two (a number); a mentions
+// a loop index and b none (a test 2 ^ d <= p is linear in p, which the sum over p counts);
+// b proved positive (log2(b) has a value), or else only k 2 ^ a < b (<=), as (0 < b) *
+// (a + log2(k) < log2(b)). Exact where the comparison has a value.
+std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
+  if (is_vector_valued(e)) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    ex x = e.op(side), k = 1;
+    if (is_class<mul>(x) && x.nops() == 2 && is_class<numeric>(x.op(1))) k = x.op(1), x = x.op(0);
+    else if (is_class<mul>(x) && x.nops() == 2 && is_class<numeric>(x.op(0))) k = x.op(0), x = x.op(1);
+    if (!is_class<power>(x) || !x.op(0).is_equal(2) || !f.mentions_index(x.op(1))) continue;
+    const numeric& kn = ex_to<numeric>(k);
+    if (!kn.is_rational() || !kn.is_positive()) continue;
+    // k = 2 ^ j for an integer j
+    numeric j = 0, r = kn;
+    while (r.is_integer() && r > 1 && (r / 2).is_integer()) r = r / 2, j = j + 1;
+    while (!r.is_integer() && (r * 2) <= 1) r = r * 2, j = j - 1;
+    if (r != 1) continue;
+    const ex& b = e.op(1 - side);
+    if (f.mentions_index(b)) continue;  // 2 ^ d <= p stays linear in p for the sum over p
+    ex a = x.op(1) + j, lb = log2_of(b);
+    Cmp c = fn == Fn::Lt ? Cmp::Lt : Cmp::Le;
+    if (f.provably_positive(b)) return side == 0 ? compare(c, a, lb) : compare(c, lb, a);
+    // k 2 ^ a < b is false where b <= 0: (0 < b) * (a + log2(k) < log2(b)), whose second
+    // factor has no value there, which the zero factor covers (docs/semantics.md).
+    if (side == 0) return compare(Cmp::Lt, 0, b) * compare(c, a, lb);
+  }
+  return std::nullopt;
+}
+
 }  // namespace pamc::sym

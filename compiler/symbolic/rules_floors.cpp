@@ -88,6 +88,33 @@ std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions&) {
   return std::nullopt;
 }
 
+// A floor relative to a residue: for a loop index j with 0 <= j <= T - 1, T a positive
+// integer and a an integer free of j (all proved), write a = q T + r with q = floor(a / T),
+// r = a mod T, 0 <= r < T; then (a - j) / T = q + (r - j) / T with -T < r - j < T, so
+//   floor((a - j) / T) = floor(a / T) - (a mod T < j),
+// and likewise floor((a + j) / T) = floor(a / T) + (T - a mod T <= j). The floor becomes a
+// step in j at a symbolic breakpoint, which the breakpoint rules split: the count of a
+// worker w's items, (1 <= w) + floor((N - w) / W) over w = 0..W - 1, times a weight rising
+// in w. Exact for every j in the range (proved).
+std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::Floor || !f.mentions_index(e.op(0))) return std::nullopt;
+  ex nd = e.op(0).normal().numer_denom();
+  const ex num = nd.op(0).expand(), T = nd.op(1);
+  if (is_class<numeric>(T) || !f.provably_integer(T) || !f.provably_positive(T)) return std::nullopt;
+  for (const_preorder_iterator it = num.preorder_begin(); it != num.preorder_end(); ++it) {
+    if (!is_class<symbol>(*it) || !f.mentions_index(*it)) continue;
+    const ex j = *it;
+    auto lin = linear_in(num, j);
+    if (!lin || (lin->first != 1 && lin->first != -1)) continue;
+    const ex a = lin->second;
+    if (a.has(j) || !f.provably_integer(a) || !f.provably_nonneg(j) || !f.provably_nonneg(T - 1 - j)) continue;
+    const ex q = floor_of(a / T), r = mod_of(a, T);
+    if (lin->first == -1) return q - compare(Cmp::Lt, r, j);
+    return q + compare(Cmp::Le, T - r, j);
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // sum_{j = lo..hi} h(j) as S(hi) - S(lo - 1), S a polynomial antiderivative of the

@@ -1,7 +1,9 @@
 // Rewrite rules for extrema of bodies that are periodic in the index with a numeric period:
 // the body sees the index only through residues (a i + e) mod m with numeric moduli (the
 // parity of a worker, (i mod 2) + 1; a stride over a guard's progression, (W j) mod 2), so
-// one period of the range holds every value the whole range takes. See rules.h.
+// one period of the range holds every value the whole range takes. And a product whose
+// factors are all largest at one end of the range (a residue weight beside a falling count,
+// with any period). See rules.h.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
@@ -10,6 +12,7 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace pamc::sym {
@@ -85,6 +88,77 @@ std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a)
     else args.push_back(first + compare(Cmp::Le, t, span) * (term - first));
   }
   return *some * (is_max ? make_max(args) : make_min(args));
+}
+
+// max (i = lb, ub) { f_1(i) ... f_n(i) } = f_1(e) ... f_n(e), e = lb or ub, when every
+// factor is nonnegative on the range and largest at e: f_k(e) - f_k(i) >= 0 for lb <= i <=
+// ub, proved; a 0/1 test (a <= b) (or <) is largest at e when (b - a)(e) >= (b - a)(i).
+// A product of nonnegative numbers grows with each of them, so no index does better than
+// e. A count falling in i times a weight of the residue that is largest at i = 0:
+// max (i = 0, U) { (N - i + 1) / (1 + (i mod P) mod 2) } is N + 1 (P >= 1), which neither
+// ext_monotone nor ext_periodic reads (the weight has the symbolic period P). A negative
+// number in front moves into a factor proved <= 0 (-(N - i + 1) / (x - 2)). A min of h is
+// minus the max of -h, so a min of a product with a negative number in front is at e too.
+// Side conditions: integer bounds, a non-empty range (nonempty_factor), a body that cannot fail.
+std::optional<ex> rule_ext_product_at_end(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_ext_red(e);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  const ex& h = r->body();
+  if (!is_class<mul>(h) || may_fail(h, f)) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r->index(), r->lb(), r->ub());
+  numeric c = r->kind() == ReduceKind::Max ? 1 : -1;  // min h = -max(-h), at the same end
+  exvector factors;
+  for (const ex& x : h) {
+    if (is_class<numeric>(x)) c *= ex_to<numeric>(x);
+    else factors.push_back(x);
+  }
+  // Where a test linear in i fails the product is 0, which no end exceeds (e passes every
+  // test some index passes, below): the other factors are compared where the tests hold,
+  // (i - 1 <= N) * (N - i + 1) as N - i + 1 with i <= N + 1.
+  Facts held = in;
+  for (const ex& x : factors) {
+    Fn fn = pamela_function(x);
+    if (fn != Fn::Le && fn != Fn::Lt) continue;
+    auto lin = linear_in((x.op(1) - x.op(0)).expand(), i);  // gap = c i + d >= 0 (> 0)
+    if (!lin || lin->first.is_zero()) continue;
+    ex at = (-lin->second / lin->first).expand();
+    if (lin->first.is_positive()) held.add_lower(r->index(), at, fn == Fn::Lt);
+    else held.add_upper(r->index(), at, fn == Fn::Lt);
+  }
+  if (!c.is_rational() || c.is_zero()) return std::nullopt;
+  if (c.is_negative()) {
+    auto it = std::find_if(factors.begin(), factors.end(),
+                           [&](const ex& x) { return x.has(i) && !is_comparison(x) && held.provably_nonpos(x); });
+    if (it == factors.end()) return std::nullopt;
+    *it = -*it;
+  }
+  for (const ex& x : factors)
+    if (!(is_comparison(x) ? in : held).provably_nonneg(x)) return std::nullopt;
+  auto largest_at = [&](const ex& end) {
+    for (const ex& x : factors) {
+      if (!x.has(i)) continue;
+      Fn fn = pamela_function(x);
+      ex d;
+      if (fn == Fn::Le || fn == Fn::Lt) {
+        ex gap = x.op(1) - x.op(0);
+        d = gap.subs(exmap{{i, end}}) - gap;
+      } else {
+        d = decide_all(x.subs(exmap{{i, end}}), in) - x;
+      }
+      if (!(is_comparison(x) ? in : held).provably_nonneg(d.expand())) return false;
+    }
+    return true;
+  };
+  for (const ex& end : {r->lb(), r->ub()}) {
+    if (!largest_at(end)) continue;
+    if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+    auto some = nonempty_factor(*r, f, a);
+    if (!some) return std::nullopt;
+    return *some * h.subs(exmap{{i, end}});
+  }
+  return std::nullopt;
 }
 
 }  // namespace pamc::sym

@@ -67,8 +67,9 @@ namespace {
 // c s + d, c a nonzero number: s >= -d / c (c > 0) or s <= -d / c (c < 0). Integers: x mod k
 // == r says (x - r) / k is an integer (the mod has a value, so k != 0), and x / m too for a
 // number m > 1 dividing the numbers k and r (P mod 4 == 2: P / 2). Sound: where g is 0 the
-// product is 0 whatever y is (the zero-factor rule; a non-integer loop bound in y, which a
-// zero factor does not cover, is not decided by these facts). != gives nothing.
+// product is 0 whatever y is (the zero-factor rule; a loop bound in y, which must keep its
+// value there since a zero factor does not cover a non-integer bound, is simplified without
+// these facts: Context::bounds). != gives nothing.
 struct GuardFacts {
   std::vector<std::tuple<symbol, ex, bool, bool>> bounds;  // symbol, bound, lower, strict
   exvector integers;
@@ -127,6 +128,11 @@ struct SimplifyCache::Impl {
     std::unordered_map<ex, Entry, DeepHash, DeepEq> memo;
     // Children, by hash of (index, lb, ub): (index, lb, ub, context id).
     std::unordered_multimap<size_t, std::tuple<ex, ex, ex, size_t>> children;
+    // The context a reduction's bounds are simplified in: this one without the facts of
+    // the guards around it. A loop bound is evaluated even where a guard around it is 0 (a
+    // zero factor does not cover a non-integer bound), so it must keep its value there:
+    // under (P mod 2 == 0), floor(P / 2) as a bound stays floor(P / 2), not P / 2.
+    size_t bounds = 0;
   };
   std::vector<std::unique_ptr<Context>> ctx;
   std::vector<unsigned char> log;  // rule index of every firing, in order
@@ -142,6 +148,7 @@ struct SimplifyCache::Impl {
     ctx.clear();
     auto c = std::make_unique<Context>();
     c->facts = &f;
+    c->bounds = 0;
     ctx.push_back(std::move(c));
     log.clear();
     tidy.clear();
@@ -164,6 +171,7 @@ struct SimplifyCache::Impl {
     }
     for (const ex& x : facts.integers) c->own->declare_integer_expr(x);
     c->facts = c->own.get();
+    c->bounds = ctx[parent]->bounds;  // a guard's facts never reach a bound
     size_t id = ctx.size();
     ctx[parent]->children.emplace(h, std::make_tuple(ex(0), guard, ex(0), id));
     ctx.push_back(std::move(c));
@@ -184,6 +192,10 @@ struct SimplifyCache::Impl {
     size_t id = ctx.size();
     ctx[parent]->children.emplace(h, std::make_tuple(ex(r.index()), lb, ub, id));
     ctx.push_back(std::move(c));
+    // Inside the loop, a bound knows the loop's range but still none of the guards outside it.
+    const size_t pb = ctx[parent]->bounds;
+    const size_t b = pb == parent ? id : child(pb, r, lb, ub);
+    ctx[id]->bounds = b;
     return id;
   }
 };
@@ -204,6 +216,18 @@ bool in_some_bound(const ex& e, const ex& x) {
   for (size_t k = 0; k < e.nops(); ++k)
     if (in_some_bound(e.op(k), x)) return true;
   return false;
+}
+
+// Every reduction bound in e, outermost first.
+void collect_bounds(const ex& e, exvector& out) {
+  if (is_class<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    out.push_back(r.lb());
+    out.push_back(r.ub());
+    collect_bounds(r.body(), out);
+    return;
+  }
+  for (size_t k = 0; k < e.nops(); ++k) collect_bounds(e.op(k), out);
 }
 
 // y with each residue x mod k that a guard (x mod k == r) fixes replaced by r: where the
@@ -313,27 +337,29 @@ struct Driver {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"), rule_index("vmax_collapse"),
                                        rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal")};
       for (size_t k : top_down)
-        if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
+        if (auto y = fire_top_down(k, e, f, cx)) return run(*y, cx);
     }
     // Top-down at a max: a par's branch load beside the loads of all branches is dropped
     // before either is simplified, while the two are still written alike (load_families.h).
     if (is_class<extremum>(e)) {
       static const size_t inner_load = rule_index("max_inner_load");
-      if (auto y = fire_top_down(inner_load, e, f)) return run(*y, cx);
+      if (auto y = fire_top_down(inner_load, e, f, cx)) return run(*y, cx);
     }
     // Top-down at a max over w of sums over j of a fiber test g(j) == w: read as the vector
     // of those fibers (ext_fiber_vector) before the sums are closed per w, which leaves a
     // max over w of floors that no extremum rule reads.
     if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
       static const size_t fiber = rule_index("ext_fiber_vector");
-      if (auto y = fire_top_down(fiber, e, f)) return run(*y, cx);
+      if (auto y = fire_top_down(fiber, e, f, cx)) return run(*y, cx);
     }
     ex x;
     if (auto guarded = guarded_product(e, cx)) {
       x = *guarded;
     } else if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
-      ex lb = run(r.lb(), cx), ub = run(r.ub(), cx);
+      // The bounds without the facts of the guards around the loop (Context::bounds).
+      const size_t bx = c.ctx[cx]->bounds;
+      ex lb = run(r.lb(), bx), ub = run(r.ub(), bx);
       size_t inner = c.child(cx, r, lb, ub);
       x = rebuild_reduction(r, r.kind(), lb, ub, run(r.body(), inner));
     } else {
@@ -366,7 +392,7 @@ struct Driver {
 
   // Rule k tried at e before its children are simplified; a firing is counted and traced
   // as in the bottom-up loop.
-  std::optional<ex> fire_top_down(size_t k, const ex& e, const Facts& f) {
+  std::optional<ex> fire_top_down(size_t k, const ex& e, const Facts& f, size_t cx) {
     if (firings_left <= 0) return std::nullopt;
     auto y = try_rule(all_rules()[k], e, f);
     if (!y) return std::nullopt;
@@ -374,6 +400,44 @@ struct Driver {
     c.log.push_back(static_cast<unsigned char>(k));
     --firings_left;
     return y;
+  }
+
+  // The rest of a guarded product, y, simplified from `rest` under the guards' facts (context
+  // cx): do its loop bounds keep their values where a guard is 0? Bounds are simplified
+  // without the guards' facts (Context::bounds), but a rule that rewrote a loop under them
+  // may have written a new bound that is an integer by those facts alone (a split at
+  // N - P / 2 under P mod 2 == 0). Such a bound, left in y, is refused: an integer under the
+  // guards' facts, not under the facts outside them (every loop index of y an integer in
+  // both). A rule's loop that closes leaves no bound and is not looked at.
+  bool bounds_keep_values(const ex& rest, const ex& y, size_t cx) {
+    const size_t bx = c.ctx[cx]->bounds;
+    if (bx == cx || count_reductions(y) == 0) return true;
+    exvector before, after;
+    collect_bounds(rest, before);
+    collect_bounds(y, after);
+    std::vector<ex> fresh;
+    for (const ex& b : after)
+      if (std::none_of(before.begin(), before.end(), [&](const ex& a) { return a.is_equal(b); })) fresh.push_back(b);
+    if (fresh.empty()) return true;
+    Facts guarded = *c.ctx[cx]->facts, outside = *c.ctx[bx]->facts;
+    struct Indices : map_function {
+      Facts &g, &o;
+      Indices(Facts& g_, Facts& o_) : g(g_), o(o_) {}
+      ex operator()(const ex& e) override {
+        if (is_class<reduction>(e)) {
+          const auto& r = ex_to<reduction>(e);
+          g.declare_integer(r.index());
+          o.declare_integer(r.index());
+          (*this)(r.body());
+          return e;
+        }
+        return e.map(*this);
+      }
+    } indices(guarded, outside);
+    indices(y);
+    for (const ex& b : fresh)
+      if (guarded.provably_integer(b) && !outside.provably_integer(b)) return false;
+    return true;
   }
 
   // A product with comparison factors (guard_facts): the comparisons are simplified in
@@ -420,6 +484,10 @@ struct Driver {
     const size_t inner = c.guard_child(cx, before, so_far);
     ex y = 1;
     for (const ex& x : detail::operands_of(with_guard_residues(before, rest), false)) y *= run(x, inner);
+    if (!bounds_keep_values(rest, y, inner)) {  // simplified without the guards' facts
+      y = 1;
+      for (const ex& x : detail::operands_of(rest, false)) y *= run(x, cx);
+    }
     return g * y;
   }
 

@@ -180,6 +180,30 @@ TEST_CASE_FIXTURE(Cases, "an extremum of a body periodic in the index is taken o
   CHECK(!rule_ext_periodic(make_reduction(ReduceKind::Max, j, 0, N, mod_of(j, 2) + j, true), F, a));
 }
 
+TEST_CASE_FIXTURE(Cases, "a product of factors all largest at one end of the range has its max there") {
+  symbol j("j");
+  // a count falling in j times a weight of the residue largest at j = 0 (period P, symbolic)
+  ex w = 1 / (1 + mod_of(mod_of(j, P), 2));
+  ex e = make_reduction(ReduceKind::Max, j, 0, 2 * N - 1, compare(Cmp::Le, j - 1, N) * (N - j + 1) * w, true);
+  auto r = rule_ext_product_at_end(e, F, a);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  // the same as a min of the negated product (how the simplifier meets it)
+  ex e2 = make_reduction(ReduceKind::Min, j, 0, 2 * N - 1, -compare(Cmp::Le, j - 1, N) * (N - j + 1) * w, true);
+  auto r2 = rule_ext_product_at_end(e2, F, a);
+  REQUIRE(r2);
+  std::vector<GiNaC::exmap> pts;
+  for (int n = -3; n <= 7; ++n)
+    for (int p = 1; p <= 5; ++p) pts.push_back({{N, n}, {P, p}});
+  CHECK(agrees(*r, e, pts));
+  CHECK(agrees(*r2, e2, pts));
+  // not at an end: the weight 1 / (2 - (j mod P) mod 2) is largest at odd residues
+  ex odd = make_reduction(ReduceKind::Max, j, 0, N, (N - j + 1) / (2 - mod_of(mod_of(j, P), 2)), true);
+  CHECK(!rule_ext_product_at_end(odd, F, a));
+  // a factor that may be negative
+  CHECK(!rule_ext_product_at_end(make_reduction(ReduceKind::Max, j, 0, N, (W - j) * w, true), F, a));
+}
+
 TEST_CASE_FIXTURE(Cases, "a residue a guard fixes is that number in the rest of the product") {
   ex e = compare(Cmp::Eq, mod_of(i, 2), 0) * (mod_of(i, 2) + 1) * i;
   Facts g = F;

@@ -926,6 +926,99 @@ TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split o
   CHECK(agrees(*r2, c2, grid(N, P, {0}, {0, 1, 2, 3, 5})));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a comparison of an index's rounding reads through it (cmp_rounding)") {
+  Facts g = F;
+  g.declare_index(i, -6, N);
+  // equal to the comparison at every integer i, N (negative too) and P >= 1
+  auto everywhere = [&](const ex& c) {
+    auto r = rule_cmp_rounding(c, g, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    CHECK_MESSAGE(!(*r).has(floor_of(i / 2)), to_pamela(*r));
+    for (int ii = -6; ii <= 8; ++ii)
+      for (int nn = -3; nn <= 6; ++nn)
+        for (int pp : {1, 2, 3}) {
+          GiNaC::exmap env{{i, ii}, {N, nn}, {P, pp}};
+          CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at i=" << ii << " N=" << nn);
+        }
+    return *r;
+  };
+  // floor(u) <= m iff u < m + 1: floor((i - 1) / 2) + 1 <= floor(N / 2) is i <= 2 floor(N / 2)
+  ex r = everywhere(compare(Cmp::Le, floor_of((i - 1) / 2) + 1, floor_of(N / 2)));
+  CHECK(same(r.op(1) - r.op(0), 2 * floor_of(N / 2) - i));
+  everywhere(compare(Cmp::Lt, floor_of(i / 3), N));            // strict, between integers
+  everywhere(compare(Cmp::Le, N, floor_of((i + 1) / 2)));      // m <= floor(u) iff m <= u
+  everywhere(compare(Cmp::Lt, N - 1, floor_of(i / 2)));
+  everywhere(compare(Cmp::Le, ceil_of((i + 1) / 2), N));       // ceil(u) <= m iff u <= m
+  everywhere(compare(Cmp::Le, N, ceil_of(i / 3) + 2));         // m <= ceil(u) iff m - 1 < u
+  everywhere(compare(Cmp::Lt, ceil_of((i - N) / P), 1));       // a symbolic denominator
+  // left alone: a rounding of parameters only, a rest not proved an integer, a rounding
+  // with a coefficient other than 1 or -1
+  CHECK(!rule_cmp_rounding(compare(Cmp::Le, floor_of(N / 2), i), g, a));
+  CHECK(!rule_cmp_rounding(compare(Cmp::Le, floor_of(i / 2), N / 3), g, a));
+  CHECK(!rule_cmp_rounding(compare(Cmp::Le, 2 * floor_of(i / 2), N), g, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a power of two of an index compares through log2 (cmp_power_log)") {
+  Facts g = F;
+  g.declare_index(i, -3, N);
+  // equal to the comparison at every integer i, at the points the facts allow for x
+  auto everywhere = [&](const ex& c, const Facts& facts, std::vector<numeric> xs) {
+    auto r = rule_cmp_power_log(c, facts, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    for (int ii = -3; ii <= 6; ++ii)
+      for (const numeric& xx : xs) {
+        GiNaC::exmap env{{i, ii}, {x, xx}};
+        CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at i=" << ii << " x=" << xx);
+      }
+  };
+  // x of any sign (declared unbounded): (0 < x) * (a + log2(k) < log2(x))
+  const std::vector<numeric> any{-2, 0, numeric(1, 2), 1, 3, 4, 9};
+  everywhere(compare(Cmp::Lt, numeric(1, 2) * pow(2, i), x), g, any);  // 2 ^ (i - 1) < x: a reduction tree's test
+  everywhere(compare(Cmp::Le, 4 * pow(2, i - 1), x), g, any);
+  everywhere(compare(Cmp::Lt, pow(2, i), x + 1), g, any);
+  // x + 1 proved positive: both directions, with no guard
+  Facts h = g;
+  h.add_lower(x, 0, false);
+  const std::vector<numeric> nonneg{0, numeric(1, 2), 1, 3, 4, 9};
+  everywhere(compare(Cmp::Lt, x + 1, pow(2, i)), h, nonneg);
+  everywhere(compare(Cmp::Le, pow(2, i), x + 1), h, nonneg);
+  CHECK(!rule_cmp_power_log(compare(Cmp::Le, pow(2, i), x + 1), h, a)->has(compare(Cmp::Lt, 0, x + 1)));
+  // left alone: a factor that is not a power of two, a power of parameters only, and
+  // x < 2 ^ a where x may be negative
+  CHECK(!rule_cmp_power_log(compare(Cmp::Lt, 3 * pow(2, i), x), g, a));
+  CHECK(!rule_cmp_power_log(compare(Cmp::Lt, pow(2, N), x), g, a));
+  CHECK(!rule_cmp_power_log(compare(Cmp::Lt, x, pow(2, i)), g, a));
+  CHECK(!rule_cmp_power_log(compare(Cmp::Le, pow(2, N), i), g, a));  // linear in the index i
+}
+
+TEST_CASE_FIXTURE(Fixture, "a floor of a residue-sized index shift is a step at the residue (floor_residue)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(j, 0, P - 1);
+  // equal at every integer N (negative too), P >= 1 and j = 0..P - 1
+  auto everywhere = [&](const ex& c) {
+    auto r = rule_floor_residue(c, g, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    for (int nn = -7; nn <= 9; ++nn)
+      for (int pp = 1; pp <= 5; ++pp)
+        for (int jj = 0; jj < pp; ++jj) {
+          GiNaC::exmap env{{N, nn}, {P, pp}, {j, jj}};
+          CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at N=" << nn << " P=" << pp << " j=" << jj);
+        }
+  };
+  everywhere(floor_of((N - j) / P));      // floor(N / P) - (N mod P < j)
+  everywhere(floor_of((N + j) / P));      // floor(N / P) + (P - N mod P <= j)
+  everywhere(floor_of((N - j - 3) / P));
+  // left alone: a numeric denominator, an index coefficient other than 1 or -1, an index
+  // that may pass P - 1
+  CHECK(!rule_floor_residue(floor_of((N - j) / 3), g, a));
+  CHECK(!rule_floor_residue(floor_of((N - 2 * j) / P), g, a));
+  Facts h = F;
+  h.add_lower(P, 1, false);
+  h.declare_index(j, 0, P);
+  CHECK(!rule_floor_residue(floor_of((N - j) / P), h, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop over the residues (sum_full_period)") {
   Facts g = F;
   g.add_lower(P, 1, false);
