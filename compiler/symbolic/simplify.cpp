@@ -337,20 +337,20 @@ struct Driver {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"), rule_index("vmax_collapse"),
                                        rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal")};
       for (size_t k : top_down)
-        if (auto y = fire_top_down(k, e, f, cx)) return run(*y, cx);
+        if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
     }
     // Top-down at a max: a par's branch load beside the loads of all branches is dropped
     // before either is simplified, while the two are still written alike (load_families.h).
     if (is_class<extremum>(e)) {
       static const size_t inner_load = rule_index("max_inner_load");
-      if (auto y = fire_top_down(inner_load, e, f, cx)) return run(*y, cx);
+      if (auto y = fire_top_down(inner_load, e, f)) return run(*y, cx);
     }
     // Top-down at a max over w of sums over j of a fiber test g(j) == w: read as the vector
     // of those fibers (ext_fiber_vector) before the sums are closed per w, which leaves a
     // max over w of floors that no extremum rule reads.
     if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
       static const size_t fiber = rule_index("ext_fiber_vector");
-      if (auto y = fire_top_down(fiber, e, f, cx)) return run(*y, cx);
+      if (auto y = fire_top_down(fiber, e, f)) return run(*y, cx);
     }
     ex x;
     if (auto guarded = guarded_product(e, cx)) {
@@ -392,7 +392,7 @@ struct Driver {
 
   // Rule k tried at e before its children are simplified; a firing is counted and traced
   // as in the bottom-up loop.
-  std::optional<ex> fire_top_down(size_t k, const ex& e, const Facts& f, size_t cx) {
+  std::optional<ex> fire_top_down(size_t k, const ex& e, const Facts& f) {
     if (firings_left <= 0) return std::nullopt;
     auto y = try_rule(all_rules()[k], e, f);
     if (!y) return std::nullopt;
