@@ -116,6 +116,10 @@ std::string why_load_open(const reduction& r, const ex& pos, const Facts& facts)
            ", so their loads add on the resources they share, and pamc finds no closed busiest position for the two together";
   Facts in = facts;
   in.declare_index(r.index(), r.lb(), r.ub());
+  // A sum of a weight <= 0 is a load the equation subtracts or negates (-sum (i) { ... }
+  // prints the same as sum (i) { -... }, and GiNaC picks either by the executable's
+  // layout): the note reads the weight as the printed form does.
+  if (weight && !in.provably_nonneg(*weight) && in.provably_nonneg(-*weight)) weight = -*weight;
   if (weight && !in.provably_nonneg(*weight))
     return where + " is " + kind + ", but " + (weight_text(*weight) == "its weight" ? "its weight" : "its weight " + weight_text(*weight)) +
            " is not proved >= 0, which finding the busiest position needs";

@@ -9,8 +9,10 @@
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/normal_memo.h"
+#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <optional>
@@ -376,6 +378,9 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     if (depth == 0) {
       exvector cmps = outside_reductions(x, is_comparison);
       if (!cmps.empty() && cmps.size() <= 3) {
+        // In printed-text order: the facts each case adds are then added in one order,
+        // whatever GiNaC's operand order (which follows the executable's layout).
+        std::sort(cmps.begin(), cmps.end(), [](const ex& a, const ex& b) { return to_pamela(a) < to_pamela(b); });
         bool all = true;
         for (unsigned m = 0; all && m < (1u << cmps.size()); ++m) {
           exmap at;
