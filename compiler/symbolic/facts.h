@@ -125,6 +125,16 @@ struct DefaultBoundLog {
   static bool& recording();
 };
 
+// d >= 0 (d > 0 when strict) as bounds on the declared symbols of f that d is linear in
+// with a numeric slope c: s >= -rest / c for c > 0 (lower), s <= -rest / c for c < 0. Exact
+// consequences: P - 2 >= 0 is P >= 2, N - P > 0 is N > P and P < N.
+struct LinearBound {
+  GiNaC::symbol s;
+  ex bound;
+  bool lower, strict;
+};
+std::vector<LinearBound> linear_bounds(const ex& d, const Facts& f, bool strict);
+
 // Adds to f what the comparison cmp (==, !=, < or <=) being 1 (holds) or 0 says, where it
 // is linear in symbols of f with numeric slopes; nothing otherwise.
 void comparison_case(Facts& f, const ex& cmp, bool holds);

@@ -23,25 +23,28 @@ using namespace GiNaC;
 
 namespace {
 
-// d >= 0 (d > 0 when strict) as bounds on the symbols of f that d is linear in with a
-// numeric slope: P - 2 >= 0 is P >= 2, N - P > 0 is N > P and P < N. Exact consequences,
-// so a case whose bounds contradict the facts cannot happen, and proving it asks nothing.
 void add_linear_bounds(Facts& f, const ex& d, bool strict) {
+  for (const LinearBound& b : linear_bounds(d, f, strict))
+    b.lower ? f.add_lower(b.s, b.bound, b.strict) : f.add_upper(b.s, b.bound, b.strict);
+}
+
+}  // namespace
+
+std::vector<LinearBound> linear_bounds(const ex& d, const Facts& f, bool strict) {
+  std::vector<LinearBound> out;
   ex x = d.expand();
   std::set<ex, ex_is_less> syms;
   for (const_preorder_iterator it = x.preorder_begin(); it != x.preorder_end(); ++it)
     if (is_a<symbol>(*it)) syms.insert(*it);
   for (const ex& s : syms) {
     const symbol& v = ex_to<symbol>(s);
-    if (!f.is_declared(v) || !x.is_polynomial(s) || x.degree(s) != 1) continue;
+    if (!f.is_declared(v) || !x.is_polynomial(s) || x.degree(s) != 1 || x.ldegree(s) < 0) continue;
     ex c = x.coeff(s, 1), r = x.coeff(s, 0);
-    if (!is_a<numeric>(c) || !ex_to<numeric>(c).is_real() || r.has(s)) continue;
-    if (ex_to<numeric>(c).is_positive()) f.add_lower(v, (-r / c).expand(), strict);
-    else f.add_upper(v, (-r / c).expand(), strict);
+    if (!is_a<numeric>(c) || !ex_to<numeric>(c).is_real() || c.is_zero() || r.has(s)) continue;
+    out.push_back({v, (-r / c).expand(), ex_to<numeric>(c).is_positive(), strict});
   }
+  return out;
 }
-
-}  // namespace
 
 // What a comparison's value says, as facts: a <= b at 1 is b - a >= 0, at 0 is a - b > 0;
 // a < b at 1 is b - a > 0, at 0 is a - b >= 0; a == b at 1 is both; a != b at 0 likewise.

@@ -97,18 +97,9 @@ GuardFacts guard_facts(const ex& g, const Facts& f) {
       }
     }
   }
-  ex d = (g.op(1) - g.op(0)).expand();
-  std::set<ex, ex_is_less> syms;
-  for (const_preorder_iterator it = d.preorder_begin(); it != d.preorder_end(); ++it)
-    if (is_a<symbol>(*it)) syms.insert(*it);
-  for (const ex& s : syms) {
-    if (!f.is_declared(ex_to<symbol>(s))) continue;
-    auto lin = detail::linear_in(d, s);
-    if (!lin) continue;
-    ex at = (-lin->second / lin->first).expand();
-    bool up = lin->first.is_positive();  // c s + d >= 0: s >= at when c > 0
-    out.bounds.emplace_back(ex_to<symbol>(s), at, up, k == Fn::Lt);
-    if (k == Fn::Eq) out.bounds.emplace_back(ex_to<symbol>(s), at, !up, false);
+  for (const LinearBound& b : linear_bounds(g.op(1) - g.op(0), f, k == Fn::Lt)) {
+    out.bounds.emplace_back(b.s, b.bound, b.lower, b.strict);
+    if (k == Fn::Eq) out.bounds.emplace_back(b.s, b.bound, !b.lower, false);
   }
   return out;
 }
