@@ -3,6 +3,7 @@
 #include "compiler/symbolic/class_test.h"
 
 #include <algorithm>
+#include <optional>
 #include <functional>
 #include <string>
 
@@ -96,5 +97,44 @@ ex make_min(const exvector& args) { return dynallocate<extremum>(false, args); }
 bool is_extremum(const ex& e) { return is_class<extremum>(e); }
 bool is_max(const ex& e) { return is_class<extremum>(e) && ex_to<extremum>(e).is_max(); }
 bool is_min(const ex& e) { return is_class<extremum>(e) && ex_to<extremum>(e).is_max() == false; }
+
+// A product with one max or min, rest * min(a, b) = -rest * max(-a, -b), in one form
+// whichever GiNaC's operand order made a rule produce (else the printed form followed the
+// executable's layout: the layout test). Two consistent choices: a max whose arguments are
+// all negations (-a: a product with a negative number) is written as the min of a, b, and a
+// number c < 0 times a min with some negated argument as -c times the max of the
+// negations (-0.1 * min(-x, y) prints 0.1 * max(x, -y)).
+namespace {
+bool negation_looking(const ex& a) {
+  const ex k = is_class<mul>(a) ? a.op(a.nops() - 1) : a;
+  return is_class<numeric>(k) && ex_to<numeric>(k).is_real() && ex_to<numeric>(k).is_negative();
+}
+
+}  // namespace
+
+std::optional<ex> sign_canonical(const ex& x) {
+  if (!is_class<mul>(x)) return std::nullopt;
+  const ex c = x.op(x.nops() - 1);  // GiNaC keeps a product's number last
+  const bool negative = is_class<numeric>(c) && ex_to<numeric>(c).is_real() && ex_to<numeric>(c).is_negative();
+  ex rest = 1;
+  std::optional<ex> ext;
+  for (size_t k = 0; k < x.nops(); ++k) {
+    if (is_class<extremum>(x.op(k))) {
+      if (ext) return std::nullopt;
+      ext = x.op(k);
+    } else {
+      rest *= x.op(k);
+    }
+  }
+  if (!ext) return std::nullopt;
+  const auto& m = ex_to<extremum>(*ext);
+  const exvector& args = m.args();
+  bool all_negated = std::all_of(args.begin(), args.end(), negation_looking);
+  bool some_negated = std::any_of(args.begin(), args.end(), negation_looking);
+  if (m.is_max() ? !all_negated : !(negative && some_negated)) return std::nullopt;
+  exvector negated;
+  for (const ex& a : args) negated.push_back(-a);
+  return -rest * (m.is_max() ? make_min(negated) : make_max(negated));
+}
 
 }  // namespace pamc::sym

@@ -8,6 +8,8 @@
 
 #include "compiler/symbolic/ginac_headers.h"
 
+#include <optional>
+
 namespace pamc::sym {
 
 using GiNaC::ex;
@@ -37,6 +39,10 @@ private:
 
 ex make_max(const GiNaC::exvector& args);
 ex make_min(const GiNaC::exvector& args);
+// A product with one max or min in one of its two equal forms, rest * min(a, b) or -rest *
+// max(-a, -b), whichever operand order a rule met (extremum.cpp); nullopt when x is
+// already in that form.
+std::optional<ex> sign_canonical(const ex& x);
 bool is_max(const ex& e);
 bool is_min(const ex& e);
 bool is_extremum(const ex& e);

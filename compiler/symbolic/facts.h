@@ -97,6 +97,8 @@ private:
   // depth: how many max/min have been split into their arguments above this proof.
   bool prove_at(const ex& e, bool strict, int depth) const;
   bool integer_case_split(const ex& x, bool strict) const;
+  bool relaxed_rounding(const ex& x, const ex& rounding, bool strict, int depth) const;
+  bool monotone_roundings(const ex& x, bool strict, int depth) const;
   bool exponential_of_index(const ex& x, bool strict, int depth) const;
   // Every change to the three members below calls forget_proofs() first.
   std::map<ex, Info, GiNaC::ex_is_less> info_;

@@ -304,8 +304,15 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   for (const auto& [m, f] : tries) {
     ex y = x.subs(m).expand();
     if (ok(f, y)) return true;
+    // A bound that rounds (i <= ceil(N / C) - 1) brings its floor or ceil in with it; relaxed,
+    // N - C i >= 0 follows (C ceil(N / C) < N + C). Near the top only, one rounding only.
+    if (depth <= 1 && mentions_index(x)) {
+      exvector rs = outside_reductions(y, is_rounding);
+      if (rs.size() == 1 && !x.has(rs[0]) && f.relaxed_rounding(y, rs[0], strict, depth)) return true;
+    }
   }
   if (exponential_of_index(x, strict, depth)) return true;
+  if (depth <= 1 && monotone_roundings(x, strict, depth)) return true;
   // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
   // from N - P >= 0 and P > 0). Only tried when x divides by something outside its atoms.
   if (has_negative_power(x) && !over_one(x)) {
@@ -347,24 +354,8 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // The relaxations below: at the top level only, and only about a loop's body, where the
     // index makes interval arithmetic too coarse (elsewhere they cost more than they prove).
     const bool relax = depth == 0 && mentions_index(x);
-    // floor(x) = x - 1 + u and ceil(x) = x + 1 - u for some u in (0, 1]: proved for every
-    // such u, the claim holds. For an integer e, e >= 0 is e > -1, which is what survives
-    // the relaxation: floor((N - p) / P) + 1 >= 0 for p <= P - 1 from (N - p) / P + 1 > 0.
-    // Only with exactly one floor or ceil: relaxing one of several rarely proves anything.
     exvector roundings = relax ? outside_reductions(x, is_rounding) : exvector{};
-    if (roundings.size() == 1) {
-      const ex* fc = &roundings[0];
-      bool fl = pamela_function(*fc) == Fn::Floor;
-      symbol u("_u");
-      Facts f = *this;
-      f.declare(u, "_u");
-      f.add_lower(u, 0, true);
-      f.add_upper(u, 1, false);
-      ex target = !strict && provably_integer(x) ? x + 1 : x;
-      bool st = strict || !target.is_equal(x);
-      ex y = target.subs(exmap{{*fc, fl ? fc->op(0) - 1 + u : fc->op(0) + 1 - u}}, subs_options::no_pattern).expand();
-      if (f.prove_at(y, st, depth + 1)) return true;
-    }
+    if (roundings.size() == 1 && relaxed_rounding(x, roundings[0], strict, depth)) return true;
     // An integer x >= 0 is 0 or at least 1, which a polynomial of degree >= 2 in x may need:
     // x (x - 1) >= 0 has no real proof over [0, 1]. x is an integer symbol or a registered
     // integer quotient such as N / P (N = x P); both cases must hold. Last, and only when x
@@ -414,6 +405,40 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     }
   }
   return false;
+}
+
+// floor(z) = z - 1 + u and ceil(z) = z + 1 - u for some u in (0, 1]: proved for every such
+// u, the claim holds. For an integer x, x >= 0 is x > -1, which is what survives the
+// relaxation: floor((N - p) / P) + 1 >= 0 for p <= P - 1 from (N - p) / P + 1 > 0. Used with
+// exactly one floor or ceil: relaxing one of several rarely proves anything.
+bool Facts::relaxed_rounding(const ex& x, const ex& fc, bool strict, int depth) const {
+  bool fl = pamela_function(fc) == Fn::Floor;
+  symbol u("_u");
+  Facts f = *this;
+  f.declare(u, "_u");
+  f.add_lower(u, 0, true);
+  f.add_upper(u, 1, false);
+  ex target = !strict && provably_integer(x) ? x + 1 : x;
+  bool st = strict || !target.is_equal(x);
+  ex y = target.subs(exmap{{fc, fl ? fc.op(0) - 1 + u : fc.op(0) + 1 - u}}, subs_options::no_pattern).expand();
+  return f.prove_at(y, st, depth + 1);
+}
+
+// floor and ceil are nondecreasing: c (F(y) - F(z)) + r >= 0 (> 0) for a number c > 0 where
+// y - z >= 0 and r >= 0 (> 0), F one of floor and ceil for both: ceil((N - C) / (C P)) <=
+// ceil(N / (C P)). Interval arithmetic sees two unrelated roundings.
+bool Facts::monotone_roundings(const ex& x, bool strict, int depth) const {
+  exvector rs = outside_reductions(x, is_rounding);
+  if (rs.size() != 2 || pamela_function(rs[0]) != pamela_function(rs[1])) return false;
+  symbol z0("_z"), z1("_z");
+  ex xz = x.subs(exmap{{rs[0], z0}, {rs[1], z1}}, subs_options::no_pattern).expand();
+  if (!xz.is_polynomial(lst{z0, z1}) || xz.degree(z0) != 1 || xz.degree(z1) != 1) return false;
+  ex c0 = xz.coeff(z0, 1), c1 = xz.coeff(z1, 1);
+  ex r = xz.coeff(z0, 0).coeff(z1, 0);
+  if (!is_a<numeric>(c0) || !is_a<numeric>(c1) || !(c0 + c1).is_zero() || r.has(z0) || r.has(z1)) return false;
+  const ex& up = ex_to<numeric>(c0).is_positive() ? rs[0] : rs[1];
+  const ex& down = ex_to<numeric>(c0).is_positive() ? rs[1] : rs[0];
+  return prove_at((up.op(0) - down.op(0)).expand(), false, depth + 1) && prove_at(r, strict, depth + 1);
 }
 
 bool Facts::integer_case_split(const ex& x, bool strict) const {

@@ -406,6 +406,48 @@ bool may_fail(const ex& e, const Facts& f) {
   return false;
 }
 
+bool failure_conditions(const ex& e, const Facts& f, std::vector<std::pair<int, ex>>& out) {
+  if (is_class<reduction>(e)) return !may_fail(e, f);
+  if (is_class<power>(e)) {
+    const ex& x = e.op(1);
+    bool neg = !(is_class<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
+    if (neg && !f.provably_positive(e.op(0)) && !f.provably_positive(-e.op(0))) {
+      if (is_class<numeric>(x) && ex_to<numeric>(x).is_integer()) out.push_back({0, e.op(0)});  // base == 0
+      else out.push_back({1, e});
+    }
+  }
+  switch (pamela_function(e)) {
+    case Fn::Mod:
+    case Fn::Div:
+      if (!f.provably_positive(e.op(1)) && !f.provably_positive(-e.op(1))) out.push_back({0, e.op(1)});
+      break;
+    case Fn::Unitvec:
+      if (!f.provably_nonneg(e.op(0))) out.push_back({2, e.op(0)});
+      break;
+    case Fn::Log2:
+      if (!f.provably_positive(e.op(0))) out.push_back({3, e.op(0)});
+      break;
+    default:
+      if (pamela_function(e) == Fn::None && is_class<function>(e) && ex_to<function>(e).get_name() == "log" &&
+          !f.provably_positive(e.op(0)))
+        out.push_back({4, e.op(0)});
+  }
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (!failure_conditions(e.op(k), f, out)) return false;
+  return true;
+}
+
+bool fails_with(const ex& x, const ex& y, const Facts& f) {
+  std::vector<std::pair<int, ex>> cx, cy;
+  if (!failure_conditions(x, f, cx) || !failure_conditions(y, f, cy)) return false;
+  for (const auto& [kind, at] : cx) {
+    bool found = false;
+    for (const auto& [k2, at2] : cy) found = found || (kind == k2 && at.is_equal(at2));
+    if (!found) return false;
+  }
+  return true;
+}
+
 ex faulhaber(unsigned k, const ex& n) {
   // S_k(n) = 1/(k+1) sum_{j=0..k} binomial(k+1, j) B+_j n^(k+1-j), with B+_1 = +1/2.
   // As a polynomial it satisfies S_k(n) - S_k(n-1) = n^k for every n.
@@ -456,6 +498,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_skip_one", rule_ext_skip_one},
       {"unroll", rule_unroll},
       {"floor_shift", rule_floor_shift},
+      {"floor_nested", rule_floor_nested},
       {"floor_window", rule_floor_window},
       {"floor_residue", rule_floor_residue},
       {"mod_window", rule_mod_window},

@@ -89,6 +89,7 @@ std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& 
 std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
@@ -100,6 +101,14 @@ std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions&
 // Could evaluating e fail at a point the facts allow (empty max/min range, division by a
 // possibly-zero value, log of a possibly non-positive one)? Conservative: true when unsure.
 bool may_fail(const ex& e, const Facts& f);
+// The conditions under which evaluating e fails, outside reductions: (0, b) b == 0 (a
+// divisor, a base to a negative integer power), (1, x) the power x itself (a fractional
+// power's base < 0), (2, k) unitvec(k) with k not a nonnegative integer, (3, x) log2(x) and
+// (4, x) log(x) with x <= 0. false when a reduction may fail (its conditions have no name).
+bool failure_conditions(const ex& e, const Facts& f, std::vector<std::pair<int, ex>>& out);
+// Does y fail wherever x does (each of x's failure conditions is one of y's)? Then a max or
+// min that keeps y may drop x without giving a value where the model has none.
+bool fails_with(const ex& x, const ex& y, const Facts& f);
 // The symbols e divides by (a power of a symbol with a negative exponent), in e's order.
 void denominators(const ex& e, std::vector<GiNaC::symbol>& out);
 

@@ -46,6 +46,36 @@ std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions&) {
   return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
 }
 
+// A rounding of a rounding: floor((floor(x) + m) / k) = floor((x + m) / k) and
+// ceil((ceil(x) + m) / k) = ceil((x + m) / k) for k a positive integer and m an integer (both
+// proved), x real: the k-blocks' ends are integers, so x and its floor lie in the same block
+// (ceil(ceil(N / C) / P), the rounds of ceil(N / C) chunks over P processors, is ceil(N / (C P))).
+// Exact for every value where the facts hold.
+std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
+  ex y = e.op(0).expand();
+  ex inner;
+  for (const ex& t : operands_of(y, true))
+    for (const ex& factor : operands_of(t, false))
+      if (pamela_function(factor) == fn) {
+        if (inner.is_zero()) inner = factor;
+        else if (!factor.is_equal(inner)) return std::nullopt;
+      }
+  if (inner.is_zero()) return std::nullopt;
+  // y = (inner + m) / k: the coefficient of inner is 1 / k; m = k y - inner.
+  symbol z("_z");
+  ex yz = y.subs(exmap{{inner, z}}, subs_options::no_pattern).expand();
+  if (!yz.is_polynomial(z) || yz.degree(z) != 1 || yz.ldegree(z) < 0) return std::nullopt;
+  ex inv_k = yz.coeff(z, 1), rest = yz.coeff(z, 0);
+  if (inv_k.has(z) || rest.has(z) || inv_k.is_zero()) return std::nullopt;
+  ex k = (1 / inv_k).normal();
+  ex m = (k * rest).expand();
+  if (!f.provably_integer(k) || !f.provably_positive(k) || !f.provably_integer(m)) return std::nullopt;
+  ex arg = ((inner.op(0) + m) / k).expand();
+  return fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
+}
+
 // floor(x) and ceil(x) of an x confined to a window of width one about an integer n
 // (proved): floor(x) = n where n <= x < n + 1 and n - (x < n) where n - 1 < x <= n; ceil(x) =
 // n where n - 1 < x <= n and n + (n < x) where n <= x < n + 1. The candidates n: the integer

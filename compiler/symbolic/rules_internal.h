@@ -50,6 +50,15 @@ GiNaC::exvector operands_of(const ex& e, bool is_add);
 GiNaC::exvector sorted_by_text(const GiNaC::exvector& v);
 // e = a * i + b with a a nonzero real number and b free of i.
 std::optional<std::pair<GiNaC::numeric, ex>> linear_in(const ex& e, const ex& i);
+// g = a * i + b with a symbolic slope a free of i: its sign proved (>= 0 or <= 0), and a != 0
+// wherever r has a value (each factor of a proved nonzero, or a symbol that a bound of r
+// divides by: i = 0..ceil(N / C) - 1 has no value at C = 0). nullopt otherwise, and for a
+// numeric slope (linear_in's case).
+struct SignedSlope {
+  ex slope, offset;
+  bool positive;
+};
+std::optional<SignedSlope> signed_slope(const ex& g, const reduction& r, const Facts& f);
 
 // ---- rules_sums.cpp: counting the indices that satisfy a predicate -------------------------
 

@@ -24,16 +24,20 @@ using namespace detail;
 // max(a_1, ..., a_n): drop a_j when another argument a_k has a_k - a_j >= 0 provable
 // (for min: a_j - a_k >= 0). Of several such a_j, the first in printed-text order, so the
 // result does not depend on GiNaC's argument order (printing is only needed then). An a_j
-// that may fail (a min over a range that may be empty, a division) is kept: where it has
-// no value the max has none, and dropping it would give one.
+// that may fail (a min over a range that may be empty, a division) is kept unless the
+// dominating a_k fails wherever it does (fails_with: both divide by C): where it has no
+// value the max has none, and dropping it for an a_k that has one would give one.
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   exvector args = m.args();
   auto dominated = [&](size_t j) {
-    if (may_fail(args[j], f)) return false;
+    // An argument that may fail is dropped only for one that fails wherever it does.
+    bool fails = may_fail(args[j], f);
     for (size_t k = 0; k < args.size(); ++k)
-      if (k != j && f.provably_nonneg(m.is_max() ? args[k] - args[j] : args[j] - args[k])) return true;
+      if (k != j && (!fails || fails_with(args[j], args[k], f)) &&
+          f.provably_nonneg(m.is_max() ? args[k] - args[j] : args[j] - args[k]))
+        return true;
     return false;
   };
   std::vector<size_t> candidates;
@@ -160,28 +164,50 @@ std::optional<ex> rule_max_common_term(const ex& e, const Facts&, Assumptions&) 
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
-  // Each argument's non-numeric factors as (base, exponent).
+  // Each argument as its number times its other factors (base, exponent). A sum is taken in
+  // one sign, the one that prints first (N - k - 1 rather than k - N + 1), its sign moved to
+  // the number: which sign factor() leaves follows GiNaC's term order, and the common
+  // factor must not depend on it.
+  struct Factored {
+    ex number = 1;
+    std::vector<std::pair<ex, long>> factors;
+  };
   auto factors_of = [](const ex& arg) {
-    std::vector<std::pair<ex, long>> out;
+    Factored out;
     for (const ex& t : operands_of(arg, false)) {
-      if (is_class<numeric>(t)) continue;
-      if (is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer())
-        out.emplace_back(t.op(0), ex_to<numeric>(t.op(1)).to_long());
-      else
-        out.emplace_back(t, 1);
+      if (is_class<numeric>(t)) {
+        out.number *= t;
+        continue;
+      }
+      ex base = t;
+      long n = 1;
+      if (is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer()) {
+        base = t.op(0);
+        n = ex_to<numeric>(t.op(1)).to_long();
+      }
+      if (is_class<add>(base)) {
+        ex flipped = -base;
+        std::string a = to_pamela(base), b = to_pamela(flipped);
+        if (b.size() < a.size() || (b.size() == a.size() && b < a)) {
+          base = flipped;
+          if (n % 2) out.number = -out.number;
+        }
+      }
+      out.factors.emplace_back(base, n);
     }
     return out;
   };
-  std::vector<std::vector<std::pair<ex, long>>> per_arg;
+  std::vector<Factored> per_arg;
   for (const ex& arg : m.args()) per_arg.push_back(factors_of(arg));
   // The bases common to all arguments, each with its least exponent.
   std::vector<std::pair<ex, long>> common;
-  for (const auto& [base, n] : per_arg[0]) {
+  for (const auto& [base, n] : per_arg[0].factors) {
     long least = n;
     bool in_all = true;
     for (size_t j = 1; j < per_arg.size() && in_all; ++j) {
-      auto it = std::find_if(per_arg[j].begin(), per_arg[j].end(), [&b = base](const auto& p) { return p.first.is_equal(b); });
-      if (it == per_arg[j].end()) in_all = false;
+      const auto& fs = per_arg[j].factors;
+      auto it = std::find_if(fs.begin(), fs.end(), [&b = base](const auto& p) { return p.first.is_equal(b); });
+      if (it == fs.end()) in_all = false;
       else least = std::min(least, it->second);
     }
     if (in_all) common.emplace_back(base, least);
@@ -193,7 +219,11 @@ std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions&) {
     ex x = GiNaC::pow(base, least);
     if (!f.provably_nonneg(x)) continue;
     exvector rest;
-    for (const ex& arg : m.args()) rest.push_back(arg / x);
+    for (const Factored& arg : per_arg) {
+      ex r = arg.number;
+      for (const auto& [b, n] : arg.factors) r *= GiNaC::pow(b, b.is_equal(base) ? n - least : n);
+      rest.push_back(r);
+    }
     return x * (m.is_max() ? make_max(rest) : make_min(rest));
   }
   return std::nullopt;

@@ -1,6 +1,6 @@
 // Rewrite rules for sums: linearity, Faulhaber and geometric closed forms, counts of index
-// predicates (residue tests, comparisons linear in the index), splits at a min/max, residue
-// and full-period splits, a triangle's exchanged order, unrolling. See rules.h.
+// predicates (residue tests, comparisons linear in the index), splits at a min/max (the
+// two-way min: rules_min_split.cpp), residue and full-period splits, a triangle's exchanged order, unrolling. See rules.h.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
@@ -385,72 +385,6 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
   ex t = (b / -ca).expand();
   ex U = strict ? ceil_of(t) - 1 : floor_of(t);
   return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), g);
-}
-
-// sum (i = lb, ub) { f(i) * min(g(i), C) } with g(i) = a i + b linear (a a nonzero number,
-// b free of i) and C free of i: g(i) <= C exactly for i <= U = floor((C - b) / a) (a > 0),
-// resp. i >= L = ceil((C - b) / a) (a < 0), so the range splits there into a part where
-// the min is g and one where it is C, each clamped to the original range:
-//   a > 0: sum (i = lb, min(ub, U)) { f g } + sum (i = max(lb, U + 1), ub) { f C },
-//   a < 0: sum (i = lb, min(ub, L - 1)) { f C } + sum (i = max(lb, L), ub) { f g }.
-// Each part covers a subset of the range (empty where the split lies outside it), together
-// every i exactly once, so the value is unchanged for any f; the parts are closed by the
-// other rules (sum_poly guards a part that may be empty). Side conditions: lb, ub integers
-// (proved or assumed; the split bounds are then integers); C and b do not fail (may_fail)
-// unless the range is provably non-empty (the bounds evaluate them, brute force would not).
-std::optional<ex> rule_sum_min_split(const ex& e, const Facts& f, Assumptions& a) {
-  const reduction* r = as_red(e, ReduceKind::Sum);
-  if (!r) return std::nullopt;
-  const ex& i = r->index_ex();
-  ex mn, rest = 1;
-  for (const ex& t : operands_of(r->body(), false)) {
-    if (mn.is_zero() && is_class<extremum>(t) && !ex_to<extremum>(t).is_max() &&
-        ex_to<extremum>(t).args().size() == 2 && t.has(i))
-      mn = t;
-    else
-      rest *= t;
-  }
-  if (mn.is_zero()) return std::nullopt;
-  ex g = ex_to<extremum>(mn).args()[0], C = ex_to<extremum>(mn).args()[1];
-  if (g.has(i) == C.has(i)) return std::nullopt;
-  if (C.has(i)) std::swap(g, C);
-  auto lin = linear_in(g, i);
-  if (!lin) return std::nullopt;
-  bool nonempty = f.provably_nonneg(r->ub() - r->lb());
-  if ((may_fail(C, f) || may_fail(lin->second, f)) && !nonempty) return std::nullopt;
-  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
-  const numeric& ca = lin->first;
-  ex t = ((C - lin->second) / ex(ca)).expand();
-  // With a = +-1 and b - ub an integer (proved), t = (C - b) / a is an integer (ub is) plus
-  // C / a: take the integer part out of floor/ceil so the bounds stay readable.
-  ex int_part = 0, frac = t;
-  if ((ca == 1 || ca == -1) && f.provably_integer((lin->second - r->ub()).expand())) {
-    int_part = (-lin->second / ex(ca)).expand();
-    frac = (C / ex(ca)).expand();
-  }
-  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
-  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
-  // A part: closed here when its body is a polynomial in i with i-free coefficients (its
-  // bounds are integers with lb and ub, so nothing more is required or assumed), else a sum.
-  auto part = [&](const ex& lo, const ex& hi, const ex& body) -> ex {
-    ex b = body.expand();
-    bool poly = b.is_polynomial(i) && b.ldegree(i) >= 0 && b.degree(i) <= 40;
-    for (int k = 0; poly && k <= b.degree(i); ++k) poly = !b.coeff(i, k).has(i);
-    if (!poly || (may_fail(b, f) && !nonempty)) return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, body);
-    ex out = 0;
-    for (int k = 0; k <= b.degree(i); ++k) {
-      ex c = b.coeff(i, k);
-      if (!c.is_zero()) out += c * (faulhaber(static_cast<unsigned>(k), hi) - faulhaber(static_cast<unsigned>(k), lo - 1));
-    }
-    return nonempty_guard(hi - lo + 1, f) * out.expand();
-  };
-  ex fg = rest * g, fC = rest * C;
-  if (ca.is_positive()) {
-    ex U = int_part + fl(frac);
-    return part(r->lb(), make_min({r->ub(), U}), fg) + part(make_max({r->lb(), U + 1}), r->ub(), fC);
-  }
-  ex L = int_part + cl(frac);
-  return part(r->lb(), make_min({r->ub(), L - 1}), fC) + part(make_max({r->lb(), L}), r->ub(), fg);
 }
 
 namespace {

@@ -691,30 +691,6 @@ std::optional<ex> collect_over_roundings(const ex& x) {
   return out;
 }
 
-// -c * min(a, b) with c > 0 is c * max(-a, -b): a product of a number and one min reads
-// with the number positive. Equal in value; which of the two a rule produced follows
-// GiNaC's operand order, so without this the printed form followed the executable's layout
-// (the layout test: a worker's load printed as -0.1 * min(-..., ...) or 0.1 * max(...)).
-std::optional<ex> positive_min(const ex& x) {
-  if (!is_class<mul>(x)) return std::nullopt;
-  const ex c = x.op(x.nops() - 1);  // GiNaC keeps a product's number last
-  if (!is_class<numeric>(c) || !ex_to<numeric>(c).is_real() || !ex_to<numeric>(c).is_negative()) return std::nullopt;
-  ex rest = 1;
-  std::optional<ex> ext;
-  for (size_t k = 0; k + 1 < x.nops(); ++k) {
-    if (is_class<extremum>(x.op(k))) {
-      if (ext) return std::nullopt;
-      ext = x.op(k);
-    } else {
-      rest *= x.op(k);
-    }
-  }
-  if (!ext || ex_to<extremum>(*ext).is_max()) return std::nullopt;
-  exvector negated;
-  for (const ex& a : ex_to<extremum>(*ext).args()) negated.push_back(-a);
-  return -c * rest * make_max(negated);
-}
-
 // Readable output: a polynomial sum is replaced by its factored form when that prints
 // shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
 // value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
@@ -753,7 +729,7 @@ struct Tidy : map_function {
         x = *cx;
       }
     }
-    if (auto px = positive_min(x)) x = *px;
+    if (auto px = sign_canonical(x)) x = *px;
     c.tidy.emplace(e, SimplifyCache::Impl::TidyEntry{x, fired - f0});
     return x;
   }
