@@ -255,7 +255,9 @@ std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& 
   if (!sel) return std::nullopt;
   const Residue* t = &sel->test;
   const ex& g = sel->rest;
-  if (may_fail(g, f)) return std::nullopt;
+  Facts fi = f;  // the skipped i lie in lb..ub (p div 2 >= 0 for p = 0..P - 1)
+  fi.declare_index(r->index(), r->lb(), r->ub());
+  if (may_fail(g, fi)) return std::nullopt;
   if (t->none) return ex(0);
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex lo = ceil_of((r->lb() - t->r + t->e) / t->k), hi = floor_of((r->ub() - t->r + t->e) / t->k);
