@@ -62,8 +62,9 @@ void simplify_model(CostModel& model) {
       if (model.equations[k].top_level) n += sym::to_pamela(r.values[k]).size();
     return n;
   };
-  for (int round = 0; round < 2 && best.assumptions.items.size() > model.assumptions.items.size(); ++round) {
+  for (int round = 0; round < 2; ++round) {
     bool more_integers = best.assumptions.integer.size() > model.assumptions.integer.size();
+    if (best.assumptions.items.size() <= model.assumptions.items.size() && !more_integers) break;
     bool guarded = false;  // a guard such as (1 <= PX), which the assumptions may decide
     for (std::size_t k = 0; k < best.values.size() && !guarded; ++k)
       guarded = model.equations[k].top_level && sym::has_comparison(best.values[k]);

@@ -374,6 +374,8 @@ void promote_assumptions(Assumptions& a, Facts& facts) {
   for (const ex& e : a.integer) {
     if (is_class<symbol>(e))
       facts.declare_integer(ex_to<symbol>(e));
+    else if (pamela_function(e) == Fn::Log2)  // log2(P) is an integer: P a power of two
+      facts.declare_integer_atom(e);
     else
       facts.declare_integer_expr(e);
   }

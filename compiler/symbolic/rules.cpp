@@ -497,6 +497,7 @@ const std::vector<NamedRule>& all_rules() {
       {"ext_mod_range", rule_ext_mod_range},
       {"ext_skip_one", rule_ext_skip_one},
       {"unroll", rule_unroll},
+      {"sum_power_rounding", rule_sum_power_rounding},
       {"floor_shift", rule_floor_shift},
       {"floor_nested", rule_floor_nested},
       {"floor_window", rule_floor_window},

@@ -90,6 +90,7 @@ std::optional<ex> rule_floor_int(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_power_rounding(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);

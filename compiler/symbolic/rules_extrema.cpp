@@ -59,7 +59,8 @@ ReduceKind flip(ReduceKind k) { return k == ReduceKind::Max ? ReduceKind::Min : 
 }  // namespace
 
 // max (i) { c * g(i) } = c * max (i) { g(i) } for c free of i and provably >= 0;
-// = c * min (i) { g(i) } when c is provably <= 0 (and symmetrically for min). Scalars only.
+// = (-c) * max (i) { -g(i) } when c is provably <= 0 and -g expands to a sum (else c * min
+// (i) { g(i) }), and symmetrically for min. Scalars only.
 std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
   const reduction* r = as_ext_red(e);
   if (!r || !is_class<mul>(r->body()) || is_vector_valued(r->body())) return std::nullopt;
@@ -70,7 +71,15 @@ std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
   }
   if (c.is_equal(1) || g.is_equal(1)) return std::nullopt;
   if (f.provably_nonneg(c)) return c * rebuild(*r, r->kind(), g);
-  if (f.provably_nonpos(c)) return c * rebuild(*r, flip(r->kind()), g);
+  // c <= 0: (-c) * max (i) { -g(i) }, the same kind of extremum with a factor >= 0 taken out,
+  // rather than c * min (i) { g(i) }: which sign GiNaC leaves on c and which on g follows its
+  // operand order, and the form printed must not (the layout test).
+  // Where -g is a sum the sign goes inside it; else (a product) c * min (i) { g(i) }.
+  if (f.provably_nonpos(c)) {
+    ex neg = (-g).expand();
+    if (is_class<add>(neg)) return (-c) * rebuild(*r, r->kind(), neg);
+    return c * rebuild(*r, flip(r->kind()), g);
+  }
   return std::nullopt;
 }
 

@@ -1,6 +1,8 @@
 // Rewrite rules for floor, ceil and div: integer arguments, integer shifts, windows of width
 // one, and sums of floors (of a polynomial times a floor, of block starts). See rules.h.
 #include "compiler/symbolic/rules.h"
+
+#include <functional>
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
 
@@ -14,6 +16,7 @@
 #include <numeric>
 #include <set>
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace pamc::sym {
@@ -74,6 +77,79 @@ std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
   if (!f.provably_integer(k) || !f.provably_positive(k) || !f.provably_integer(m)) return std::nullopt;
   ex arg = ((inner.op(0) + m) / k).expand();
   return fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
+}
+
+namespace {
+// m with c = 2 ^ m, for a positive rational c whose numerator and denominator are powers of two.
+std::optional<long> log2_exact(const numeric& c) {
+  if (!c.is_rational() || !c.is_positive()) return std::nullopt;
+  auto bits = [](const numeric& n) -> std::optional<long> {
+    if (n > numeric(1L << 62)) return std::nullopt;
+    long v = n.to_long();
+    if (v & (v - 1)) return std::nullopt;
+    long b = 0;
+    while (v > 1) v >>= 1, ++b;
+    return b;
+  };
+  auto a = bits(c.numer()), b = bits(c.denom());
+  if (!a || !b) return std::nullopt;
+  return *a - *b;
+}
+}  // namespace
+
+// A rounding of a power of two over a processor count, in a sum over a level d: sum (d) {
+// ... F(c 2 ^ E(d) / P) ... } with F floor or ceil, c = 2 ^ m (m an integer), E linear in d
+// and an integer (proved), P a parameter. With log2(P) an integer (proved, else assumed and
+// checked: the processor count of a tree is a power of two), the argument is 2 ^ e, e = m +
+// E(d) - log2(P) an integer, and F(2 ^ e) = (0 <= e) 2 ^ e + (e <= -1) (for ceil; 0 for
+// floor): 2 ^ e is an integer for e >= 0 and lies in (0, 1 / 2] for e <= -1. The guards are
+// linear in d, so the sum splits where e changes sign and each part is geometric (the
+// levels of a tree over P processors: ceil(2 ^ (L - d) / P) is 1 once a level has fewer
+// items than processors). Exact wherever the assumption holds.
+std::optional<ex> rule_sum_power_rounding(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& d = r->index_ex();
+  Facts fd = f;
+  fd.declare_index(r->index(), r->lb(), r->ub());
+  // The first floor or ceil (outside inner loops) whose argument reads as c 2 ^ E / P.
+  std::optional<ex> node;
+  ex P, E = 0;
+  long m = 0;
+  std::function<void(const ex&)> find = [&](const ex& x) {
+    if (node || is_class<reduction>(x)) return;
+    Fn fn = pamela_function(x);
+    if ((fn == Fn::Floor || fn == Fn::Ceil) && x.op(0).has(d)) {
+      ex arg = x.op(0).expand(), p, exps = 0;
+      numeric c = 1;
+      bool ok = true;
+      for (const ex& t : operands_of(arg, false)) {
+        if (is_class<numeric>(t)) c *= ex_to<numeric>(t);
+        else if (is_class<power>(t) && t.op(0).is_equal(2)) exps += t.op(1);
+        else if (is_class<power>(t) && is_class<symbol>(t.op(0)) && t.op(1).is_equal(-1) && p.is_zero()) p = t.op(0);
+        else ok = false;
+      }
+      auto lc = log2_exact(c);
+      ex ex_d = exps.expand();
+      if (ok && lc && !p.is_zero() && ex_d.has(d) && ex_d.is_polynomial(d) && ex_d.degree(d) == 1 &&
+          fd.provably_integer(ex_d)) {
+        node = x;
+        P = p;
+        E = ex_d;
+        m = *lc;
+        return;
+      }
+    }
+    for (size_t k = 0; k < x.nops(); ++k) find(x.op(k));
+  };
+  find(r->body());
+  if (!node) return std::nullopt;
+  if (!require({{true, log2_of(P)}}, f, a)) return std::nullopt;
+  ex expo = (E + m - log2_of(P)).expand();
+  ex value = compare(Cmp::Le, 0, expo) * node->op(0);
+  if (pamela_function(*node) == Fn::Ceil) value += compare(Cmp::Le, expo, -1);
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(),
+                           r->body().subs(exmap{{*node, value}}, subs_options::no_pattern));
 }
 
 // floor(x) and ceil(x) of an x confined to a window of width one about an integer n

@@ -140,7 +140,21 @@ std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !r->body().has(r->index_ex())) return std::nullopt;
   const ex& i = r->index_ex();
+  // (2 ^ (-d) x + 2 ^ (-d) y) * 2 ^ d: expanded, each term's powers of 2 cancel (below) and
+  // sum_split reads the terms apart. Only where two powers of one base depend on i.
+  if (is_class<mul>(r->body())) {
+    int dependent = 0;
+    for (const_preorder_iterator it = r->body().preorder_begin(); it != r->body().preorder_end(); ++it)
+      dependent += is_class<power>(*it) && is_class<numeric>(it->op(0)) && it->op(1).has(i);
+    bool has_sum = false;
+    for (const ex& x : operands_of(r->body(), false)) has_sum = has_sum || (is_class<add>(x) && x.has(i));
+    if (dependent >= 2 && has_sum) {
+      ex expanded = r->body().expand();
+      if (is_class<add>(expanded)) return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), expanded);
+    }
+  }
   ex c = 1, pw;
+  int powers = 0;  // factors b ^ t(i) of the one numeric base b, merged into pw
   for (const ex& x0 : operands_of(r->body(), false)) {
     // (2 ^ l) ^ -1, as GiNaC keeps N / 2 ^ l, is 2 ^ (-l)
     ex x = x0;
@@ -149,13 +163,18 @@ std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a
       x = pow(x.op(0).op(0), x.op(0).op(1) * x.op(1));
     if (!x.has(i)) {
       c *= x;
-    } else if (pw.is_zero() && is_class<power>(x) && is_class<numeric>(x.op(0))) {
-      pw = x;
+    } else if (is_class<power>(x) && is_class<numeric>(x.op(0)) && (pw.is_zero() || pw.op(0).is_equal(x.op(0)))) {
+      // b ^ s * b ^ t = b ^ (s + t): 2 ^ (-d) * 2 ^ d, as GiNaC keeps them apart, is 1
+      pw = pw.is_zero() ? x : pow(x.op(0), (pw.op(1) + x.op(1)).expand());
+      ++powers;
     } else {
       return std::nullopt;
     }
   }
   if (pw.is_zero()) return std::nullopt;
+  if (powers > 1 && !pw.has(i))  // the index cancels: a body free of i, for sum_const
+    return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), c * pw);
+  if (!is_class<power>(pw)) return std::nullopt;
   const numeric& b = ex_to<numeric>(pw.op(0));
   if (!b.is_real() || !b.is_positive() || b == 1) return std::nullopt;
   auto lin = linear_in(pw.op(1), i);

@@ -8,6 +8,7 @@
 
 #include "compiler/symbolic/symbolic.h"
 #include "compiler/symbolic/rules.h"
+#include "tests/unit/assumptions_at.h"
 
 #include <string>
 #include <vector>
@@ -35,10 +36,13 @@ struct Chunks {
   }
 };
 
-// brute force and closed form give one answer (or both none) at every point
-void check_same(const ex& closed, const ex& orig, const std::vector<GiNaC::exmap>& points) {
+// brute force and closed form give one answer (or both none) at every point where the
+// closed form's recorded assumptions hold (elsewhere every evaluator falls back to brute force)
+void check_same(const ex& closed, const ex& orig, const std::vector<GiNaC::exmap>& points,
+                const Assumptions& assumed = Assumptions{}) {
   int compared = 0;
   for (const auto& env : points) {
+    if (!assumptions_hold(assumed, env)) continue;
     bool want_ok = true, got_ok = true;
     Value want, got;
     try {
@@ -111,8 +115,8 @@ TEST_CASE_FIXTURE(Chunks, "sum_min_split: a slope with a symbolic factor splits 
   for (const numeric& n : edge_values())
     for (const numeric& c : {numeric(1), numeric(2), numeric(3), numeric(1, 2), numeric(0)})
       for (int p : {1, 2, 3, 5}) pts.push_back({{N, n}, {C, c}, {P, p}});
-  check_same(*split, orig, pts);
-  check_same(closed, orig, pts);
+  check_same(*split, orig, pts, a);
+  check_same(closed, orig, pts, a);
   // A slope whose factor may be 0 where the sum has a value is not split: i = 0..N - 1.
   ex open = make_reduction(ReduceKind::Sum, i, 0, N - 1, make_min({C, N - C * P * i}));
   CHECK(!rule_sum_min_split(open, F, a));
@@ -153,5 +157,54 @@ TEST_CASE_FIXTURE(Chunks, "chunks of C on P processors: the closed form of the b
   for (const numeric& n : {numeric(0), numeric(1), numeric(5), numeric(10), numeric(12), numeric(17, 2), numeric(-3)})
     for (const numeric& c : {numeric(1), numeric(2), numeric(3), numeric(5, 2)})
       for (int p : {1, 2, 3, 4}) pts.push_back({{N, n}, {C, c}, {P, p}});
-  check_same(closed, vector_max(v), pts);
+  check_same(closed, vector_max(v), pts, a);
+}
+
+TEST_CASE("sum_power_rounding: the levels of a tree over P processors, P a power of two (assumed)") {
+  symbol L("L"), P("P"), d("d");
+  for (bool ceiling : {true, false}) {
+    Facts F;
+    F.declare_parameter(L, "L");
+    F.declare_parameter(P, "P");
+    F.declare_integer(L);
+    F.declare_integer(P);
+    F.add_lower(P, 1, false);
+    Assumptions a;
+    RuleStats st;
+    ex level = GiNaC::pow(2, L - d) / P;
+    ex orig = make_reduction(ReduceKind::Sum, d, 0, L - 1, (ceiling ? ceil_of(level) : floor_of(level)) * GiNaC::pow(2, d));
+    ex closed = simplify(orig, F, a, st);
+    CHECK(count_reductions(closed) == 0);
+    bool assumed = false;
+    for (const ex& x : a.integer) assumed = assumed || x.is_equal(log2_of(P));
+    CHECK(assumed);  // "log2(P) is an integer": checked by every evaluator
+    std::vector<GiNaC::exmap> pts;
+    for (int l : {-3, 0, 1, 2, 3, 6, 11})
+      for (int p : {1, 2, 4, 8, 64}) pts.push_back({{L, l}, {P, p}});
+    check_same(closed, orig, pts, a);
+  }
+  // No power of two over P in the rounding: not this rule's business.
+  Facts F;
+  F.declare_parameter(L, "L");
+  F.declare_parameter(P, "P");
+  Assumptions a;
+  CHECK(!rule_sum_power_rounding(make_reduction(ReduceKind::Sum, d, 0, L - 1, ceil_of((L - d) / P)), F, a));
+  CHECK(a.integer.empty());
+}
+
+TEST_CASE("sum_geometric: powers of one base whose index cancels, and a sum of such terms") {
+  symbol L("L"), N("N"), d("d");
+  Facts F;
+  F.declare_parameter(L, "L");
+  F.declare_parameter(N, "N");
+  F.declare_integer(L);
+  Assumptions a;
+  RuleStats st;
+  ex orig = make_reduction(ReduceKind::Sum, d, 1, L, (N * GiNaC::pow(2, -d) + GiNaC::pow(2, -d) * GiNaC::pow(2, L)) * GiNaC::pow(2, d));
+  ex closed = simplify(orig, F, a, st);
+  CHECK(count_reductions(closed) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int l : {-2, 0, 1, 5, 12})
+    for (const numeric& n : {numeric(0), numeric(3), numeric(1, 2)}) pts.push_back({{L, l}, {N, n}});
+  check_same(closed, orig, pts, a);
 }
