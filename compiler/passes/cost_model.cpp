@@ -13,6 +13,7 @@
 #include <map>
 
 #include <set>
+#include <unordered_map>
 
 namespace pamc {
 
@@ -197,6 +198,15 @@ std::string print_cost_model(const CostModel& model, bool all) {
   for (const CostParameter& p : model.parameters) names.taken.insert(p.name);
   for (const CostEquation& e : model.equations) names.taken.insert(e.name);
   for (const LoopSite& l : model.loops) names.taken.insert(l.index.get_name());
+  // Each expression printed once: equations equal in value share one expression (lower
+  // and the simplifier's memo hand back the same tree), so a generated model's thousands
+  // of repeats print as lookups. Keyed by the node, which the entry keeps alive.
+  std::unordered_map<const GiNaC::basic*, std::pair<GiNaC::ex, std::string>> printed;
+  auto text_of = [&](const GiNaC::ex& v) -> const std::string& {
+    auto [it, fresh] = printed.try_emplace(&GiNaC::ex_to<GiNaC::basic>(v));
+    if (fresh) it->second = {v, sym::to_pamela(v)};
+    return it->second.second;
+  };
   for (const CostEquation& e : model.equations) {
     if (!all && !e.top_level) continue;
     auto [region, counter] = ast::split_counter_name(e.name);
@@ -212,7 +222,7 @@ std::string print_cost_model(const CostModel& model, bool all) {
       value = name_repeated(value, region, names, defs);
       for (const auto& [n, text] : defs) out += indent + "numeric " + n + " = " + text + "\n";
     }
-    out += indent + "numeric " + counter + " = " + sym::to_pamela(value) + "\n";
+    out += indent + "numeric " + counter + " = " + text_of(value) + "\n";
   }
   if (!open.empty()) out += "}\n";
   return out;

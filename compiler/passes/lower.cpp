@@ -15,6 +15,7 @@
 #include "compiler/passes/node_table.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/exact_size.h"
+#include "compiler/symbolic/expr_key.h"
 
 #include <algorithm>
 #include <array>
@@ -27,6 +28,7 @@
 #include <initializer_list>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <sstream>
 
 using pamc::sym::is_class;
@@ -733,17 +735,27 @@ CostModel lower(const NormalModel& model) {
   memo.params = &params_only;
   Lowering lowering(&memo);
   NodeTable<double> written;  // written_size's memo, shared by the equations
+  // Equations equal in value (a generated model repeats a few shapes thousands of times)
+  // hold one shared expression: every later stage compares and hashes them (the
+  // simplifier's memo, the model's facts, the position checks, the printer's memo), and a
+  // shared tree is equal at the first pointer compare, where a copy is walked whole.
+  std::unordered_set<ex, sym::ExprHash, sym::ExprEq> equal_values;
+  std::unordered_map<const GiNaC::basic*, ex> omega_of;  // a shared delta's omega, computed once
+  auto shared = [&](const ex& v) { return *equal_values.insert(v).first; };
   for (const NormalEquation& e : model.equations) {
     lowering.equation = e.name;
     if (e.type == ast::Type::Numeric) {
-      ex value = lowering.lower_num(e.body, scope);
+      ex value = shared(lowering.lower_num(e.body, scope));
       check_written_size({value}, e, written);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       continue;
     }
     Lowered l = lowering.lower_process(e.body, scope);
     check_written_size({l.phi, l.delta, l.T}, e, written);
-    ex omega = sym::vector_max(l.delta);
+    l = {shared(l.phi), shared(l.delta), shared(l.T)};
+    auto [known, fresh] = omega_of.try_emplace(&GiNaC::ex_to<GiNaC::basic>(l.delta));
+    if (fresh) known->second = shared(sym::vector_max(l.delta));
+    const ex omega = known->second;
     cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, l.phi, false, e.loc});
     cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});
     cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, omega, omega, false, e.loc});
