@@ -88,38 +88,59 @@ struct LowerMemo {
   const Info& info(const NodeP& n) {
     if (const Info* known = infos.find(n.get())) return *known;
     Info out;
-    std::vector<std::string> names;
     if (n->kind == Kind::Name) {
-      if (!params->count(n->name)) names.push_back(n->name);
-    } else {
-      bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
-      out.loops = binder;
-      int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
-      std::uint32_t source = 0;
-      for (std::size_t k = 0; k < n->kids.size(); ++k) {
-        if (!n->kids[k]) continue;
-        const Info& kid = info(n->kids[k]);
-        out.loops = out.loops || kid.loops;
-        if (!kid.free) continue;
-        ++sources;
-        source = kid.free;
-        for (const std::string& name : name_lists[source])
-          if (!(binder && k == 2 && name == n->name)) names.push_back(name);
-      }
-      if (sources == 1 && names.size() == name_lists[source].size()) {
-        out.free = source;
-        return infos.insert(n.get(), out);
-      }
-      if (sources > 1) {
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-      }
+      if (!params->count(n->name)) out.free = single_name(n->name);
+      return infos.insert(n.get(), out);
+    }
+    bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
+    out.loops = binder;
+    // Most nodes take their free names from one kid (a loop body, the one operand that
+    // names an index) and share that kid's list: found without copying a name.
+    std::uint32_t first = 0;
+    bool several = false;
+    for (std::size_t k = 0; k < n->kids.size(); ++k) {
+      if (!n->kids[k]) continue;
+      const Info& kid = info(n->kids[k]);
+      out.loops = out.loops || kid.loops;
+      if (!kid.free) continue;
+      const std::vector<std::string>& names = name_lists[kid.free];
+      bool drops = binder && k == 2 && std::binary_search(names.begin(), names.end(), n->name);
+      if (first || drops) several = true;  // merged or filtered below
+      if (!first) first = kid.free;
+    }
+    if (!several) {
+      out.free = first;
+      return infos.insert(n.get(), out);
+    }
+    std::vector<std::string> names;
+    int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
+    for (std::size_t k = 0; k < n->kids.size(); ++k) {
+      if (!n->kids[k]) continue;
+      std::uint32_t free = infos.find(n->kids[k].get())->free;
+      if (!free) continue;
+      ++sources;
+      for (const std::string& name : name_lists[free])
+        if (!(binder && k == 2 && name == n->name)) names.push_back(name);
+    }
+    if (sources > 1) {
+      std::sort(names.begin(), names.end());
+      names.erase(std::unique(names.begin(), names.end()), names.end());
     }
     if (!names.empty()) {
       out.free = static_cast<std::uint32_t>(name_lists.size());
       name_lists.push_back(std::move(names));
     }
     return infos.insert(n.get(), out);
+  }
+  // The list holding just `name`, one per name.
+  std::unordered_map<std::string, std::uint32_t> single;
+  std::uint32_t single_name(const std::string& name) {
+    auto [it, fresh] = single.try_emplace(name, 0);
+    if (fresh) {
+      it->second = static_cast<std::uint32_t>(name_lists.size());
+      name_lists.push_back({name});
+    }
+    return it->second;
   }
   // The memo's key: the node, and the loop depth when its lowering binds indices; none for
   // an open node (one table lookup for both).
