@@ -72,6 +72,19 @@ struct LowerMemo {
   std::vector<LoopSite> loops;
   std::vector<TimeSite> times;  // index-free symbolic times (checked at evaluation)
   std::unordered_multimap<std::size_t, std::size_t> time_index;  // hash -> position in times
+  // While an equation is lowered for lower()'s equations of one shape: what it recorded
+  // (a loop's index and site, a time and its site), in order, with the node whose place it
+  // took, to be recorded again at the places of an equation of the same shape. `hidden`:
+  // a memo hit skipped a subtree that might have recorded something (a process, or a node
+  // with loops), so the log is not the whole of it.
+  struct Event {
+    const ast::Node* at;
+    std::optional<GiNaC::symbol> index;  // a loop's index, or
+    ex time;                             // a time (reject_negative_time)
+    const char* what;
+  };
+  std::vector<Event>* events = nullptr;
+  bool hidden = false;
 
   // Closed: every free name is a parameter (a loop inside binds its own index). A closed
   // subtree with loops lowers to the same expression wherever it is used at the same loop
@@ -310,7 +323,10 @@ class Lowering {
     auto key = m->closed_key(n);
     if (!key) return lower_num_uncached(n, scope);
     auto it = m->value.find(*key);
-    if (it != m->value.end()) return it->second;
+    if (it != m->value.end()) {
+      if (key->second >= 0) m->hidden = true;  // a node with loops (Key: its depth)
+      return it->second;
+    }
     ex v = lower_num_uncached(n, scope);
     m->value.emplace(*key, v);
     return v;
@@ -342,7 +358,7 @@ class Lowering {
       case Kind::Reduce: {
         ex lb = lower_num(n->kids[0], scope);
         ex ub = lower_num(n->kids[1], scope);
-        GiNaC::symbol index = index_symbol(n->name, n->loc);
+        GiNaC::symbol index = index_symbol(n);
         BindIndex bind(memo_, scope, n->name, index);
         LoopInScope in_scope(index, lb, ub);
         return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
@@ -383,10 +399,11 @@ class Lowering {
   std::string named(const std::string& message) const { return equation.empty() ? message : equation + ": " + message; }
 
   // The symbol of a loop index bound here (see LowerMemo::indices).
-  GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
-    if (!memo_) return GiNaC::symbol(name);
-    auto [it, fresh] = memo_->indices.try_emplace({name, memo_->depth}, name);
-    memo_->loops.push_back({it->second, loc});
+  GiNaC::symbol index_symbol(const NodeP& n) {
+    if (!memo_) return GiNaC::symbol(n->name);
+    auto [it, fresh] = memo_->indices.try_emplace({n->name, memo_->depth}, n->name);
+    memo_->loops.push_back({it->second, n->loc});
+    if (memo_->events) memo_->events->push_back({n.get(), it->second, ex(), nullptr});
     return it->second;
   }
 
@@ -487,7 +504,10 @@ class Lowering {
     auto key = m && m->hiding == 0 ? m->closed_key(n) : std::nullopt;
     if (!key) return lower_uncached(n, scope);
     auto it = m->process_value.find(*key);
-    if (it != m->process_value.end()) return {it->second[0], it->second[1], it->second[2]};
+    if (it != m->process_value.end()) {
+      m->hidden = true;
+      return {it->second[0], it->second[1], it->second[2]};
+    }
     Lowered l = lower_uncached(n, scope);
     m->process_value.emplace(*key, std::array<ex, 3>{l.phi, l.delta, l.T});
     return l;
@@ -515,7 +535,7 @@ class Lowering {
         return lower_process(n->kids[0], scope);
       case Kind::Delay: {
         ex t = lower_num(n->kids[0], scope);
-        reject_negative_time(t, n->kids[0]->loc, "delay");
+        reject_negative_time(t, n->kids[0], "delay");
         return {t, 0, t};
       }
       case Kind::Use: {
@@ -530,7 +550,7 @@ class Lowering {
                "a resource with a negative number of servers (" + sym::to_pamela(multiplicity) + ")");
         check_identity(index, multiplicity, r->loc);
         ex t = lower_num(n->kids[1], scope);
-        reject_negative_time(t, n->kids[1]->loc, "use");
+        reject_negative_time(t, n->kids[1], "use");
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
       case Kind::Seq: {  // p ; q ; r is one node with every operand (parse/build_ast.h, Chain)
@@ -555,7 +575,7 @@ class Lowering {
       case Kind::ParLoop: {
         ex lb = lower_num(n->kids[0], scope);
         ex ub = lower_num(n->kids[1], scope);
-        GiNaC::symbol index = index_symbol(n->name, n->loc);
+        GiNaC::symbol index = index_symbol(n);
         Lowered b;
         {
           BindIndex bind(memo_, scope, n->name, index);
@@ -602,7 +622,11 @@ class Lowering {
   // T_main = -1).
   // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point
   // where it is negative (delay(N - 5) at N = 1).
-  void reject_negative_time(const ex& t, const Loc& loc, const char* what) {
+  void reject_negative_time(const ex& t, const NodeP& at, const char* what) {
+    if (memo_ && memo_->events) memo_->events->push_back({at.get(), std::nullopt, t, what});
+    record_time(t, at->loc, what);
+  }
+  void record_time(const ex& t, const Loc& loc, const char* what) {
     if (GiNaC::is_a<GiNaC::numeric>(t)) {
       if (GiNaC::ex_to<GiNaC::numeric>(t).is_real() && GiNaC::ex_to<GiNaC::numeric>(t).is_negative())
         fail(loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
@@ -681,6 +705,36 @@ void check_written_size(std::initializer_list<ex> values, const NormalEquation& 
        e.name + ": written out, its expression has about " + count +
            " nodes (more than 500,000): it uses a definition that holds a loop several times, and each line that "
            "does so doubles it (q1 = q0 || q0, q2 = q1 || q1, ...); write the repetition as a loop");
+}
+
+// The shape of a normalized tree: its nodes' kinds, operators, names and literal texts,
+// not where they stand in the source. Hashed once per node (a tree is a DAG: shared
+// definitions).
+std::size_t shape_hash(const ast::Node* n, NodeTable<std::size_t>& memo) {
+  if (!n) return 0x51ed27u;
+  if (const std::size_t* known = memo.find(n)) return *known;
+  std::size_t h = static_cast<std::size_t>(n->kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::size_t>(n->op) * 0xc2b2ae3dULL;
+  h ^= std::hash<std::string>()(n->name) + 0x27d4eb2fULL + (h << 6) + (h >> 2);
+  h ^= std::hash<std::string>()(n->text) + 0x165667b1ULL + (h << 6) + (h >> 2);
+  for (const NodeP& k : n->kids) h ^= shape_hash(k.get(), memo) + 0x9e3779b9ULL + (h << 6) + (h >> 2);
+  memo.insert(n, h);
+  return h;
+}
+
+// Are the trees a and b of one shape, node for node? `partner` maps each node of a to the
+// node of b in its place; a node of a met again must meet the same partner (its subtree is
+// then compared already), so a shared subtree is compared once. At most `budget` nodes.
+bool same_shape(const ast::Node* a, const ast::Node* b, std::unordered_map<const ast::Node*, const ast::Node*>& partner,
+                long& budget) {
+  if (!a || !b) return a == b;
+  auto [it, fresh] = partner.try_emplace(a, b);
+  if (!fresh) return it->second == b;
+  if (--budget < 0) return false;
+  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text || a->kids.size() != b->kids.size())
+    return false;
+  for (std::size_t k = 0; k < a->kids.size(); ++k)
+    if (!same_shape(a->kids[k].get(), b->kids[k].get(), partner, budget)) return false;
+  return true;
 }
 
 }  // namespace
@@ -780,20 +834,86 @@ CostModel lower(const NormalModel& model) {
   std::unordered_set<ex, sym::ExprHash, sym::ExprEq> equal_values;
   std::unordered_map<const GiNaC::basic*, ex> omega_of;  // a shared delta's omega, computed once
   auto shared = [&](const ex& v) { return *equal_values.insert(v).first; };
+  // Equations of one shape (the same normalized tree up to source positions: a generated
+  // model's lines that differ only in their name) lower to the same values. The first of a
+  // shape is lowered and what it recorded is logged (LowerMemo::Event); a later one takes
+  // its values and records the same at its own places. That is what lowering it would do:
+  // lowering reads only the tree's shape (the parameters' scope is the same for every
+  // equation, a loop's index symbol is per name and depth), its errors would have stopped
+  // the first one, and what it records is kept once per place (loop sites, times), so a
+  // record repeated at a place recorded before (where lowering itself would have found a
+  // shared subtree in its memo) changes nothing. Not where the first one's memo hits hid
+  // records (LowerMemo::hidden), nor where a node of the first stands for two of the other.
+  struct Shape {
+    const NormalEquation* eq;
+    std::vector<LowerMemo::Event> events;
+    ex values[4];  // the value, or phi, delta, omega, T
+  };
+  std::vector<Shape> shapes;
+  std::unordered_multimap<std::size_t, std::size_t> shape_index;  // shape hash -> shapes
+  NodeTable<std::size_t> shape_hashes;
   for (const NormalEquation& e : model.equations) {
+    std::size_t h = shape_hash(e.body.get(), shape_hashes) ^ static_cast<std::size_t>(e.type);
+    const Shape* same = nullptr;
+    std::unordered_map<const ast::Node*, const ast::Node*> partner;
+    auto range = shape_index.equal_range(h);
+    for (auto it = range.first; it != range.second && !same; ++it) {
+      const Shape& c = shapes[it->second];
+      partner.clear();
+      long budget = 1'000'000;
+      if (c.eq->type != e.type || !same_shape(c.eq->body.get(), e.body.get(), partner, budget)) continue;
+      bool placed = true;
+      for (const LowerMemo::Event& ev : c.events) placed = placed && partner.count(ev.at);
+      if (placed) same = &c;
+    }
+    if (same) {
+      for (const LowerMemo::Event& ev : same->events) {
+        const Loc& at = partner.at(ev.at)->loc;
+        if (ev.index) memo.loops.push_back({*ev.index, at});
+        else lowering.record_time(ev.time, at, ev.what);
+      }
+      const ex* v = same->values;
+      if (e.type == ast::Type::Numeric) {
+        cost.equations.push_back({e.name, EquationRole::Numeric, "", v[0], v[0], e.top_level, e.loc});
+      } else {
+        cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, v[0], v[0], false, e.loc});
+        cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, v[1], v[1], false, e.loc});
+        cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, v[2], v[2], false, e.loc});
+        cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, v[3], v[3], e.top_level, e.loc});
+      }
+      continue;
+    }
+    Shape first{&e, {}, {}};
+    memo.events = &first.events;
+    memo.hidden = false;
     lowering.equation = e.name;
     if (e.type == ast::Type::Numeric) {
       ex value = shared(lowering.lower_num(e.body, scope));
       check_written_size({value}, e, written);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
+      memo.events = nullptr;
+      if (!memo.hidden) {
+        first.values[0] = value;
+        shape_index.emplace(h, shapes.size());
+        shapes.push_back(std::move(first));
+      }
       continue;
     }
     Lowered l = lowering.lower_process(e.body, scope);
+    memo.events = nullptr;
     check_written_size({l.phi, l.delta, l.T}, e, written);
     l = {shared(l.phi), shared(l.delta), shared(l.T)};
     auto [known, fresh] = omega_of.try_emplace(&GiNaC::ex_to<GiNaC::basic>(l.delta));
     if (fresh) known->second = shared(sym::vector_max(l.delta));
     const ex omega = known->second;
+    if (!memo.hidden) {
+      first.values[0] = l.phi;
+      first.values[1] = l.delta;
+      first.values[2] = omega;
+      first.values[3] = l.T;
+      shape_index.emplace(h, shapes.size());
+      shapes.push_back(std::move(first));
+    }
     cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, l.phi, false, e.loc});
     cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});
     cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, omega, omega, false, e.loc});
