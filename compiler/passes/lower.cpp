@@ -721,20 +721,36 @@ std::size_t shape_hash(const ast::Node* n, NodeTable<std::size_t>& memo) {
   return h;
 }
 
-// Are the trees a and b of one shape, node for node? `partner` maps each node of a to the
-// node of b in its place; a node of a met again must meet the same partner (its subtree is
-// then compared already), so a shared subtree is compared once. At most `budget` nodes.
-bool same_shape(const ast::Node* a, const ast::Node* b, std::unordered_map<const ast::Node*, const ast::Node*>& partner,
-                long& budget) {
+// Equations kept per shape hash to compare a later one with: a few, so that equations of
+// one shape that cannot be replayed (below) do not make every later one compare with all.
+constexpr std::size_t kShapesPerHash = 4;
+
+// Are the trees a and b of one shape, node for node, walked as trees (at most `budget`
+// nodes: a DAG whose paths outnumber that is left to lowering)? `partner` gets each node of
+// a with the node of b in its place.
+using Partners = std::vector<std::pair<const ast::Node*, const ast::Node*>>;
+bool same_shape(const ast::Node* a, const ast::Node* b, Partners& partner, long& budget) {
   if (!a || !b) return a == b;
-  auto [it, fresh] = partner.try_emplace(a, b);
-  if (!fresh) return it->second == b;
   if (--budget < 0) return false;
   if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text || a->kids.size() != b->kids.size())
     return false;
+  partner.emplace_back(a, b);
   for (std::size_t k = 0; k < a->kids.size(); ++k)
     if (!same_shape(a->kids[k].get(), b->kids[k].get(), partner, budget)) return false;
   return true;
+}
+
+// Sorted by a's node; whether each node of a stands in one place of b (a shared subtree of
+// a may stand for two of b, whose records would then need two places).
+bool one_partner_each(Partners& partner) {
+  std::sort(partner.begin(), partner.end());
+  for (std::size_t k = 1; k < partner.size(); ++k)
+    if (partner[k].first == partner[k - 1].first && partner[k].second != partner[k - 1].second) return false;
+  return true;
+}
+const ast::Node* partner_of(const Partners& partner, const ast::Node* a) {
+  auto it = std::lower_bound(partner.begin(), partner.end(), std::make_pair(a, static_cast<const ast::Node*>(nullptr)));
+  return it != partner.end() && it->first == a ? it->second : nullptr;
 }
 
 }  // namespace
@@ -852,23 +868,25 @@ CostModel lower(const NormalModel& model) {
   std::vector<Shape> shapes;
   std::unordered_multimap<std::size_t, std::size_t> shape_index;  // shape hash -> shapes
   NodeTable<std::size_t> shape_hashes;
+  Partners partner;
   for (const NormalEquation& e : model.equations) {
     std::size_t h = shape_hash(e.body.get(), shape_hashes) ^ static_cast<std::size_t>(e.type);
     const Shape* same = nullptr;
-    std::unordered_map<const ast::Node*, const ast::Node*> partner;
     auto range = shape_index.equal_range(h);
     for (auto it = range.first; it != range.second && !same; ++it) {
       const Shape& c = shapes[it->second];
       partner.clear();
-      long budget = 1'000'000;
-      if (c.eq->type != e.type || !same_shape(c.eq->body.get(), e.body.get(), partner, budget)) continue;
+      long budget = 10'000;
+      if (c.eq->type != e.type || !same_shape(c.eq->body.get(), e.body.get(), partner, budget) ||
+          !one_partner_each(partner))
+        continue;
       bool placed = true;
-      for (const LowerMemo::Event& ev : c.events) placed = placed && partner.count(ev.at);
+      for (const LowerMemo::Event& ev : c.events) placed = placed && partner_of(partner, ev.at);
       if (placed) same = &c;
     }
     if (same) {
       for (const LowerMemo::Event& ev : same->events) {
-        const Loc& at = partner.at(ev.at)->loc;
+        const Loc& at = partner_of(partner, ev.at)->loc;
         if (ev.index) memo.loops.push_back({*ev.index, at});
         else lowering.record_time(ev.time, at, ev.what);
       }
@@ -892,7 +910,7 @@ CostModel lower(const NormalModel& model) {
       check_written_size({value}, e, written);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       memo.events = nullptr;
-      if (!memo.hidden) {
+      if (!memo.hidden && shape_index.count(h) < kShapesPerHash) {
         first.values[0] = value;
         shape_index.emplace(h, shapes.size());
         shapes.push_back(std::move(first));
@@ -906,7 +924,7 @@ CostModel lower(const NormalModel& model) {
     auto [known, fresh] = omega_of.try_emplace(&GiNaC::ex_to<GiNaC::basic>(l.delta));
     if (fresh) known->second = shared(sym::vector_max(l.delta));
     const ex omega = known->second;
-    if (!memo.hidden) {
+    if (!memo.hidden && shape_index.count(h) < kShapesPerHash) {
       first.values[0] = l.phi;
       first.values[1] = l.delta;
       first.values[2] = omega;
