@@ -195,9 +195,14 @@ std::string print_cost_model(const CostModel& model, bool all) {
   // Region counters (tzetar.vector_flops) print inside their region's block, as written.
   std::string open;
   NamedTerms names;
-  for (const CostParameter& p : model.parameters) names.taken.insert(p.name);
-  for (const CostEquation& e : model.equations) names.taken.insert(e.name);
-  for (const LoopSite& l : model.loops) names.taken.insert(l.index.get_name());
+  // Only one-letter names can clash with a name given (a..z): 4 x 10^4 equation names
+  // went into the set before.
+  auto take = [&](const std::string& n) {
+    if (n.size() == 1) names.taken.insert(n);
+  };
+  for (const CostParameter& p : model.parameters) take(p.name);
+  for (const CostEquation& e : model.equations) take(e.name);
+  for (const LoopSite& l : model.loops) take(l.index.get_name());
   // Each expression printed once: equations equal in value share one expression (lower
   // and the simplifier's memo hand back the same tree), so a generated model's thousands
   // of repeats print as lookups. Keyed by the node, which the entry keeps alive.
