@@ -1,4 +1,5 @@
 #include "compiler/symbolic/position_domain.h"
+#include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/print.h"
@@ -26,10 +27,10 @@ void add_guard(const ex& factor, const std::vector<Loop>& loops, Facts& in) {
   ex x = factor.expand();
   bool negated = false;
   ex test = x;
-  if (is_a<add>(x) && x.nops() == 2) {  // 1 - (a <= b): not taken where a <= b
+  if (is_class<add>(x) && x.nops() == 2) {  // 1 - (a <= b): not taken where a <= b
     ex t0 = x.op(0), t1 = x.op(1);
-    if (is_a<numeric>(t0)) std::swap(t0, t1);
-    if (t1.is_equal(1) && is_a<mul>(t0) && t0.nops() == 2 && t0.op(1).is_equal(-1) && is_comparison(t0.op(0))) {
+    if (is_class<numeric>(t0)) std::swap(t0, t1);
+    if (t1.is_equal(1) && is_class<mul>(t0) && t0.nops() == 2 && t0.op(1).is_equal(-1) && is_comparison(t0.op(0))) {
       test = t0.op(0);
       negated = true;
     }
@@ -128,7 +129,7 @@ struct Checker {
       if (!in.provably_integer(t)) rest += t;
     if (!signed_proof(tmp, [&] { return detail::require({{true, rest}}, in, tmp); })) return never(pos);
     for (const ex& k : tmp.integer)  // i / 2: "1/2 is an integer" is plainly never so
-      if (is_a<numeric>(k)) return never(pos);
+      if (is_class<numeric>(k)) return never(pos);
     if (in.mentions_index(pos) && !signed_proof(tmp, [&] { return in.provably_nonneg(pos); })) {
       // The least position over the loops (an empty loop has none: 0 stands for it), closed
       // by the simplifier with its own assumptions.
@@ -151,9 +152,9 @@ struct Checker {
   }
 
   void walk(const ex& e, std::vector<Loop>& loops, const Facts& in, int ctx) {
-    if (is_a<numeric>(e) || is_a<symbol>(e)) return;
+    if (is_class<numeric>(e) || is_class<symbol>(e)) return;
     if (!seen.insert({ctx, e}).second) return;
-    if (is_a<reduction>(e)) {
+    if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
       Facts inner = in;
       inner.declare_index(r.index(), r.lb(), r.ub());
@@ -168,7 +169,7 @@ struct Checker {
       check(e.op(0), loops, in);
       return;
     }
-    if (is_a<mul>(e) && !loops.empty()) {
+    if (is_class<mul>(e) && !loops.empty()) {
       Facts guarded = in;
       bool any = false;
       for (size_t k = 0; k < e.nops(); ++k)
@@ -186,7 +187,7 @@ struct Checker {
   static std::set<symbol, ex_is_less> free_symbols(const ex& e) {
     std::set<symbol, ex_is_less> out;
     for (const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
-      if (is_a<symbol>(*it)) out.insert(ex_to<symbol>(*it));
+      if (is_class<symbol>(*it)) out.insert(ex_to<symbol>(*it));
     return out;
   }
 };
