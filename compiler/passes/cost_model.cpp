@@ -212,6 +212,7 @@ std::string print_cost_model(const CostModel& model, bool all) {
     if (fresh) it->second = {v, sym::to_pamela(v)};
     return it->second.second;
   };
+  std::unordered_map<const GiNaC::basic*, bool> few_candidates;  // keyed by the model's own values
   for (const CostEquation& e : model.equations) {
     if (!all && !e.top_level) continue;
     auto [region, counter] = ast::split_counter_name(e.name);
@@ -222,7 +223,14 @@ std::string print_cost_model(const CostModel& model, bool all) {
     }
     std::string indent = region.empty() ? "" : "  ";
     GiNaC::ex value = e.value;
-    if (model.simplified) {
+    // An expression with fewer than two subterms to name has none repeated (name_repeated
+    // leaves it as it is): asked once per shared expression.
+    auto few = [&] {
+      auto [it, fresh] = few_candidates.try_emplace(&GiNaC::ex_to<GiNaC::basic>(e.value), false);
+      if (fresh) it->second = count_candidates(e.value, false, 2) < 2;
+      return it->second;
+    };
+    if (model.simplified && !few()) {
       std::vector<std::pair<std::string, std::string>> defs;
       value = name_repeated(value, region, names, defs);
       for (const auto& [n, text] : defs) out += indent + "numeric " + n + " = " + text + "\n";

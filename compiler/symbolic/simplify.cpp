@@ -137,7 +137,7 @@ struct SimplifyCache::Impl {
   // equations are answered without walking them again (see simplify()).
   struct TopEntry {
     ex expr, result;
-    std::vector<std::pair<size_t, long>> fired;  // rule index, firings
+    std::vector<std::pair<std::string, long>> fired;  // rule name, firings
     long tidy_fired, residual;
   };
   std::unordered_map<const basic*, TopEntry> top;
@@ -783,7 +783,7 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
     auto it = c.top.find(node);
     if (it != c.top.end()) {
       const SimplifyCache::Impl::TopEntry& t = it->second;
-      for (const auto& [k, n] : t.fired) stats.fired[rules[k].name] += n;
+      for (const auto& [name, n] : t.fired) stats.fired[name] += n;
       if (t.tidy_fired) stats.fired["tidy_factor"] += t.tidy_fired;
       stats.residual_reductions = t.residual;
       return t.result;
@@ -794,11 +794,11 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
   ex out = d.run(e, 0);
   std::vector<long> n(rules.size(), 0);
   for (size_t k = log0; k < c.log.size(); ++k) ++n[c.log[k]];
-  std::vector<std::pair<size_t, long>> fired;
+  std::vector<std::pair<std::string, long>> fired;
   for (size_t k = 0; k < rules.size(); ++k)
     if (n[k]) {
       stats.fired[rules[k].name] += n[k];
-      fired.emplace_back(k, n[k]);
+      fired.emplace_back(rules[k].name, n[k]);
     }
   Tidy tidy(c);
   out = tidy(out);
