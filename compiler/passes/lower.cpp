@@ -623,13 +623,9 @@ class Lowering {
   // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point
   // where it is negative (delay(N - 5) at N = 1).
   void reject_negative_time(const ex& t, const NodeP& at, const char* what) {
-    if (memo_ && memo_->events) memo_->events->push_back({at.get(), std::nullopt, t, what});
-    record_time(t, at->loc, what);
-  }
-  void record_time(const ex& t, const Loc& loc, const char* what) {
     if (GiNaC::is_a<GiNaC::numeric>(t)) {
       if (GiNaC::ex_to<GiNaC::numeric>(t).is_real() && GiNaC::ex_to<GiNaC::numeric>(t).is_negative())
-        fail(loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
+        fail(at->loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
       return;
     }
     if (!memo_ || sym::is_vector_valued(t)) return;
@@ -637,6 +633,11 @@ class Lowering {
     // time of the parameters: only an index free in it makes it vary with a loop.
     for (const auto& [key, index] : memo_->indices)
       if (mentions_free(t, index)) return;
+    if (memo_->events) memo_->events->push_back({at.get(), std::nullopt, t, what});
+    record_time(t, at->loc, what);
+  }
+  // An index-free symbolic time at a place (once per time and place).
+  void record_time(const ex& t, const Loc& loc, const char* what) {
     // Each (time, place) once; hashed, as a model has as many as it has uses and delays.
     std::size_t h = t.gethash() ^ (std::hash<const void*>()(loc.file) + 0x9e3779b97f4a7c15ULL * loc.line + loc.col);
     auto range = memo_->time_index.equal_range(h);
@@ -708,22 +709,22 @@ void check_written_size(std::initializer_list<ex> values, const NormalEquation& 
 }
 
 // The shape of a normalized tree: its nodes' kinds, operators, names and literal texts,
-// not where they stand in the source. Hashed once per node (a tree is a DAG: shared
-// definitions).
-std::size_t shape_hash(const ast::Node* n, NodeTable<std::size_t>& memo) {
+// not where they stand in the source. Hashed as a tree, at most `budget` nodes (a DAG of
+// shared definitions whose paths outnumber that is lowered as it is).
+std::size_t shape_hash(const ast::Node* n, long& budget) {
   if (!n) return 0x51ed27u;
-  if (const std::size_t* known = memo.find(n)) return *known;
+  if (--budget < 0) return 0;
   std::size_t h = static_cast<std::size_t>(n->kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::size_t>(n->op) * 0xc2b2ae3dULL;
   h ^= std::hash<std::string>()(n->name) + 0x27d4eb2fULL + (h << 6) + (h >> 2);
   h ^= std::hash<std::string>()(n->text) + 0x165667b1ULL + (h << 6) + (h >> 2);
-  for (const NodeP& k : n->kids) h ^= shape_hash(k.get(), memo) + 0x9e3779b9ULL + (h << 6) + (h >> 2);
-  memo.insert(n, h);
+  for (const NodeP& k : n->kids) h ^= shape_hash(k.get(), budget) + 0x9e3779b9ULL + (h << 6) + (h >> 2);
   return h;
 }
 
 // Equations kept per shape hash to compare a later one with: a few, so that equations of
 // one shape that cannot be replayed (below) do not make every later one compare with all.
 constexpr std::size_t kShapesPerHash = 4;
+constexpr long kShapeNodes = 10'000;  // nodes of a tree hashed or compared, at most
 
 // Are the trees a and b of one shape, node for node, walked as trees (at most `budget`
 // nodes: a DAG whose paths outnumber that is left to lowering)? `partner` gets each node of
@@ -867,16 +868,18 @@ CostModel lower(const NormalModel& model) {
   };
   std::vector<Shape> shapes;
   std::unordered_multimap<std::size_t, std::size_t> shape_index;  // shape hash -> shapes
-  NodeTable<std::size_t> shape_hashes;
   Partners partner;
+  cost.equations.reserve(4 * model.equations.size());
   for (const NormalEquation& e : model.equations) {
-    std::size_t h = shape_hash(e.body.get(), shape_hashes) ^ static_cast<std::size_t>(e.type);
+    long nodes = kShapeNodes;
+    std::size_t h = shape_hash(e.body.get(), nodes) ^ static_cast<std::size_t>(e.type);
+    const bool shaped = nodes >= 0;
     const Shape* same = nullptr;
-    auto range = shape_index.equal_range(h);
+    auto range = shaped ? shape_index.equal_range(h) : std::make_pair(shape_index.end(), shape_index.end());
     for (auto it = range.first; it != range.second && !same; ++it) {
       const Shape& c = shapes[it->second];
       partner.clear();
-      long budget = 10'000;
+      long budget = kShapeNodes;
       if (c.eq->type != e.type || !same_shape(c.eq->body.get(), e.body.get(), partner, budget) ||
           !one_partner_each(partner))
         continue;
@@ -910,7 +913,7 @@ CostModel lower(const NormalModel& model) {
       check_written_size({value}, e, written);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
       memo.events = nullptr;
-      if (!memo.hidden && shape_index.count(h) < kShapesPerHash) {
+      if (shaped && !memo.hidden && shape_index.count(h) < kShapesPerHash) {
         first.values[0] = value;
         shape_index.emplace(h, shapes.size());
         shapes.push_back(std::move(first));
@@ -924,7 +927,7 @@ CostModel lower(const NormalModel& model) {
     auto [known, fresh] = omega_of.try_emplace(&GiNaC::ex_to<GiNaC::basic>(l.delta));
     if (fresh) known->second = shared(sym::vector_max(l.delta));
     const ex omega = known->second;
-    if (!memo.hidden && shape_index.count(h) < kShapesPerHash) {
+    if (shaped && !memo.hidden && shape_index.count(h) < kShapesPerHash) {
       first.values[0] = l.phi;
       first.values[1] = l.delta;
       first.values[2] = omega;
