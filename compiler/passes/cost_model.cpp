@@ -13,6 +13,7 @@
 #include <map>
 
 #include <set>
+#include <unordered_map>
 
 namespace pamc {
 
@@ -194,9 +195,24 @@ std::string print_cost_model(const CostModel& model, bool all) {
   // Region counters (tzetar.vector_flops) print inside their region's block, as written.
   std::string open;
   NamedTerms names;
-  for (const CostParameter& p : model.parameters) names.taken.insert(p.name);
-  for (const CostEquation& e : model.equations) names.taken.insert(e.name);
-  for (const LoopSite& l : model.loops) names.taken.insert(l.index.get_name());
+  // Only one-letter names can clash with a name given (a..z): 4 x 10^4 equation names
+  // went into the set before.
+  auto take = [&](const std::string& n) {
+    if (n.size() == 1) names.taken.insert(n);
+  };
+  for (const CostParameter& p : model.parameters) take(p.name);
+  for (const CostEquation& e : model.equations) take(e.name);
+  for (const LoopSite& l : model.loops) take(l.index.get_name());
+  // Each expression printed once: equations equal in value share one expression (lower
+  // and the simplifier's memo hand back the same tree), so a generated model's thousands
+  // of repeats print as lookups. Keyed by the node, which the entry keeps alive.
+  std::unordered_map<const GiNaC::basic*, std::pair<GiNaC::ex, std::string>> printed;
+  auto text_of = [&](const GiNaC::ex& v) -> const std::string& {
+    auto [it, fresh] = printed.try_emplace(&GiNaC::ex_to<GiNaC::basic>(v));
+    if (fresh) it->second = {v, sym::to_pamela(v)};
+    return it->second.second;
+  };
+  std::unordered_map<const GiNaC::basic*, bool> few_candidates;  // keyed by the model's own values
   for (const CostEquation& e : model.equations) {
     if (!all && !e.top_level) continue;
     auto [region, counter] = ast::split_counter_name(e.name);
@@ -207,12 +223,19 @@ std::string print_cost_model(const CostModel& model, bool all) {
     }
     std::string indent = region.empty() ? "" : "  ";
     GiNaC::ex value = e.value;
-    if (model.simplified) {
+    // An expression with fewer than two subterms to name has none repeated (name_repeated
+    // leaves it as it is): asked once per shared expression.
+    auto few = [&] {
+      auto [it, fresh] = few_candidates.try_emplace(&GiNaC::ex_to<GiNaC::basic>(e.value), false);
+      if (fresh) it->second = count_candidates(e.value, false, 2) < 2;
+      return it->second;
+    };
+    if (model.simplified && !few()) {
       std::vector<std::pair<std::string, std::string>> defs;
       value = name_repeated(value, region, names, defs);
       for (const auto& [n, text] : defs) out += indent + "numeric " + n + " = " + text + "\n";
     }
-    out += indent + "numeric " + counter + " = " + sym::to_pamela(value) + "\n";
+    out += indent + "numeric " + counter + " = " + text_of(value) + "\n";
   }
   if (!open.empty()) out += "}\n";
   return out;

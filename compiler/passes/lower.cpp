@@ -15,6 +15,7 @@
 #include "compiler/passes/node_table.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/exact_size.h"
+#include "compiler/symbolic/expr_key.h"
 
 #include <algorithm>
 #include <array>
@@ -27,6 +28,7 @@
 #include <initializer_list>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <sstream>
 
 using pamc::sym::is_class;
@@ -70,6 +72,19 @@ struct LowerMemo {
   std::vector<LoopSite> loops;
   std::vector<TimeSite> times;  // index-free symbolic times (checked at evaluation)
   std::unordered_multimap<std::size_t, std::size_t> time_index;  // hash -> position in times
+  // While an equation is lowered for lower()'s equations of one shape: what it recorded
+  // (a loop's index and site, a time and its site), in order, with the node whose place it
+  // took, to be recorded again at the places of an equation of the same shape. `hidden`:
+  // a memo hit skipped a subtree that might have recorded something (a process, or a node
+  // with loops), so the log is not the whole of it.
+  struct Event {
+    const ast::Node* at;
+    std::optional<GiNaC::symbol> index;  // a loop's index, or
+    ex time;                             // a time (reject_negative_time)
+    const char* what;
+  };
+  std::vector<Event>* events = nullptr;
+  bool hidden = false;
 
   // Closed: every free name is a parameter (a loop inside binds its own index). A closed
   // subtree with loops lowers to the same expression wherever it is used at the same loop
@@ -86,38 +101,59 @@ struct LowerMemo {
   const Info& info(const NodeP& n) {
     if (const Info* known = infos.find(n.get())) return *known;
     Info out;
-    std::vector<std::string> names;
     if (n->kind == Kind::Name) {
-      if (!params->count(n->name)) names.push_back(n->name);
-    } else {
-      bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
-      out.loops = binder;
-      int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
-      std::uint32_t source = 0;
-      for (std::size_t k = 0; k < n->kids.size(); ++k) {
-        if (!n->kids[k]) continue;
-        const Info& kid = info(n->kids[k]);
-        out.loops = out.loops || kid.loops;
-        if (!kid.free) continue;
-        ++sources;
-        source = kid.free;
-        for (const std::string& name : name_lists[source])
-          if (!(binder && k == 2 && name == n->name)) names.push_back(name);
-      }
-      if (sources == 1 && names.size() == name_lists[source].size()) {
-        out.free = source;
-        return infos.insert(n.get(), out);
-      }
-      if (sources > 1) {
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-      }
+      if (!params->count(n->name)) out.free = single_name(n->name);
+      return infos.insert(n.get(), out);
+    }
+    bool binder = n->kind == Kind::Reduce || n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop;
+    out.loops = binder;
+    // Most nodes take their free names from one kid (a loop body, the one operand that
+    // names an index) and share that kid's list: found without copying a name.
+    std::uint32_t first = 0;
+    bool several = false;
+    for (std::size_t k = 0; k < n->kids.size(); ++k) {
+      if (!n->kids[k]) continue;
+      const Info& kid = info(n->kids[k]);
+      out.loops = out.loops || kid.loops;
+      if (!kid.free) continue;
+      const std::vector<std::string>& names = name_lists[kid.free];
+      bool drops = binder && k == 2 && std::binary_search(names.begin(), names.end(), n->name);
+      if (first || drops) several = true;  // merged or filtered below
+      if (!first) first = kid.free;
+    }
+    if (!several) {
+      out.free = first;
+      return infos.insert(n.get(), out);
+    }
+    std::vector<std::string> names;
+    int sources = 0;  // kids that gave free names: from one, they are sorted and distinct already
+    for (std::size_t k = 0; k < n->kids.size(); ++k) {
+      if (!n->kids[k]) continue;
+      std::uint32_t free = infos.find(n->kids[k].get())->free;
+      if (!free) continue;
+      ++sources;
+      for (const std::string& name : name_lists[free])
+        if (!(binder && k == 2 && name == n->name)) names.push_back(name);
+    }
+    if (sources > 1) {
+      std::sort(names.begin(), names.end());
+      names.erase(std::unique(names.begin(), names.end()), names.end());
     }
     if (!names.empty()) {
       out.free = static_cast<std::uint32_t>(name_lists.size());
       name_lists.push_back(std::move(names));
     }
     return infos.insert(n.get(), out);
+  }
+  // The list holding just `name`, one per name.
+  std::unordered_map<std::string, std::uint32_t> single;
+  std::uint32_t single_name(const std::string& name) {
+    auto [it, fresh] = single.try_emplace(name, 0);
+    if (fresh) {
+      it->second = static_cast<std::uint32_t>(name_lists.size());
+      name_lists.push_back({name});
+    }
+    return it->second;
   }
   // The memo's key: the node, and the loop depth when its lowering binds indices; none for
   // an open node (one table lookup for both).
@@ -287,7 +323,10 @@ class Lowering {
     auto key = m->closed_key(n);
     if (!key) return lower_num_uncached(n, scope);
     auto it = m->value.find(*key);
-    if (it != m->value.end()) return it->second;
+    if (it != m->value.end()) {
+      if (key->second >= 0) m->hidden = true;  // a node with loops (Key: its depth)
+      return it->second;
+    }
     ex v = lower_num_uncached(n, scope);
     m->value.emplace(*key, v);
     return v;
@@ -319,7 +358,7 @@ class Lowering {
       case Kind::Reduce: {
         ex lb = lower_num(n->kids[0], scope);
         ex ub = lower_num(n->kids[1], scope);
-        GiNaC::symbol index = index_symbol(n->name, n->loc);
+        GiNaC::symbol index = index_symbol(n);
         BindIndex bind(memo_, scope, n->name, index);
         LoopInScope in_scope(index, lb, ub);
         return sym::make_reduction(reduce_kind(n->op), index, lb, ub, lower_num(n->kids[2], scope));
@@ -360,10 +399,11 @@ class Lowering {
   std::string named(const std::string& message) const { return equation.empty() ? message : equation + ": " + message; }
 
   // The symbol of a loop index bound here (see LowerMemo::indices).
-  GiNaC::symbol index_symbol(const std::string& name, const Loc& loc) {
-    if (!memo_) return GiNaC::symbol(name);
-    auto [it, fresh] = memo_->indices.try_emplace({name, memo_->depth}, name);
-    memo_->loops.push_back({it->second, loc});
+  GiNaC::symbol index_symbol(const NodeP& n) {
+    if (!memo_) return GiNaC::symbol(n->name);
+    auto [it, fresh] = memo_->indices.try_emplace({n->name, memo_->depth}, n->name);
+    memo_->loops.push_back({it->second, n->loc});
+    if (memo_->events) memo_->events->push_back({n.get(), it->second, ex(), nullptr});
     return it->second;
   }
 
@@ -464,7 +504,10 @@ class Lowering {
     auto key = m && m->hiding == 0 ? m->closed_key(n) : std::nullopt;
     if (!key) return lower_uncached(n, scope);
     auto it = m->process_value.find(*key);
-    if (it != m->process_value.end()) return {it->second[0], it->second[1], it->second[2]};
+    if (it != m->process_value.end()) {
+      m->hidden = true;
+      return {it->second[0], it->second[1], it->second[2]};
+    }
     Lowered l = lower_uncached(n, scope);
     m->process_value.emplace(*key, std::array<ex, 3>{l.phi, l.delta, l.T});
     return l;
@@ -492,7 +535,7 @@ class Lowering {
         return lower_process(n->kids[0], scope);
       case Kind::Delay: {
         ex t = lower_num(n->kids[0], scope);
-        reject_negative_time(t, n->kids[0]->loc, "delay");
+        reject_negative_time(t, n->kids[0], "delay");
         return {t, 0, t};
       }
       case Kind::Use: {
@@ -507,7 +550,7 @@ class Lowering {
                "a resource with a negative number of servers (" + sym::to_pamela(multiplicity) + ")");
         check_identity(index, multiplicity, r->loc);
         ex t = lower_num(n->kids[1], scope);
-        reject_negative_time(t, n->kids[1]->loc, "use");
+        reject_negative_time(t, n->kids[1], "use");
         return {t, sym::unitvec(index) * t / multiplicity, t};
       }
       case Kind::Seq: {  // p ; q ; r is one node with every operand (parse/build_ast.h, Chain)
@@ -532,7 +575,7 @@ class Lowering {
       case Kind::ParLoop: {
         ex lb = lower_num(n->kids[0], scope);
         ex ub = lower_num(n->kids[1], scope);
-        GiNaC::symbol index = index_symbol(n->name, n->loc);
+        GiNaC::symbol index = index_symbol(n);
         Lowered b;
         {
           BindIndex bind(memo_, scope, n->name, index);
@@ -579,10 +622,10 @@ class Lowering {
   // T_main = -1).
   // A symbolic time free of loop indices is recorded, so that evaluation can refuse a point
   // where it is negative (delay(N - 5) at N = 1).
-  void reject_negative_time(const ex& t, const Loc& loc, const char* what) {
+  void reject_negative_time(const ex& t, const NodeP& at, const char* what) {
     if (GiNaC::is_a<GiNaC::numeric>(t)) {
       if (GiNaC::ex_to<GiNaC::numeric>(t).is_real() && GiNaC::ex_to<GiNaC::numeric>(t).is_negative())
-        fail(loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
+        fail(at->loc, DiagKind::NegativeTime, std::string("a negative time in ") + what + " (" + sym::to_pamela(t) + ")");
       return;
     }
     if (!memo_ || sym::is_vector_valued(t)) return;
@@ -590,6 +633,11 @@ class Lowering {
     // time of the parameters: only an index free in it makes it vary with a loop.
     for (const auto& [key, index] : memo_->indices)
       if (mentions_free(t, index)) return;
+    if (memo_->events) memo_->events->push_back({at.get(), std::nullopt, t, what});
+    record_time(t, at->loc, what);
+  }
+  // An index-free symbolic time at a place (once per time and place).
+  void record_time(const ex& t, const Loc& loc, const char* what) {
     // Each (time, place) once; hashed, as a model has as many as it has uses and delays.
     std::size_t h = t.gethash() ^ (std::hash<const void*>()(loc.file) + 0x9e3779b97f4a7c15ULL * loc.line + loc.col);
     auto range = memo_->time_index.equal_range(h);
@@ -660,6 +708,52 @@ void check_written_size(std::initializer_list<ex> values, const NormalEquation& 
            "does so doubles it (q1 = q0 || q0, q2 = q1 || q1, ...); write the repetition as a loop");
 }
 
+// The shape of a normalized tree: its nodes' kinds, operators, names and literal texts,
+// not where they stand in the source. Hashed as a tree, at most `budget` nodes (a DAG of
+// shared definitions whose paths outnumber that is lowered as it is).
+std::size_t shape_hash(const ast::Node* n, long& budget) {
+  if (!n) return 0x51ed27u;
+  if (--budget < 0) return 0;
+  std::size_t h = static_cast<std::size_t>(n->kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::size_t>(n->op) * 0xc2b2ae3dULL;
+  h ^= std::hash<std::string>()(n->name) + 0x27d4eb2fULL + (h << 6) + (h >> 2);
+  h ^= std::hash<std::string>()(n->text) + 0x165667b1ULL + (h << 6) + (h >> 2);
+  for (const NodeP& k : n->kids) h ^= shape_hash(k.get(), budget) + 0x9e3779b9ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+// Equations kept per shape hash to compare a later one with: a few, so that equations of
+// one shape that cannot be replayed (below) do not make every later one compare with all.
+constexpr std::size_t kShapesPerHash = 4;
+constexpr long kShapeNodes = 10'000;  // nodes of a tree hashed or compared, at most
+
+// Are the trees a and b of one shape, node for node, walked as trees (at most `budget`
+// nodes: a DAG whose paths outnumber that is left to lowering)? `partner` gets each node of
+// a with the node of b in its place.
+using Partners = std::vector<std::pair<const ast::Node*, const ast::Node*>>;
+bool same_shape(const ast::Node* a, const ast::Node* b, Partners& partner, long& budget) {
+  if (!a || !b) return a == b;
+  if (--budget < 0) return false;
+  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text || a->kids.size() != b->kids.size())
+    return false;
+  partner.emplace_back(a, b);
+  for (std::size_t k = 0; k < a->kids.size(); ++k)
+    if (!same_shape(a->kids[k].get(), b->kids[k].get(), partner, budget)) return false;
+  return true;
+}
+
+// Sorted by a's node; whether each node of a stands in one place of b (a shared subtree of
+// a may stand for two of b, whose records would then need two places).
+bool one_partner_each(Partners& partner) {
+  std::sort(partner.begin(), partner.end());
+  for (std::size_t k = 1; k < partner.size(); ++k)
+    if (partner[k].first == partner[k - 1].first && partner[k].second != partner[k - 1].second) return false;
+  return true;
+}
+const ast::Node* partner_of(const Partners& partner, const ast::Node* a) {
+  auto it = std::lower_bound(partner.begin(), partner.end(), std::make_pair(a, static_cast<const ast::Node*>(nullptr)));
+  return it != partner.end() && it->first == a ? it->second : nullptr;
+}
+
 }  // namespace
 
 bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
@@ -689,8 +783,25 @@ bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
   if (i != text.size()) return false;
   std::size_t nz = digits.find_first_not_of('0');
   digits = nz == std::string::npos ? "0" : digits.substr(nz);
+  // A literal of up to 18 digits with a power of ten below 10^18 (19, 0.1, 4e-8) in
+  // machine integers: the same rational, without parsing a bignum and raising 10 to a
+  // power (a generated model has a few literals per line).
+  const long shift = exponent - fraction;
+  if (digits.size() <= 18 && shift > -19 && shift < 19) {
+    long mantissa = std::stol(digits), ten = 1;
+    for (long k = 0; k < (shift < 0 ? -shift : shift); ++k) ten *= 10;
+    long scaled;
+    if (shift < 0) {
+      out = GiNaC::numeric(mantissa, ten);
+      return true;
+    }
+    if (!__builtin_mul_overflow(mantissa, ten, &scaled)) {
+      out = GiNaC::numeric(scaled);
+      return true;
+    }
+  }
   GiNaC::numeric mantissa(cln::cl_I(digits.c_str()));
-  out = mantissa * GiNaC::pow(GiNaC::numeric(10), GiNaC::numeric(exponent - fraction));
+  out = mantissa * GiNaC::pow(GiNaC::numeric(10), GiNaC::numeric(shift));
   return true;
 }
 
@@ -733,17 +844,97 @@ CostModel lower(const NormalModel& model) {
   memo.params = &params_only;
   Lowering lowering(&memo);
   NodeTable<double> written;  // written_size's memo, shared by the equations
+  // Equations equal in value (a generated model repeats a few shapes thousands of times)
+  // hold one shared expression: every later stage compares and hashes them (the
+  // simplifier's memo, the model's facts, the position checks, the printer's memo), and a
+  // shared tree is equal at the first pointer compare, where a copy is walked whole.
+  std::unordered_set<ex, sym::ExprHash, sym::ExprEq> equal_values;
+  std::unordered_map<const GiNaC::basic*, ex> omega_of;  // a shared delta's omega, computed once
+  auto shared = [&](const ex& v) { return *equal_values.insert(v).first; };
+  // Equations of one shape (the same normalized tree up to source positions: a generated
+  // model's lines that differ only in their name) lower to the same values. The first of a
+  // shape is lowered and what it recorded is logged (LowerMemo::Event); a later one takes
+  // its values and records the same at its own places. That is what lowering it would do:
+  // lowering reads only the tree's shape (the parameters' scope is the same for every
+  // equation, a loop's index symbol is per name and depth), its errors would have stopped
+  // the first one, and what it records is kept once per place (loop sites, times), so a
+  // record repeated at a place recorded before (where lowering itself would have found a
+  // shared subtree in its memo) changes nothing. Not where the first one's memo hits hid
+  // records (LowerMemo::hidden), nor where a node of the first stands for two of the other.
+  struct Shape {
+    const NormalEquation* eq;
+    std::vector<LowerMemo::Event> events;
+    ex values[4];  // the value, or phi, delta, omega, T
+  };
+  std::vector<Shape> shapes;
+  std::unordered_multimap<std::size_t, std::size_t> shape_index;  // shape hash -> shapes
+  Partners partner;
+  cost.equations.reserve(4 * model.equations.size());
   for (const NormalEquation& e : model.equations) {
+    long nodes = kShapeNodes;
+    std::size_t h = shape_hash(e.body.get(), nodes) ^ static_cast<std::size_t>(e.type);
+    const bool shaped = nodes >= 0;
+    const Shape* same = nullptr;
+    auto range = shaped ? shape_index.equal_range(h) : std::make_pair(shape_index.end(), shape_index.end());
+    for (auto it = range.first; it != range.second && !same; ++it) {
+      const Shape& c = shapes[it->second];
+      partner.clear();
+      long budget = kShapeNodes;
+      if (c.eq->type != e.type || !same_shape(c.eq->body.get(), e.body.get(), partner, budget) ||
+          !one_partner_each(partner))
+        continue;
+      bool placed = true;
+      for (const LowerMemo::Event& ev : c.events) placed = placed && partner_of(partner, ev.at);
+      if (placed) same = &c;
+    }
+    if (same) {
+      for (const LowerMemo::Event& ev : same->events) {
+        const Loc& at = partner_of(partner, ev.at)->loc;
+        if (ev.index) memo.loops.push_back({*ev.index, at});
+        else lowering.record_time(ev.time, at, ev.what);
+      }
+      const ex* v = same->values;
+      if (e.type == ast::Type::Numeric) {
+        cost.equations.push_back({e.name, EquationRole::Numeric, "", v[0], v[0], e.top_level, e.loc});
+      } else {
+        cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, v[0], v[0], false, e.loc});
+        cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, v[1], v[1], false, e.loc});
+        cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, v[2], v[2], false, e.loc});
+        cost.equations.push_back({"T_" + e.name, EquationRole::Time, e.name, v[3], v[3], e.top_level, e.loc});
+      }
+      continue;
+    }
+    Shape first{&e, {}, {}};
+    memo.events = &first.events;
+    memo.hidden = false;
     lowering.equation = e.name;
     if (e.type == ast::Type::Numeric) {
-      ex value = lowering.lower_num(e.body, scope);
+      ex value = shared(lowering.lower_num(e.body, scope));
       check_written_size({value}, e, written);
       cost.equations.push_back({e.name, EquationRole::Numeric, "", value, value, e.top_level, e.loc});
+      memo.events = nullptr;
+      if (shaped && !memo.hidden && shape_index.count(h) < kShapesPerHash) {
+        first.values[0] = value;
+        shape_index.emplace(h, shapes.size());
+        shapes.push_back(std::move(first));
+      }
       continue;
     }
     Lowered l = lowering.lower_process(e.body, scope);
+    memo.events = nullptr;
     check_written_size({l.phi, l.delta, l.T}, e, written);
-    ex omega = sym::vector_max(l.delta);
+    l = {shared(l.phi), shared(l.delta), shared(l.T)};
+    auto [known, fresh] = omega_of.try_emplace(&GiNaC::ex_to<GiNaC::basic>(l.delta));
+    if (fresh) known->second = shared(sym::vector_max(l.delta));
+    const ex omega = known->second;
+    if (shaped && !memo.hidden && shape_index.count(h) < kShapesPerHash) {
+      first.values[0] = l.phi;
+      first.values[1] = l.delta;
+      first.values[2] = omega;
+      first.values[3] = l.T;
+      shape_index.emplace(h, shapes.size());
+      shapes.push_back(std::move(first));
+    }
     cost.equations.push_back({"phi_" + e.name, EquationRole::Phi, e.name, l.phi, l.phi, false, e.loc});
     cost.equations.push_back({"delta_" + e.name, EquationRole::Delta, e.name, l.delta, l.delta, false, e.loc});
     cost.equations.push_back({"omega_" + e.name, EquationRole::Omega, e.name, omega, omega, false, e.loc});

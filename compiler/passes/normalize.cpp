@@ -10,6 +10,8 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_set>
+#include <algorithm>
 
 namespace pamc {
 namespace {
@@ -44,7 +46,7 @@ class Normalizer {
   NormalModel run() {
     NormalModel model;
     model.name = stem(program_.main_file ? program_.main_file->path : std::string("model"));
-    std::set<std::string> used_by_others = names_used_by_equations();
+    std::unordered_set<std::string> used_by_others = names_used_by_equations();
     for (const ast::Decl* d : program_.decls) {
       if (d->type == ast::Type::Numeric && d->is_parameter) {
         NormalParameter p;
@@ -88,30 +90,33 @@ class Normalizer {
   // Global names referred to by some declaration. A formal or a loop index that happens to
   // share a global's name is bound, not a use: `numeric h(f) = f * 2` does not use a global
   // `numeric f`, which stays a top-level result.
-  std::set<std::string> names_used_by_equations() const {
-    std::set<std::string> used;
-    std::multiset<std::string> bound;
-    std::function<void(const NodeP&)> walk = [&](const NodeP& n) {
-      if (!n) return;
-      if (n->kind == Kind::Call || (n->kind == Kind::Name && !bound.count(n->name))) used.insert(n->name);
-      bool binds = n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop || n->kind == Kind::Reduce;
-      for (std::size_t k = 0; k < n->kids.size(); ++k) {
-        if (binds && k == 2) {  // the body: the index is bound there, not in the range
-          auto it = bound.insert(n->name);
-          walk(n->kids[k]);
-          bound.erase(it);
-        } else {
-          walk(n->kids[k]);
-        }
-      }
-    };
+  std::unordered_set<std::string> names_used_by_equations() const {
+    std::unordered_set<std::string> used;
+    std::vector<const std::string*> bound;  // formals and the indices of the loops around
     for (const ast::Decl* d : program_.decls) {
-      for (const std::string& f : d->formals) bound.insert(f);
-      walk(d->body);
-      for (const ast::Bound& b : d->bounds) walk(b.value);
-      for (const std::string& f : d->formals) bound.erase(bound.find(f));
+      for (const std::string& f : d->formals) bound.push_back(&f);
+      uses(d->body, bound, used);
+      for (const ast::Bound& b : d->bounds) uses(b.value, bound, used);
+      bound.clear();
     }
     return used;
+  }
+  static void uses(const NodeP& n, std::vector<const std::string*>& bound, std::unordered_set<std::string>& used) {
+    if (!n) return;
+    if (n->kind == Kind::Call) used.insert(n->name);
+    if (n->kind == Kind::Name &&
+        std::none_of(bound.begin(), bound.end(), [&](const std::string* b) { return *b == n->name; }))
+      used.insert(n->name);
+    bool binds = n->kind == Kind::SeqLoop || n->kind == Kind::ParLoop || n->kind == Kind::Reduce;
+    for (std::size_t k = 0; k < n->kids.size(); ++k) {
+      if (binds && k == 2) {  // the body: the index is bound there, not in the range
+        bound.push_back(&n->name);
+        uses(n->kids[k], bound, used);
+        bound.pop_back();
+      } else {
+        uses(n->kids[k], bound, used);
+      }
+    }
   }
 
   const ast::Decl* global(const std::string& name) const {

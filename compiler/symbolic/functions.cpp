@@ -248,8 +248,47 @@ bool is_comparison(const ex& e) {
   return fn == Fn::Eq || fn == Fn::Ne || fn == Fn::Lt || fn == Fn::Le;
 }
 
+std::optional<std::pair<ex, ex>> monomial_numer_denom(const ex& x) {
+  auto factor_ok = [](const ex& f) {
+    if (is_class<symbol>(f)) return true;
+    return is_class<power>(f) && is_class<symbol>(f.op(0)) && is_class<numeric>(f.op(1)) &&
+           ex_to<numeric>(f.op(1)).is_integer();
+  };
+  numeric c = 1;
+  exvector factors;
+  if (is_class<mul>(x)) {
+    for (size_t k = 0; k < x.nops(); ++k) {
+      const ex& f = x.op(k);
+      if (is_class<numeric>(f)) {
+        if (!ex_to<numeric>(f).is_rational()) return std::nullopt;
+        c = c * ex_to<numeric>(f);
+      } else if (factor_ok(f)) {
+        factors.push_back(f);
+      } else {
+        return std::nullopt;
+      }
+    }
+  } else if (factor_ok(x)) {
+    factors.push_back(x);
+  } else {
+    return std::nullopt;
+  }
+  ex num = c.numer(), den = c.denom();
+  for (const ex& f : factors) {
+    if (is_class<power>(f) && ex_to<numeric>(f.op(1)).is_negative()) den *= GiNaC::pow(f.op(0), -f.op(1));
+    else num *= f;
+  }
+  return std::make_pair(num, den);
+}
+
 std::optional<std::pair<ex, ex>> as_quotient(const ex& x) {
   if (is_vector_valued(x)) return std::nullopt;
+  // A monomial's quotient without normal() (43,000 instructions a call; the printer asks
+  // once per floor and ceil it prints): the same pair, unit-tested against normal().
+  if (auto q = monomial_numer_denom(x)) {
+    if (q->second.is_equal(1)) return std::nullopt;
+    return q;
+  }
   ex nd = x.normal().numer_denom();
   if (nd.op(1).is_equal(1)) return std::nullopt;
   return std::make_pair(nd.op(0), nd.op(1));

@@ -40,6 +40,9 @@ bool has_comparison(const ex& e);  // e holds one anywhere
 // not x itself: (P - 1, 2) for P / 2 - 1/2. nullopt for a denominator of 1 or a vector x.
 // floor(num / den) divides once, where x's own terms round one by one.
 std::optional<std::pair<ex, ex>> as_quotient(const ex& x);
+// x = c * s_1^k_1 * ... (c rational, s_i symbols, k_i integers) as the pair
+// x.normal().numer_denom() gives, computed directly; nullopt for any other x.
+std::optional<std::pair<ex, ex>> monomial_numer_denom(const ex& x);
 
 // Exact floor/ceil of a real rational number.
 GiNaC::numeric floor_num(const GiNaC::numeric& x);

@@ -132,6 +132,15 @@ struct SimplifyCache::Impl {
     long fired;
   };
   std::unordered_map<ex, TidyEntry, DeepHash, DeepEq> tidy;
+  // What simplify() returned for an expression it was called with, keyed by the node (kept
+  // alive here): lowering shares the expression of equal equations, so a model's repeated
+  // equations are answered without walking them again (see simplify()).
+  struct TopEntry {
+    ex expr, result;
+    std::vector<std::pair<std::string, long>> fired;  // rule name, firings
+    long tidy_fired, residual;
+  };
+  std::unordered_map<const basic*, TopEntry> top;
 
   void reset(const Facts& f, const Assumptions& a) {
     facts = &f;
@@ -143,6 +152,7 @@ struct SimplifyCache::Impl {
     ctx.push_back(std::move(c));
     log.clear();
     tidy.clear();
+    top.clear();
   }
 
   // The context of the other factors of a product whose factor `guard` is a comparison
@@ -740,18 +750,40 @@ struct Tidy : map_function {
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats, SimplifyCache& cache) {
   SimplifyCache::Impl& c = *cache.impl_;
   if (c.facts != &facts || c.assumed != &assumed) c.reset(facts, assumed);
+  const auto& rules = all_rules();
+  // The same node again: the driver would find it in its memo (context 0, a fresh firing
+  // limit above any cached computation's firings), add the same firings, and Tidy and
+  // count_reductions would find the same result; all that is replayed.
+  const basic* node = e.nops() == 0 ? nullptr : &ex_to<basic>(e);
+  if (node) {
+    auto it = c.top.find(node);
+    if (it != c.top.end()) {
+      const SimplifyCache::Impl::TopEntry& t = it->second;
+      for (const auto& [name, n] : t.fired) stats.fired[name] += n;
+      if (t.tidy_fired) stats.fired["tidy_factor"] += t.tidy_fired;
+      stats.residual_reductions = t.residual;
+      return t.result;
+    }
+  }
   size_t log0 = c.log.size();
   Driver d{c, assumed};
   ex out = d.run(e, 0);
-  const auto& rules = all_rules();
   std::vector<long> n(rules.size(), 0);
   for (size_t k = log0; k < c.log.size(); ++k) ++n[c.log[k]];
+  std::vector<std::pair<std::string, long>> fired;
   for (size_t k = 0; k < rules.size(); ++k)
-    if (n[k]) stats.fired[rules[k].name] += n[k];
+    if (n[k]) {
+      stats.fired[rules[k].name] += n[k];
+      fired.emplace_back(rules[k].name, n[k]);
+    }
   Tidy tidy(c);
   out = tidy(out);
   if (tidy.fired) stats.fired["tidy_factor"] += tidy.fired;
   stats.residual_reductions = count_reductions(out);
+  // Replayable only where the driver's memo holds e (a computation the firing limit cut
+  // short is not cached, and a second call would compute again).
+  if (node && c.ctx[0]->memo.count(e))
+    c.top.emplace(node, SimplifyCache::Impl::TopEntry{e, out, std::move(fired), tidy.fired, stats.residual_reductions});
   return out;
 }
 

@@ -167,3 +167,36 @@ TEST_CASE("floor and ceil of a quotient over a whole number print as one fractio
   // never longer than the plain form
   CHECK(to_pamela(floor_of(N / 7 + P / 5)) == "floor(0.2 * P + N / 7)");  // not (5 * N + 7 * P) / 35
 }
+
+TEST_CASE("a monomial's numerator and denominator, computed directly, are the ones normal() gives") {
+  symbol N("N"), P("P"), M("M");
+  const numeric coefficients[] = {numeric(1), numeric(-1), numeric(1, 2), numeric(-3, 4), numeric(7),
+                                  numeric(-7, 3), numeric(5, 6), numeric(1, 10), numeric(-12, 35)};
+  int compared = 0;
+  for (const numeric& c : coefficients)
+    for (int a = -3; a <= 3; ++a)
+      for (int b = -2; b <= 2; ++b)
+        for (int d = -1; d <= 1; ++d) {
+          ex x = c * GiNaC::pow(N, a) * GiNaC::pow(P, b) * GiNaC::pow(M, d);
+          auto q = monomial_numer_denom(x);
+          ex nd = x.normal().numer_denom();
+          if (GiNaC::is_a<numeric>(x)) {  // no symbol left: not a monomial of symbols
+            CHECK(!q);
+            continue;
+          }
+          REQUIRE(q);
+          CHECK(q->first.is_equal(nd.op(0)));
+          CHECK(q->second.is_equal(nd.op(1)));
+          ++compared;
+        }
+  CHECK(compared == 9 * (7 * 5 * 3 - 1));
+  // Not monomials: sums, floats, fractional powers, powers of sums, functions.
+  CHECK(!monomial_numer_denom(N + P));
+  CHECK(!monomial_numer_denom(0.5 * N));
+  CHECK(!monomial_numer_denom(GiNaC::sqrt(N) * P));
+  CHECK(!monomial_numer_denom(GiNaC::pow(N + 1, -1) * P));
+  CHECK(!monomial_numer_denom(floor_of(N / P) / 2));
+  // as_quotient takes the same pair either way.
+  CHECK(as_quotient(N / 2)->second.is_equal(2));
+  CHECK(!as_quotient(N * P));
+}
