@@ -13,6 +13,7 @@
 // resource still takes t; b divides only the aggregate workload (docs/semantics.md).
 #include "compiler/passes/lower.h"
 #include "compiler/passes/node_table.h"
+#include "compiler/passes/tree_shape.h"
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/exact_size.h"
 #include "compiler/symbolic/expr_key.h"
@@ -708,102 +709,7 @@ void check_written_size(std::initializer_list<ex> values, const NormalEquation& 
            "does so doubles it (q1 = q0 || q0, q2 = q1 || q1, ...); write the repetition as a loop");
 }
 
-// The shape of a normalized tree: its nodes' kinds, operators, names and literal texts,
-// not where they stand in the source. Hashed as a tree, at most `budget` nodes (a DAG of
-// shared definitions whose paths outnumber that is lowered as it is).
-std::size_t shape_hash(const ast::Node* n, long& budget) {
-  if (!n) return 0x51ed27u;
-  if (--budget < 0) return 0;
-  std::size_t h = static_cast<std::size_t>(n->kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::size_t>(n->op) * 0xc2b2ae3dULL;
-  h ^= std::hash<std::string>()(n->name) + 0x27d4eb2fULL + (h << 6) + (h >> 2);
-  h ^= std::hash<std::string>()(n->text) + 0x165667b1ULL + (h << 6) + (h >> 2);
-  for (const NodeP& k : n->kids) h ^= shape_hash(k.get(), budget) + 0x9e3779b9ULL + (h << 6) + (h >> 2);
-  return h;
-}
-
-// Equations kept per shape hash to compare a later one with: a few, so that equations of
-// one shape that cannot be replayed (below) do not make every later one compare with all.
-constexpr std::size_t kShapesPerHash = 4;
-constexpr long kShapeNodes = 10'000;  // nodes of a tree hashed or compared, at most
-
-// Are the trees a and b of one shape, node for node, walked as trees (at most `budget`
-// nodes: a DAG whose paths outnumber that is left to lowering)? `partner` gets each node of
-// a with the node of b in its place.
-using Partners = std::vector<std::pair<const ast::Node*, const ast::Node*>>;
-bool same_shape(const ast::Node* a, const ast::Node* b, Partners& partner, long& budget) {
-  if (!a || !b) return a == b;
-  if (--budget < 0) return false;
-  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text || a->kids.size() != b->kids.size())
-    return false;
-  partner.emplace_back(a, b);
-  for (std::size_t k = 0; k < a->kids.size(); ++k)
-    if (!same_shape(a->kids[k].get(), b->kids[k].get(), partner, budget)) return false;
-  return true;
-}
-
-// Sorted by a's node; whether each node of a stands in one place of b (a shared subtree of
-// a may stand for two of b, whose records would then need two places).
-bool one_partner_each(Partners& partner) {
-  std::sort(partner.begin(), partner.end());
-  for (std::size_t k = 1; k < partner.size(); ++k)
-    if (partner[k].first == partner[k - 1].first && partner[k].second != partner[k - 1].second) return false;
-  return true;
-}
-const ast::Node* partner_of(const Partners& partner, const ast::Node* a) {
-  auto it = std::lower_bound(partner.begin(), partner.end(), std::make_pair(a, static_cast<const ast::Node*>(nullptr)));
-  return it != partner.end() && it->first == a ? it->second : nullptr;
-}
-
 }  // namespace
-
-bool parse_exact_number(const std::string& text, GiNaC::numeric& out) {
-  // digits [. digits] [e|E [+|-] digits], kept exact: mantissa / 10^fraction * 10^exponent
-  std::size_t i = 0;
-  std::string digits;
-  long fraction = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) digits += text[i++];
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      digits += text[i++];
-      ++fraction;
-    }
-  }
-  if (digits.empty()) return false;
-  long exponent = 0;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    bool negative = false;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
-    std::string e;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) e += text[i++];
-    if (e.empty() || e.size() > 6) return false;
-    exponent = std::stol(e) * (negative ? -1 : 1);
-  }
-  if (i != text.size()) return false;
-  std::size_t nz = digits.find_first_not_of('0');
-  digits = nz == std::string::npos ? "0" : digits.substr(nz);
-  // A literal of up to 18 digits with a power of ten below 10^18 (19, 0.1, 4e-8) in
-  // machine integers: the same rational, without parsing a bignum and raising 10 to a
-  // power (a generated model has a few literals per line).
-  const long shift = exponent - fraction;
-  if (digits.size() <= 18 && shift > -19 && shift < 19) {
-    long mantissa = std::stol(digits), ten = 1;
-    for (long k = 0; k < (shift < 0 ? -shift : shift); ++k) ten *= 10;
-    long scaled;
-    if (shift < 0) {
-      out = GiNaC::numeric(mantissa, ten);
-      return true;
-    }
-    if (!__builtin_mul_overflow(mantissa, ten, &scaled)) {
-      out = GiNaC::numeric(scaled);
-      return true;
-    }
-  }
-  GiNaC::numeric mantissa(cln::cl_I(digits.c_str()));
-  out = mantissa * GiNaC::pow(GiNaC::numeric(10), GiNaC::numeric(shift));
-  return true;
-}
 
 ex lower_numeric(const NodeP& e, const std::map<std::string, GiNaC::ex>& scope) {
   Scope copy = scope;

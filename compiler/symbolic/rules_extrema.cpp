@@ -70,6 +70,17 @@ std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
     (t.has(r->index_ex()) ? g : c) *= t;
   }
   if (c.is_equal(1) || g.is_equal(1)) return std::nullopt;
+  // A product of sums in i, (10 j + 11) (q - (s <= j) + 1), expanded: whether an earlier
+  // step left it factored or expanded follows GiNaC's operand order, and which rules meet
+  // the body next (ext_shift takes the terms free of i out of an expanded one) must not.
+  if (is_class<mul>(g)) {
+    int sums = 0;
+    for (size_t k = 0; k < g.nops(); ++k) sums += is_class<add>(g.op(k)) && g.op(k).has(r->index_ex());
+    if (sums >= 2) {
+      ex x = g.expand();
+      if (!is_class<add>(x) || x.nops() <= 64) g = x;
+    }
+  }
   if (f.provably_nonneg(c)) return c * rebuild(*r, r->kind(), g);
   // c <= 0: (-c) * max (i) { -g(i) }, the same kind of extremum with a factor >= 0 taken out,
   // rather than c * min (i) { g(i) }: which sign GiNaC leaves on c and which on g follows its

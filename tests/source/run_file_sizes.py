@@ -19,6 +19,10 @@ EXCEPTIONS = {
     "compiler/analysis/fit.cpp":
         "850 lines: the fitter (Levenberg-Marquardt with bounded least-squares steps on the "
         "linear pieces of a max/min) is being reworked; to be split once that work lands",
+    "compiler/passes/lower.cpp":
+        "864 lines: lowering of every construct plus lowering an equation once per shape; the "
+        "exact-power checks (checked_pow, check_hidden_powers) read the loops in scope and "
+        "move to their own file with them",
 }
 
 

@@ -30,9 +30,10 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
   std::string chunks = open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))");
   CHECK(chunks.find("i mod P is a cyclic map, but its weight min(C, N - C * i) is not proved >= 0") != std::string::npos);
   CHECK(chunks.find("not an index map") == std::string::npos);
-  // A block map read, with a weight >= 0 whose sum over a block pamc does not close (yet: it
-  // is 1 for every block; when it closes, this case needs another example).
-  std::string parity = open_line("par (p = 0, N - 1) if (p mod 2 == 0) use(cpu(p div 2), 1)");
-  CHECK(parity.find("p div 2 is a block map, but the busiest position's load ((p mod 2 == 0) summed over the p that "
+  // A block map read, with a weight >= 0 whose sum over a block pamc does not close (yet: a
+  // block of C items holds about C / 2 odd ones; when it closes, this case needs another
+  // example).
+  std::string parity = open_line("par (i = 0, N - 1) use(cpu(i div C), i mod 2 + 1)");
+  CHECK(parity.find("i div C is a block map, but the busiest position's load (i mod 2 + 1 summed over the i that "
                     "share a position) has no closed form pamc finds") != std::string::npos);
 }
