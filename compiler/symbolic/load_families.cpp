@@ -347,6 +347,36 @@ std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions&) {
   return vector_max(v);
 }
 
+// Two loops whose indices add up to the position, one weight: max(c * sum (w = lw, uw) {
+// sum (i = li, ui) { unitvec(s i + t w + d) } }) with s, t = +-1, c free of both loops and
+// >= 0, the inner bounds free of w (workers sweeping cells from their own offset, cpu(i +
+// w); a convolution's taps). Position r is hit by the pairs on one anti-diagonal of the
+// ni x nw box (ni = ui - li + 1, nw = uw - lw + 1), one pair per w and per i, so by at most
+// min(ni, nw); the diagonal through a corner of the box attains it (r = s li + t uw when
+// ni >= nw, pairs (li + k, uw - k) for s = t: within the box). So the max is c * min(ni,
+// nw), 0 for an empty box (guarded). Side conditions: the bounds integers (proved or
+// assumed); the positions exist at every index point: d an integer and the lowest
+// position >= 0 (proved, position_bound); c >= 0 (proved).
+std::optional<ex> rule_vmax_index_sum(const ex& e, const Facts& f, Assumptions& a) {
+  auto fam = one_family(e, 2);
+  if (!fam) return std::nullopt;
+  const Loop &lw = fam->loops[0], &li = fam->loops[1];
+  if (li.lb.has(lw.index) || li.ub.has(lw.index)) return std::nullopt;
+  if (fam->weight.has(lw.index) || fam->weight.has(li.index)) return std::nullopt;
+  ex pos = fam->pos.expand();
+  ex s = pos.coeff(li.index, 1), t = pos.coeff(lw.index, 1);
+  ex d = (pos - s * li.index - t * lw.index).expand();
+  auto unit = [](const ex& x) { return x.is_equal(1) || x.is_equal(-1); };
+  if (!unit(s) || !unit(t) || d.has(li.index) || d.has(lw.index) || !f.provably_integer(d)) return std::nullopt;
+  const ex c = fam->outer * fam->weight;
+  if (!f.provably_nonneg(c) || may_fail(c, f)) return std::nullopt;
+  auto lo = position_bound(pos, false, fam->loops, f, within(f, fam->loops));
+  if (!lo || !f.provably_nonneg(*lo)) return std::nullopt;
+  if (!detail::require({{true, li.lb}, {true, li.ub}, {true, lw.lb}, {true, lw.ub}}, f, a)) return std::nullopt;
+  ex ni = (li.ub - li.lb + 1).expand(), nw = (lw.ub - lw.lb + 1).expand();
+  return c * make_min({ni, nw}) * detail::nonempty_guard(ni, f) * detail::nonempty_guard(nw, f);
+}
+
 // A weight that is a function of the position: max(sum (i = lb, ub) { g(pos) * unitvec(pos) })
 // with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
 // floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with

@@ -35,6 +35,11 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions& a
 // integer. nullopt otherwise.
 std::optional<ex> rule_vmax_offset(const ex& e, const Facts& f, Assumptions& a);
 
+// max(c * sum (w) { sum (i) { unitvec(i + w + d) } }) (either index may enter negated): the
+// busiest position is hit by min(ni, nw) pairs, the shorter of the two ranges. nullopt
+// otherwise.
+std::optional<ex> rule_vmax_index_sum(const ex& e, const Facts& f, Assumptions& a);
+
 // max(sum (i) { g((i + e) mod P) * unitvec((i + e) mod P) }): a weight that is a function of
 // the position, read as max (r = 0, P - 1) { g(r) * count(r) }. nullopt otherwise.
 std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a);

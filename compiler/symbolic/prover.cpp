@@ -85,7 +85,20 @@ exvector outside_reductions(const ex& e, bool (*pick)(const ex&)) {
 bool is_extremum_node(const ex& x) { return is_class<extremum>(x); }
 bool is_rounding(const ex& x) { return pamela_function(x) == Fn::Floor || pamela_function(x) == Fn::Ceil; }
 bool is_remainder(const ex& x) { return pamela_function(x) == Fn::Mod; }
-std::optional<ex> first_of(const exvector& v) { return v.empty() ? std::nullopt : std::optional<ex>(v[0]); }
+// The first of v in printed-text order, not GiNaC's operand order: which max, rounding or
+// remainder a retry splits decides whether it proves, and that must not follow the
+// executable's layout (GiNaC's order does).
+std::optional<ex> first_of(const exvector& v) {
+  if (v.empty()) return std::nullopt;
+  if (v.size() == 1) return v[0];
+  size_t best = 0;
+  std::string best_text = to_pamela(v[0]);
+  for (size_t k = 1; k < v.size(); ++k) {
+    std::string t = to_pamela(v[k]);
+    if (t < best_text) best_text = std::move(t), best = k;
+  }
+  return v[best];
+}
 }  // namespace
 
 namespace {

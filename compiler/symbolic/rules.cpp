@@ -518,6 +518,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_collapse", rule_vmax_collapse},
       {"vmax_disjoint", rule_vmax_disjoint},
       {"vmax_offset", rule_vmax_offset},
+      {"vmax_index_sum", rule_vmax_index_sum},
       {"vmax_position_weight", rule_vmax_position_weight},
       {"vmax_all_but_diagonal", rule_vmax_all_but_diagonal},
       {"ext_fiber_vector", rule_ext_fiber_vector},

@@ -58,7 +58,8 @@ ReduceKind flip(ReduceKind k) { return k == ReduceKind::Max ? ReduceKind::Min : 
 
 }  // namespace
 
-// max (i) { c * g(i) } = c * max (i) { g(i) } for c free of i and provably >= 0;
+// max (i) { c * g(i) } = c * max (i) { g(i) } for c free of i and provably >= 0 (a product
+// of sums in i expanded, c = 1 too);
 // = (-c) * max (i) { -g(i) } when c is provably <= 0 and -g expands to a sum (else c * min
 // (i) { g(i) }), and symmetrically for min. Scalars only.
 std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
@@ -69,18 +70,21 @@ std::optional<ex> rule_ext_scale(const ex& e, const Facts& f, Assumptions&) {
     const ex& t = r->body().op(k);
     (t.has(r->index_ex()) ? g : c) *= t;
   }
-  if (c.is_equal(1) || g.is_equal(1)) return std::nullopt;
-  // A product of sums in i, (10 j + 11) (q - (s <= j) + 1), expanded: whether an earlier
-  // step left it factored or expanded follows GiNaC's operand order, and which rules meet
+  if (g.is_equal(1)) return std::nullopt;
+  // A product of sums in i, (10 j + 11) (q - (s <= j) + 1), expanded, with or without a
+  // factor to take out: whether an earlier step left it factored or expanded, and with a
+  // factor -1 or the sign inside a sum, follows GiNaC's operand order, and which rules meet
   // the body next (ext_shift takes the terms free of i out of an expanded one) must not.
+  bool expanded = false;
   if (is_class<mul>(g)) {
     int sums = 0;
     for (size_t k = 0; k < g.nops(); ++k) sums += is_class<add>(g.op(k)) && g.op(k).has(r->index_ex());
     if (sums >= 2) {
       ex x = g.expand();
-      if (!is_class<add>(x) || x.nops() <= 64) g = x;
+      if (is_class<add>(x) && x.nops() <= 64) g = x, expanded = true;
     }
   }
+  if (c.is_equal(1)) return expanded ? std::optional<ex>(rebuild(*r, r->kind(), g)) : std::nullopt;
   if (f.provably_nonneg(c)) return c * rebuild(*r, r->kind(), g);
   // c <= 0: (-c) * max (i) { -g(i) }, the same kind of extremum with a factor >= 0 taken out,
   // rather than c * min (i) { g(i) }: which sign GiNaC leaves on c and which on g follows its
