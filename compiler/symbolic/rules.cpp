@@ -370,6 +370,38 @@ ex factor_polynomial(const ex& x) {
 // (negative power, mod, div) by something not provably nonzero, log/log2 of something not
 // provably positive. Brute force never evaluates the body of an empty sum, so a rule must
 // not move such a factor out of a sum whose range may be empty.
+namespace {
+// The condition under which evaluating the node e itself fails (its operands aside), as
+// failure_conditions names them; nullopt when it cannot fail under the facts.
+std::optional<std::pair<int, ex>> own_failure(const ex& e, const Facts& f) {
+  if (is_class<power>(e)) {
+    const ex& x = e.op(1);
+    bool neg = !(is_class<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
+    if (neg && !f.provably_positive(e.op(0)) && !f.provably_positive(-e.op(0))) {
+      if (is_class<numeric>(x) && ex_to<numeric>(x).is_integer()) return std::make_pair(0, e.op(0));  // base == 0
+      return std::make_pair(1, e);
+    }
+  }
+  switch (pamela_function(e)) {
+    case Fn::Mod:
+    case Fn::Div:
+      if (!f.provably_positive(e.op(1)) && !f.provably_positive(-e.op(1))) return std::make_pair(0, e.op(1));
+      break;
+    case Fn::Unitvec:  // a negative position fails (integrality is the assumptions' business)
+      if (!f.provably_nonneg(e.op(0))) return std::make_pair(2, e.op(0));
+      break;
+    case Fn::Log2:
+      if (!f.provably_positive(e.op(0))) return std::make_pair(3, e.op(0));
+      break;
+    default:
+      if (pamela_function(e) == Fn::None && is_class<function>(e) && ex_to<function>(e).get_name() == "log" &&
+          !f.provably_positive(e.op(0)))
+        return std::make_pair(4, e.op(0));
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 bool may_fail(const ex& e, const Facts& f) {
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
@@ -379,28 +411,7 @@ bool may_fail(const ex& e, const Facts& f) {
     inner.declare_index(r.index(), r.lb(), r.ub());
     return may_fail(r.body(), inner);
   }
-  if (is_class<power>(e)) {
-    const ex& x = e.op(1);
-    bool neg = !(is_class<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
-    if (neg && !f.provably_positive(e.op(0)) && !f.provably_positive(-e.op(0))) return true;
-  }
-  switch (pamela_function(e)) {
-    case Fn::Mod:
-    case Fn::Div:
-      if (!f.provably_positive(e.op(1)) && !f.provably_positive(-e.op(1))) return true;
-      break;
-    case Fn::Unitvec:  // a negative position fails (integrality is the assumptions' business)
-      if (!f.provably_nonneg(e.op(0))) return true;
-      break;
-    case Fn::Log2:
-      if (!f.provably_positive(e.op(0))) return true;
-      break;
-    default:
-      if (pamela_function(e) == Fn::None && is_class<function>(e)) {
-        const std::string name = ex_to<function>(e).get_name();
-        if (name == "log" && !f.provably_positive(e.op(0))) return true;
-      }
-  }
+  if (own_failure(e, f)) return true;
   for (size_t k = 0; k < e.nops(); ++k)
     if (may_fail(e.op(k), f)) return true;
   return false;
@@ -408,30 +419,7 @@ bool may_fail(const ex& e, const Facts& f) {
 
 bool failure_conditions(const ex& e, const Facts& f, std::vector<std::pair<int, ex>>& out) {
   if (is_class<reduction>(e)) return !may_fail(e, f);
-  if (is_class<power>(e)) {
-    const ex& x = e.op(1);
-    bool neg = !(is_class<numeric>(x) && ex_to<numeric>(x).is_nonneg_integer());
-    if (neg && !f.provably_positive(e.op(0)) && !f.provably_positive(-e.op(0))) {
-      if (is_class<numeric>(x) && ex_to<numeric>(x).is_integer()) out.push_back({0, e.op(0)});  // base == 0
-      else out.push_back({1, e});
-    }
-  }
-  switch (pamela_function(e)) {
-    case Fn::Mod:
-    case Fn::Div:
-      if (!f.provably_positive(e.op(1)) && !f.provably_positive(-e.op(1))) out.push_back({0, e.op(1)});
-      break;
-    case Fn::Unitvec:
-      if (!f.provably_nonneg(e.op(0))) out.push_back({2, e.op(0)});
-      break;
-    case Fn::Log2:
-      if (!f.provably_positive(e.op(0))) out.push_back({3, e.op(0)});
-      break;
-    default:
-      if (pamela_function(e) == Fn::None && is_class<function>(e) && ex_to<function>(e).get_name() == "log" &&
-          !f.provably_positive(e.op(0)))
-        out.push_back({4, e.op(0)});
-  }
+  if (auto c = own_failure(e, f)) out.push_back(*c);
   for (size_t k = 0; k < e.nops(); ++k)
     if (!failure_conditions(e.op(k), f, out)) return false;
   return true;

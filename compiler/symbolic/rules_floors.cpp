@@ -79,24 +79,6 @@ std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
   return fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
 }
 
-namespace {
-// m with c = 2 ^ m, for a positive rational c whose numerator and denominator are powers of two.
-std::optional<long> log2_exact(const numeric& c) {
-  if (!c.is_rational() || !c.is_positive()) return std::nullopt;
-  auto bits = [](const numeric& n) -> std::optional<long> {
-    if (n > numeric(1L << 62)) return std::nullopt;
-    long v = n.to_long();
-    if (v & (v - 1)) return std::nullopt;
-    long b = 0;
-    while (v > 1) v >>= 1, ++b;
-    return b;
-  };
-  auto a = bits(c.numer()), b = bits(c.denom());
-  if (!a || !b) return std::nullopt;
-  return *a - *b;
-}
-}  // namespace
-
 // A rounding of a power of two over a processor count, in a sum over a level d: sum (d) {
 // ... F(c 2 ^ E(d) / P) ... } with F floor or ceil, c = 2 ^ m (m an integer), E linear in d
 // and an integer (proved), P a parameter. With log2(P) an integer (proved, else assumed and
@@ -129,14 +111,14 @@ std::optional<ex> rule_sum_power_rounding(const ex& e, const Facts& f, Assumptio
         else if (is_class<power>(t) && is_class<symbol>(t.op(0)) && t.op(1).is_equal(-1) && p.is_zero()) p = t.op(0);
         else ok = false;
       }
-      auto lc = log2_exact(c);
+      const ex lc = log2_of(c);  // a number exactly where c is a power of two
       ex ex_d = exps.expand();
-      if (ok && lc && !p.is_zero() && ex_d.has(d) && ex_d.is_polynomial(d) && ex_d.degree(d) == 1 &&
+      if (ok && is_class<numeric>(lc) && ex_to<numeric>(lc).is_integer() && !p.is_zero() && ex_d.has(d) && ex_d.is_polynomial(d) && ex_d.degree(d) == 1 &&
           fd.provably_integer(ex_d)) {
         node = x;
         P = p;
         E = ex_d;
-        m = *lc;
+        m = ex_to<numeric>(lc).to_long();
         return;
       }
     }
