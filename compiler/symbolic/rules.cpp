@@ -460,7 +460,6 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_cmp_select", rule_sum_cmp_select},
       {"sum_floor_poly", rule_sum_floor_poly},
       {"sum_div_step", rule_sum_div_step},
-      {"sum_min_split", rule_sum_min_split},
       {"sum_piecewise", rule_sum_piecewise},
       {"sum_geometric", rule_sum_geometric},
       {"sum_full_period", rule_sum_full_period},

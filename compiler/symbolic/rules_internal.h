@@ -122,8 +122,12 @@ struct LinearChoice {
   GiNaC::numeric a;
   ex b;
   bool strict = false;  // x < y: g1 (= 1) only where a i + b > 0
+  ex scale = 1;         // |slope| divided out of a symbolic slope: b * scale is d's own offset
 };
-void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out, const Facts* f = nullptr);
+// With a range r, a slope of proved sign that is 0 only where r has no value also counts
+// (signed_slope): i = 0..ceil(N / C) - 1 has none at C = 0.
+void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& out, const Facts* f = nullptr,
+                         const reduction* range = nullptr);
 
 // ---- rules_max.cpp ---------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 // Rewrite rules for sums: linearity, Faulhaber and geometric closed forms, counts of index
-// predicates (residue tests, comparisons linear in the index), splits at a min/max (the
-// two-way min: rules_min_split.cpp), residue and full-period splits, a triangle's exchanged order, unrolling. See rules.h.
+// predicates (residue tests, comparisons linear in the index), splits at a min/max,
+// residue and full-period splits, a triangle's exchanged order, unrolling. See rules.h.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
@@ -487,12 +487,14 @@ void rounded_choices(const ex& x, const ex& i, const Facts& f, std::vector<Linea
 //   ray i <= U: sum (i = lb, min(ub, U)) { B[g1] } + sum (i = max(lb, U + 1), ub) { B[g2] },
 //   ray i >= L: sum (i = max(lb, L), ub) { B[g1] } + sum (i = lb, min(ub, L - 1)) { B[g2] }.
 // Each i lies in exactly one part (a part is empty where the ray misses the range; at
-// d = 0 both candidates are equal), so the value is unchanged for any B. This is the
-// general form of sum_min_split: min/max anywhere in the body (inside ceil, a product, an
-// inner loop's bound), both sides depending on i (wavefront diagonals min(d, 2 N - d),
-// distances abs(i - c)). Side conditions: lb, ub integers (proved or assumed; the split
-// bounds are then integers); b does not fail (may_fail) unless the range is provably
-// non-empty (the new bounds evaluate it, brute force would not).
+// d = 0 both candidates are equal), so the value is unchanged for any B: min/max anywhere
+// in the body (inside ceil, a product, an inner loop's bound), both sides depending on i
+// (wavefront diagonals min(d, 2 N - d), distances abs(i - c)), a slope with a symbolic
+// factor of proved sign (chunks of C on P processors: min(C, N - C P i), whose slope is 0
+// only where the range ceil(N / C) has no value; signed_slope). Side conditions: lb, ub
+// integers (proved or assumed; the split bounds are then integers); b does not fail
+// (may_fail) unless the range is provably non-empty (the new bounds evaluate it, brute
+// force would not).
 // Not for a load vector whose positions repeat over the range (a mod in the position): the
 // two parts would load the same positions, where the unsplit weight is one monotone (or
 // concave) function the load rules read whole (max(1, i - W) under cpu(i mod P)).
@@ -502,7 +504,7 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
   if (is_vector_valued(r->body()) && cyclic_positions(r->body(), r->index_ex())) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<LinearChoice> found;
-  find_linear_choices(r->body(), i, found, &f);
+  find_linear_choices(r->body(), i, found, &f, r);
   if (found.empty()) rounded_choices(r->body(), i, f, found);
   if (found.empty()) return std::nullopt;
   const LinearChoice* c = &found[0];
@@ -511,33 +513,45 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
       if (to_pamela(x.node) < to_pamela(c->node)) c = &x;
   }
   bool nonempty = f.provably_nonneg(r->ub() - r->lb());
-  if (may_fail(c->b, f) && !nonempty) return std::nullopt;
+  // The split point is b over the slope's scale, which is nonzero wherever the range has a
+  // value: it fails where the range does, or where d's own offset or scale fails.
+  if ((may_fail((c->b * c->scale).expand(), f) || may_fail(c->scale, f)) && !nonempty) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   ex t = (-c->b / ex(c->a)).expand();
   auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
   auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
   ex b1 = r->body().subs(exmap{{c->node, c->g1}}, subs_options::no_pattern);
   ex b2 = r->body().subs(exmap{{c->node, c->g2}}, subs_options::no_pattern);
-  // g1 on the ray where d >= 0 (max) or d <= 0 (min): i >= L when that ray grows with i.
-  bool ray_up = c->a.is_positive() == c->is_max;
-  if (c->strict) {  // (x < y): 1 on i > t (a > 0) or i < t (a < 0), 0 elsewhere
-    if (c->a.is_positive()) {
-      ex L = fl(t) + 1;
-      return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
-             rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), L - 1}), b2);
+  // A part whose body is a polynomial in i (i-free coefficients) is closed here, so that the
+  // two parts expand into one polynomial of the split point; any other part stays a sum
+  // for the other rules. Its bounds are integers with lb and ub: nothing more to require.
+  auto part = [&](const ex& lo, const ex& hi, const ex& body) -> ex {
+    ex x = body.expand();
+    bool poly = x.is_polynomial(i) && x.ldegree(i) >= 0 && x.degree(i) <= 40;
+    for (int k = 0; poly && k <= x.degree(i); ++k) poly = !x.coeff(i, k).has(i);
+    if (!poly || is_vector_valued(x) || (may_fail(x, f) && !nonempty))
+      return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, body);
+    ex out = 0;
+    for (int k = 0; k <= x.degree(i); ++k) {
+      ex coef = x.coeff(i, k);
+      if (!coef.is_zero()) out += coef * (faulhaber(static_cast<unsigned>(k), hi) - faulhaber(static_cast<unsigned>(k), lo - 1));
     }
-    ex U = cl(t) - 1;
-    return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
-           rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
-  }
-  if (ray_up) {
-    ex L = cl(t);
-    return rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), L}), r->ub(), b1) +
-           rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), L - 1}), b2);
-  }
-  ex U = fl(t);
-  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), make_min({r->ub(), U}), b1) +
-         rebuild_reduction(*r, ReduceKind::Sum, make_max({r->lb(), U + 1}), r->ub(), b2);
+    out = out.expand();
+    return out.is_zero() ? out : nonempty_guard(hi - lo + 1, f) * out;
+  };
+  // g1 on the ray where d >= 0 (max) or d <= 0 (min): i >= L when that ray grows with i.
+  // The split is i < L against i >= L. A comparison (a <= b) is 1 at d = 0, so its tie
+  // belongs to g1: L = ceil(t) when g1 lies above, L = floor(t) + 1 below; (a < b) is 0
+  // there. A max, min or abs has equal sides at d = 0, so the tie may go either way: L =
+  // ceil(t) for both, one form for a min and a max.
+  const bool tie_free = is_class<extremum>(c->node) || is_ex_the_function(c->node, abs);
+  const bool g1_above = c->strict ? c->a.is_positive() : c->a.is_positive() == c->is_max;
+  ex L;
+  if (c->strict) L = g1_above ? fl(t) + 1 : cl(t);
+  else L = g1_above || tie_free ? cl(t) : fl(t) + 1;
+  if (g1_above)
+    return part(make_max({r->lb(), L}), r->ub(), b1) + part(r->lb(), make_min({r->ub(), L - 1}), b2);
+  return part(r->lb(), make_min({r->ub(), L - 1}), b1) + part(make_max({r->lb(), L}), r->ub(), b2);
 }
 
 namespace {

@@ -66,7 +66,7 @@ TEST_CASE("property: a wider index-map generator at negative, zero, fractional a
     by_family[gen.family].first += is_closed;
     ++by_family[gen.family].second;
     if (is_closed) ++closed;
-    else if (std::getenv("PAMC_SHOW_OPEN")) MESSAGE("open:\n" << text << print_cost_model(c->model, false));
+    else if (std::getenv("PAMC_SHOW_OPEN")) MESSAGE("open (" << gen.family << "):\n" << text << print_cost_model(c->model, false));
     std::mt19937 points(static_cast<unsigned>(seed) * 7919u);
     for (int k = 0; k < 8; ++k) {
       std::map<std::string, GiNaC::numeric> bind;

@@ -103,11 +103,11 @@ TEST_CASE_FIXTURE(Chunks, "floor_nested: a rounding of a rounding of the same ki
   check_same(*rule_floor_nested(ceil_of((ceil_of(x) - 2) / P), F, a), ceil_of((ceil_of(x) - 2) / P), pts);
 }
 
-TEST_CASE_FIXTURE(Chunks, "sum_min_split: a slope with a symbolic factor splits where the factor's sign is known") {
+TEST_CASE_FIXTURE(Chunks, "sum_piecewise: a slope with a symbolic factor splits where the factor's sign is known") {
   // N items in chunks of C, every P-th chunk: the chunks of processor 0.
   ex M = ceil_of(ceil_of(N / C) / P) - 1;
   ex orig = make_reduction(ReduceKind::Sum, i, 0, M, make_min({C, N - C * P * i}));
-  auto split = rule_sum_min_split(orig, F, a);
+  auto split = rule_sum_piecewise(orig, F, a);
   REQUIRE(split);
   ex closed = simplify(orig, F, a, st);
   CHECK(count_reductions(closed) == 0);
@@ -119,7 +119,7 @@ TEST_CASE_FIXTURE(Chunks, "sum_min_split: a slope with a symbolic factor splits 
   check_same(closed, orig, pts, a);
   // A slope whose factor may be 0 where the sum has a value is not split: i = 0..N - 1.
   ex open = make_reduction(ReduceKind::Sum, i, 0, N - 1, make_min({C, N - C * P * i}));
-  CHECK(!rule_sum_min_split(open, F, a));
+  CHECK(!rule_sum_piecewise(open, F, a));
 }
 
 TEST_CASE_FIXTURE(Chunks, "max_dominated: an argument that may fail goes only for one that fails with it") {
