@@ -84,6 +84,10 @@ struct SProgram : SNode {
     for (int h = 0; h < need; ++h, env = env->up) args[base.size() - 1 - h] = env->value;
     double v = program.straight() ? program.run(args) : program.run_checked(args, tick ? &tick : nullptr, ahead.max ? &ahead : nullptr);
     if (!std::isfinite(v) && folding) throw *folding;  // the reason, where it is known
+    // The program gives NaN where the model has no value; an infinity is a finite value
+    // past a double's range (2 ^ 10000), which the model has but no simulation can run.
+    if (std::isinf(v))
+      fail(loc, DiagKind::ValueTooLarge, what + " is " + fmt_num(v) + " here, past the range of the simulator's numbers");
     if (!std::isfinite(v))
       fail(loc, DiagKind::EvaluationError,
            what + " has no value here (" + fmt_num(v) +

@@ -167,8 +167,29 @@ Json json_number(const std::optional<double>& v, int digits) {
 
 namespace {
 // JSON's number grammar, as nlohmann's strict reader checks it (no "inf", "01", "+1", "1.").
+// JSON's number grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, read by hand: a
+// parser would refuse an exact integer past a double's range (2 ^ 10000), which is a
+// valid JSON number all the same.
 bool is_json_number(const std::string& t) {
-  return Json::parse(t, nullptr, /*allow_exceptions=*/false).is_number();
+  size_t i = 0, n = t.size();
+  auto digits = [&] {
+    size_t start = i;
+    while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < n && t[i] == '-') ++i;
+  if (i < n && t[i] == '0') ++i;
+  else if (!digits()) return false;
+  if (i < n && t[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
 }
 }  // namespace
 

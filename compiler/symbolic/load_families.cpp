@@ -222,6 +222,59 @@ std::optional<std::pair<ex, ex>> position_span(const Family& fam, const Facts& f
 
 }  // namespace
 
+namespace {
+
+// A family whose weight holds an owner test (g == w), w one of its loops and g free of w
+// (`if (c mod W == w) use(cpu(w + 1), t(c))` in a worker loop over the chunks c): on each
+// point of the other loops w takes the one value g, where g is an integer in w's range, so
+// the w loop and the test go and w reads g in the weight and the position (the workers'
+// loads are the cyclic map c mod W + 1 of the chunks' weights). Exact where g is an
+// integer in [lb, ub] of w over the other loops (proved, position_bound) and no loop's
+// bounds mention w. Done only where the rest of the weight depends on the other loops.
+// nullopt when no loop of the family has such a test.
+std::optional<Family> exchange_fiber(const Family& fam, const Facts& f) {
+  for (size_t k = 0; k < fam.loops.size(); ++k) {
+    const Loop& lw = fam.loops[k];
+    const ex w = lw.index;
+    bool bounds_free = true;
+    for (const Loop& l : fam.loops) bounds_free = bounds_free && !l.lb.has(w) && !l.ub.has(w);
+    if (!bounds_free) continue;
+    ex g, rest = 1;
+    bool found = false;
+    for (const ex& x : detail::operands_of(fam.weight, false)) {
+      if (!found && pamela_function(x) == Fn::Eq && x.op(0).is_equal(w) != x.op(1).is_equal(w)) {
+        ex side = x.op(0).is_equal(w) ? x.op(1) : x.op(0);
+        if (!side.has(w)) {
+          g = side;
+          found = true;
+          continue;
+        }
+      }
+      rest *= x;
+    }
+    if (!found) continue;
+    std::vector<Loop> others;
+    for (size_t m = 0; m < fam.loops.size(); ++m)
+      if (m != k) others.push_back(fam.loops[m]);
+    // Only where the weight varies along the fiber (a chunk's length min(C, N - c C)): a
+    // weight of w alone, t (w + 1), is w's load times its fiber's count, which collapse
+    // writes more simply with w kept.
+    bool varies = false;
+    for (const Loop& l : others) varies = varies || rest.has(l.index);
+    if (!varies) continue;
+    Facts in = within(f, others);
+    auto lo = position_bound(g, false, others, f, in);
+    auto hi = position_bound(g, true, others, f, in);
+    if (!lo || !hi || !in.provably_integer(g) || !f.provably_nonneg(*lo - lw.lb) || !f.provably_nonneg(lw.ub - *hi))
+      continue;
+    exmap at{{w, g}};
+    return Family{others, fam.outer, rest.subs(at, subs_options::no_pattern), fam.pos.subs(at, subs_options::no_pattern)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   std::vector<Loop> loops;
@@ -239,7 +292,11 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
   ex v = 0;
   bool changed = false;
   std::vector<ex> parts;
-  for (const Family& fam : fams) {
+  for (Family fam : fams) {
+    while (auto x = exchange_fiber(fam, f)) {
+      fam = *x;
+      changed = true;
+    }
     if (auto c = collapse(fam, f, a)) {
       parts.push_back(*c);
       changed = true;
@@ -599,6 +656,82 @@ std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&)
     }
   }
   return std::nullopt;
+}
+
+}  // namespace pamc::sym
+
+namespace pamc::sym {
+
+// Boxes on a process grid. Each family is w * sum (x = ax, bx) { sum (y = ay, by) { c *
+// unitvec(S (x + dx) + y + dy) } } (the x and y loops in either order), with one row length
+// S, a symbol that is a positive integer, shared by all; dx, dy integers free of the loops;
+// the column y + dy within [0, S - 1] over y's range (proved): so the position determines
+// the cell (X, Y) = (x + dx, y + dy), and the family adds w c to every cell of the box
+// [ax + dx, bx + dx] x [ay + dy, by + dy]. The load of a cell is the sum of the boxes that
+// hold it; with loads >= 0 a busiest cell can be moved, dimension by dimension, to the
+// largest lower end among the boxes that hold it (every one of them still holds it), so
+// the max is over cells whose X is some nonempty box's lower x end and whose Y is some
+// nonempty box's lower y end: at most 36 candidates for 6 boxes, each the sum of the boxes
+// that hold it. An empty vector's max is 0, as every candidate is then guarded to 0. A 2-D
+// stencil's compute and halo messages (`if (x > 0) use(cpu((x - 1) * Py + y), t_halo)`).
+// Side conditions: w c >= 0 and not failing, free of the loops (proved); dx and dy
+// integers (proved); S an integer >= 1 and the loop bounds integers (proved or assumed: at
+// S = 0 the rows are empty and the unsimplified model answers).
+std::optional<ex> rule_vmax_boxes(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() < 2 || fams.size() > 6) return std::nullopt;
+  struct Box {
+    ex ax, bx, ay, by, load;
+  };
+  std::vector<Box> boxes;
+  std::optional<symbol> S;
+  std::vector<detail::Cond> conds;
+  for (const Family& fam : fams) {
+    if (fam.loops.size() != 2) return std::nullopt;
+    const Loop &l0 = fam.loops[0], &l1 = fam.loops[1];
+    if (l1.lb.has(l0.index) || l1.ub.has(l0.index)) return std::nullopt;
+    const ex w = fam.outer * fam.weight;
+    if (w.has(l0.index) || w.has(l1.index) || !f.provably_nonneg(w) || may_fail(w, f)) return std::nullopt;
+    const ex pos = fam.pos.expand();
+    if (!pos.is_polynomial(l0.index) || !pos.is_polynomial(l1.index) || pos.degree(l0.index) != 1 ||
+        pos.degree(l1.index) != 1)
+      return std::nullopt;
+    const ex c0 = pos.coeff(l0.index, 1), c1 = pos.coeff(l1.index, 1);
+    if (c0.has(l1.index) || c1.has(l0.index)) return std::nullopt;  // no x * y term
+    // The row index x has the coefficient S, the column index y the coefficient 1.
+    const bool y_inner = c1.is_equal(1);
+    if (!y_inner && !c0.is_equal(1)) return std::nullopt;
+    const Loop &lx = y_inner ? l0 : l1, &ly = y_inner ? l1 : l0;
+    const ex cs = y_inner ? c0 : c1;
+    if (!is_class<symbol>(cs)) return std::nullopt;
+    if (!S) S = ex_to<symbol>(cs);
+    else if (!cs.is_equal(*S)) return std::nullopt;
+    const ex rest = (pos - cs * lx.index - ly.index).expand();
+    if (!rest.is_polynomial(*S) || rest.degree(*S) > 1) return std::nullopt;
+    const ex dx = rest.coeff(*S, 1), dy = rest.coeff(*S, 0);
+    if (dx.has(*S) || dy.has(*S)) return std::nullopt;
+    if (!f.provably_integer(dx) || !f.provably_integer(dy)) return std::nullopt;
+    const Facts in = within(f, fam.loops);
+    if (!in.provably_nonneg(ly.index + dy) || !in.provably_nonneg(*S - 1 - ly.index - dy)) return std::nullopt;
+    for (const ex& b : {lx.lb, lx.ub, ly.lb, ly.ub}) conds.push_back({true, b});
+    boxes.push_back({lx.lb + dx, lx.ub + dx, ly.lb + dy, ly.ub + dy, w});
+  }
+  conds.push_back({true, *S});
+  conds.push_back({false, *S - 1});
+  if (!detail::require(conds, f, a)) return std::nullopt;
+  auto le = [](const ex& x, const ex& y) { return compare(Cmp::Le, x, y); };
+  exvector cands;
+  for (const Box& sx : boxes)
+    for (const Box& sy : boxes) {
+      ex load = 0;
+      for (const Box& t : boxes)
+        load += t.load * le(t.ax, sx.ax) * le(sx.ax, t.bx) * le(t.ay, sy.ay) * le(sy.ay, t.by);
+      ex nonempty = le(sx.ax, sx.bx) * le(sx.ay, sx.by) * le(sy.ax, sy.bx) * le(sy.ay, sy.by);
+      cands.push_back(detail::decide_all(nonempty * load, f).expand());
+    }
+  return make_max(cands);
 }
 
 }  // namespace pamc::sym

@@ -18,7 +18,9 @@
 
 namespace pamc::sym {
 
-// max(v) with every family whose position depends on one loop q only, and that has other
+// max(v) with every family that holds an owner test (g == w) on one of its loops w read at
+// w = g (the w loop dropped: on each point of the other loops only w = g passes, where g is
+// an integer in w's range), and then every family whose position depends on one loop q only, and that has other
 // loops, rewritten with q outermost and the other loops summed into its weight. Exact:
 // the finite sums are exchanged over a rectangular domain (q's bounds mention none of the
 // family's other loops), so every (index point, position, weight) is counted once either
@@ -29,6 +31,11 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
 // and network families of a process grid; workers beside a shared queue), when every
 // weight is >= 0. nullopt when the families form one group.
 std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions& a);
+
+// max(v) of families that each load a box of cells of one process grid (S (x + dx) + y +
+// dy, the column within [0, S - 1]) with a weight free of the loops: the max of the box
+// sums at the cells whose row and column are lower ends of boxes. nullopt otherwise.
+std::optional<ex> rule_vmax_boxes(const ex& e, const Facts& f, Assumptions& a);
 
 // max(v) with a symbolic offset d that every family's position shares dropped (`Px * Py + p`
 // read as p), when the weights are >= 0, the positions without d are >= 0 and d >= 0 is an

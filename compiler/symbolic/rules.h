@@ -61,6 +61,7 @@ std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_rounding(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_cmp_power(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_rescale(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_div_rate(const ex& e, const Facts& f, Assumptions& a);

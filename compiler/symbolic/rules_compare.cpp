@@ -283,3 +283,16 @@ std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions&) 
 }
 
 }  // namespace pamc::sym
+
+namespace pamc::sym {
+
+// A comparison is 0 or 1, so a power of it with a positive integer exponent is itself:
+// (2 <= Px) ^ 2 -> (2 <= Px), the product of one guard met twice (the boxes of a grid
+// stencil that share an end). No side condition.
+std::optional<ex> rule_cmp_power(const ex& e, const Facts&, Assumptions&) {
+  if (!is_class<power>(e) || !is_comparison(e.op(0)) || !is_class<numeric>(e.op(1))) return std::nullopt;
+  if (!ex_to<numeric>(e.op(1)).is_pos_integer()) return std::nullopt;
+  return e.op(0);
+}
+
+}  // namespace pamc::sym

@@ -314,6 +314,9 @@ namespace {
 // NaN where the model has no value. GiNaC is not thread-safe: the exact path is serialized.
 double exact_at(const detail::ModelData& m, const GiNaC::ex& value, const double* args);
 
+// pamc eval's default --max-terms: about 10 s of compiled loop steps.
+constexpr long long kMaxFallbackSteps = 1000000000LL;
+
 bool conditions_hold(const detail::ModelData& m, const double* args) {
   for (const auto& c : m.checks) {
     double v = c.program.run(args);
@@ -329,8 +332,15 @@ double run_equation(const detail::ModelData& m, std::size_t eq, const double* ar
     if (d.strict ? v <= 0 : v < 0) return std::nan("");
   }
   if (e.conditional && !conditions_hold(m, args)) {
-    bool exact = false;  // tracked: NaN where the model has no value (an empty max included)
-    return e.time_program ? e.time_program->run_tracked(args, exact) : exact_at(m, e.time_value, args);
+    // Checked: NaN where the model has no value (an empty max included), and a loop that
+    // would pass the step limit is refused before it runs.
+    if (!e.time_program) return exact_at(m, e.time_value, args);
+    const pamc::eval::StepLimit limit{kMaxFallbackSteps, [&e](long long need) {
+                                        throw WorkLimit(e.name + ": this point needs about " + std::to_string(need) +
+                                                        " loop steps of the unsimplified model (an assumption of the "
+                                                        "closed form fails here), more than the limit of 1e9");
+                                      }};
+    return e.time_program->run_checked(args, nullptr, &limit);
   }
   if (!e.exact) return e.program.run(args);
   return exact_at(m, e.value, args);

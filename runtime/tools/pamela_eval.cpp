@@ -58,7 +58,13 @@ void run(const Job& job) {
     }
     for (const std::vector<double>& point : job.points) {
       Json row = Json::array();
-      for (const pamela::CostFunction& f : fs) row.push_back(number(f(point)));
+      for (const pamela::CostFunction& f : fs) {
+        try {
+          row.push_back(number(f(point)));
+        } catch (const pamela::WorkLimit&) {  // refused, not computed: no value to compare
+          row.push_back(Json("work-limit"));
+        }
+      }
       values.push_back(std::move(row));
     }
     for (const std::vector<double>& point : job.points)  // null for a point that leaves defaults out

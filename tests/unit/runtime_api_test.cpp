@@ -104,3 +104,21 @@ TEST_CASE("api: assumptions of the closed form") {
   CHECK(m.violated_assumptions({1000, 1e6}).empty());
   CHECK(!m.violated_assumptions({1000, 0.5}).empty());  // N is an integer
 }
+
+TEST_CASE("api: a point whose unsimplified loops would run for hours is refused at once") {
+  // A tree's levels over P processors: the closed form assumes log2(P) is an integer; at
+  // P = 3 the unsimplified model answers, and at L = 10000 its loops run 2 ^ 10000 steps.
+  pamela::Model m = pamela::Model::from_text(
+      "numeric parameter L\nnumeric parameter P\nresource cpu(p) = fcfs(p, 1)\n"
+      "process main = seq (d = 0, L - 1) par (i = 0, 2 ^ (L - d) - 1) use(cpu(i mod P), 1)\n",
+      "levels");
+  pamela::CostFunction t = m.function("T_main");
+  CHECK(t({5, 8}) == 9);    // the closed form
+  CHECK(t({5, 12}) == 8);   // log2(12) is not an integer: the unsimplified model, 62 steps
+  CHECK_THROWS_AS(t({10000, 3}), pamela::WorkLimit);
+  try {
+    t({10000, 3});
+  } catch (const pamela::WorkLimit& e) {
+    CHECK(std::string(e.what()).find("more than the limit of 1e9") != std::string::npos);
+  }
+}

@@ -56,6 +56,14 @@ class PAMELA_API Error : public std::runtime_error {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// Thrown by a cost function at a point where the closed form's assumptions fail, so the
+// unsimplified model answers, and its loops would take more than 10^9 steps (pamc eval's
+// default limit, about 10 s): the point is refused at once rather than run for hours.
+class PAMELA_API WorkLimit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct Options {
   std::vector<std::string> include_dirs;  // searched by `import` after the importing file's folder
   std::vector<std::string> machines;      // like pamc --machine NAME
