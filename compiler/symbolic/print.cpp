@@ -6,6 +6,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/class_test.h"
 
+#include "compiler/symbolic/expr_key.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 namespace pamc::sym {
@@ -425,6 +427,46 @@ Text P(const ex& e) {
 
 std::string number_to_pamela(const numeric& n) { return number(n).s; }
 
-std::string to_pamela(const ex& e) { return P(e).s; }
+namespace {
+
+// Do two is_equal expressions print alike? Also where is_equal looks past the text: a
+// reduction's index name (is_equal identifies alpha-equivalent reductions) and a number that
+// is not exact (an exact 1 and a floating 1.0 are equal numbers that print differently:
+// such a pair is never taken as alike).
+bool same_text_leaves(const ex& a, const ex& b) {
+  if (are_ex_trivially_equal(a, b)) return true;
+  if (is_class<numeric>(a))
+    return is_class<numeric>(b) && ex_to<numeric>(a).is_rational() && ex_to<numeric>(b).is_rational();
+  if (is_class<reduction>(a) != is_class<reduction>(b)) return false;
+  if (is_class<reduction>(a)) {
+    const auto& ra = ex_to<reduction>(a);
+    const auto& rb = ex_to<reduction>(b);
+    return ra.index().get_name() == rb.index().get_name() && same_text_leaves(ra.lb(), rb.lb()) &&
+           same_text_leaves(ra.ub(), rb.ub()) && same_text_leaves(ra.body(), rb.body());
+  }
+  if (a.nops() != b.nops()) return false;
+  for (size_t i = 0; i < a.nops(); ++i)
+    if (!same_text_leaves(a.op(i), b.op(i))) return false;
+  return true;
+}
+struct PrintsAlike {
+  bool operator()(const ex& a, const ex& b) const { return a.is_equal(b) && same_text_leaves(a, b); }
+};
+
+}  // namespace
+
+// Remembered per expression: the rules print the same arguments again and again to put them
+// in text order (the order that does not follow the executable's layout), about 5 times
+// each in a model of 10^4 generated equations. Bounded, for long-lived hosts (the language
+// server, the Python module): a full table is dropped, which costs only printing again.
+std::string to_pamela(const ex& e) {
+  static thread_local std::unordered_map<ex, std::string, ExprHash, PrintsAlike> memo;
+  auto it = memo.find(e);
+  if (it != memo.end()) return it->second;
+  std::string s = P(e).s;
+  if (memo.size() >= 8192) memo.clear();
+  memo.emplace(e, s);
+  return s;
+}
 
 }  // namespace pamc::sym
