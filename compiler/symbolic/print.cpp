@@ -334,7 +334,60 @@ Text infix(const ex& a, const char* op, const ex& b, int prec) {
   return {wrap(P(a), prec) + " " + op + " " + wrap(P(b), prec + 1), prec};
 }
 
+// Do two is_equal expressions print alike? Also where is_equal looks past the text: a
+// reduction's index name (is_equal identifies alpha-equivalent reductions) and a number that
+// is not exact (an exact 1 and a floating 1.0 are equal numbers that print differently:
+// such a pair is never taken as alike).
+bool same_text_leaves(const ex& a, const ex& b) {
+  if (are_ex_trivially_equal(a, b)) return true;
+  if (is_class<numeric>(a))
+    return is_class<numeric>(b) && ex_to<numeric>(a).is_rational() && ex_to<numeric>(b).is_rational();
+  if (is_class<reduction>(a) != is_class<reduction>(b)) return false;
+  if (is_class<reduction>(a)) {
+    const auto& ra = ex_to<reduction>(a);
+    const auto& rb = ex_to<reduction>(b);
+    return ra.index().get_name() == rb.index().get_name() && same_text_leaves(ra.lb(), rb.lb()) &&
+           same_text_leaves(ra.ub(), rb.ub()) && same_text_leaves(ra.body(), rb.body());
+  }
+  if (a.nops() != b.nops()) return false;
+  for (size_t i = 0; i < a.nops(); ++i)
+    if (!same_text_leaves(a.op(i), b.op(i))) return false;
+  return true;
+}
+struct PrintsAlike {
+  bool operator()(const ex& a, const ex& b) const { return a.is_equal(b) && same_text_leaves(a, b); }
+};
+
+
+Text P_uncached(const ex& e);
+
+// A sum's or a product's text is asked for again and again: the rules print the same
+// arguments to put them in text order (the order that does not follow the executable's
+// layout), and the printer prints a sum's terms once to choose its sign and again to write
+// it. Remembered per expression (a sum, product, power or call; a number or a name prints
+// at once). Bounded, for long-lived hosts (the language server, the Python module): a full
+// table is dropped, which costs only printing again.
 Text P(const ex& e) {
+  if (e.nops() == 0) return P_uncached(e);
+  // First by node (the same object asked again: no comparison), then by value.
+  static thread_local std::unordered_map<const basic*, std::pair<ex, Text>> by_node;
+  static thread_local std::unordered_map<ex, Text, ExprHash, PrintsAlike> by_value;
+  const basic* node = &ex_to<basic>(e);
+  if (auto it = by_node.find(node); it != by_node.end()) return it->second.second;
+  Text t;
+  if (auto it = by_value.find(e); it != by_value.end()) {
+    t = it->second;
+  } else {
+    t = P_uncached(e);
+    if (by_value.size() >= 16384) by_value.clear();
+    by_value.emplace(e, t);
+  }
+  if (by_node.size() >= 16384) by_node.clear();
+  by_node.emplace(node, std::make_pair(e, t));
+  return t;
+}
+
+Text P_uncached(const ex& e) {
   if (is_class<numeric>(e)) return number(ex_to<numeric>(e));
   if (is_class<symbol>(e)) return {ex_to<symbol>(e).get_name(), kAtom};
   if (is_class<constant>(e)) {
@@ -427,46 +480,6 @@ Text P(const ex& e) {
 
 std::string number_to_pamela(const numeric& n) { return number(n).s; }
 
-namespace {
-
-// Do two is_equal expressions print alike? Also where is_equal looks past the text: a
-// reduction's index name (is_equal identifies alpha-equivalent reductions) and a number that
-// is not exact (an exact 1 and a floating 1.0 are equal numbers that print differently:
-// such a pair is never taken as alike).
-bool same_text_leaves(const ex& a, const ex& b) {
-  if (are_ex_trivially_equal(a, b)) return true;
-  if (is_class<numeric>(a))
-    return is_class<numeric>(b) && ex_to<numeric>(a).is_rational() && ex_to<numeric>(b).is_rational();
-  if (is_class<reduction>(a) != is_class<reduction>(b)) return false;
-  if (is_class<reduction>(a)) {
-    const auto& ra = ex_to<reduction>(a);
-    const auto& rb = ex_to<reduction>(b);
-    return ra.index().get_name() == rb.index().get_name() && same_text_leaves(ra.lb(), rb.lb()) &&
-           same_text_leaves(ra.ub(), rb.ub()) && same_text_leaves(ra.body(), rb.body());
-  }
-  if (a.nops() != b.nops()) return false;
-  for (size_t i = 0; i < a.nops(); ++i)
-    if (!same_text_leaves(a.op(i), b.op(i))) return false;
-  return true;
-}
-struct PrintsAlike {
-  bool operator()(const ex& a, const ex& b) const { return a.is_equal(b) && same_text_leaves(a, b); }
-};
-
-}  // namespace
-
-// Remembered per expression: the rules print the same arguments again and again to put them
-// in text order (the order that does not follow the executable's layout), about 5 times
-// each in a model of 10^4 generated equations. Bounded, for long-lived hosts (the language
-// server, the Python module): a full table is dropped, which costs only printing again.
-std::string to_pamela(const ex& e) {
-  static thread_local std::unordered_map<ex, std::string, ExprHash, PrintsAlike> memo;
-  auto it = memo.find(e);
-  if (it != memo.end()) return it->second;
-  std::string s = P(e).s;
-  if (memo.size() >= 8192) memo.clear();
-  memo.emplace(e, s);
-  return s;
-}
+std::string to_pamela(const ex& e) { return P(e).s; }
 
 }  // namespace pamc::sym
