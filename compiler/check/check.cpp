@@ -15,7 +15,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "compiler/check/check.h"
@@ -104,6 +106,7 @@ class Checker {
         }
         if (!d.region.empty() && !check_region(d)) continue;
         auto [it, fresh] = index_.emplace(d.name, decls_.size());
+        if (fresh) lookup_.emplace(it->first, decls_.size());
         if (!fresh) {
           const ast::Decl& first = *decls_[it->second];
           diags_.error(d.name_loc, DiagKind::DuplicateDefinition,
@@ -253,8 +256,8 @@ class Checker {
       }
       return Type::Numeric;
     }
-    auto it = index_.find(e->name);
-    if (it != index_.end()) {
+    auto it = lookup_.find(e->name);
+    if (it != lookup_.end()) {
       const ast::Decl& d = *decls_[it->second];
       deps_[current_].push_back({it->second, e->loc});
       int formals = static_cast<int>(d.formals.size());
@@ -470,6 +473,9 @@ class Checker {
   Diagnostics& diags_;
   std::vector<ast::Decl*> decls_;
   std::map<std::string, std::size_t> index_;
+  // index_ hashed, for the look-up at every name and call (index_'s order is the order of
+  // "did you mean" candidates); keys are index_'s own strings.
+  std::unordered_map<std::string_view, std::size_t> lookup_;
   std::map<std::string, Loc> regions_;  // region name -> its block's name
   std::set<std::tuple<const SourceFile*, std::uint32_t, std::uint32_t>> duplicate_blocks_;
   std::vector<std::vector<Dep>> deps_;
