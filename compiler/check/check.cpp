@@ -410,17 +410,18 @@ class Checker {
 
   // Rebuilds the nodes on the way to each IfExpr that turned out to be a process.
   NodeP retype_ifs(const NodeP& e) {
-    bool changed = proc_ifs_.count(e.get()) > 0;
-    std::vector<NodeP> kids;
-    kids.reserve(e->kids.size());
-    for (auto& k : e->kids) {
-      kids.push_back(retype_ifs(k));
-      if (kids.back() != k) changed = true;
+    const bool retyped = proc_ifs_.count(e.get()) > 0;
+    std::vector<NodeP> kids;  // made at the first kid that changes (most subtrees hold no if)
+    for (std::size_t i = 0; i < e->kids.size(); ++i) {
+      NodeP k = e->kids[i] ? retype_ifs(e->kids[i]) : e->kids[i];
+      if (kids.empty() && k == e->kids[i]) continue;
+      if (kids.empty()) kids.assign(e->kids.begin(), e->kids.begin() + static_cast<long>(i));
+      kids.push_back(std::move(k));
     }
-    if (!changed) return e;
+    if (!retyped && kids.empty()) return e;
     auto n = std::make_shared<Node>(*e);
-    n->kids = std::move(kids);
-    if (proc_ifs_.count(e.get())) n->kind = Kind::IfProc;
+    if (!kids.empty()) n->kids = std::move(kids);
+    if (retyped) n->kind = Kind::IfProc;
     return n;
   }
 
