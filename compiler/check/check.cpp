@@ -15,7 +15,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "compiler/check/check.h"
@@ -104,6 +106,7 @@ class Checker {
         }
         if (!d.region.empty() && !check_region(d)) continue;
         auto [it, fresh] = index_.emplace(d.name, decls_.size());
+        if (fresh) lookup_.emplace(it->first, decls_.size());
         if (!fresh) {
           const ast::Decl& first = *decls_[it->second];
           diags_.error(d.name_loc, DiagKind::DuplicateDefinition,
@@ -253,8 +256,8 @@ class Checker {
       }
       return Type::Numeric;
     }
-    auto it = index_.find(e->name);
-    if (it != index_.end()) {
+    auto it = lookup_.find(e->name);
+    if (it != lookup_.end()) {
       const ast::Decl& d = *decls_[it->second];
       deps_[current_].push_back({it->second, e->loc});
       int formals = static_cast<int>(d.formals.size());
@@ -407,17 +410,18 @@ class Checker {
 
   // Rebuilds the nodes on the way to each IfExpr that turned out to be a process.
   NodeP retype_ifs(const NodeP& e) {
-    bool changed = proc_ifs_.count(e.get()) > 0;
-    std::vector<NodeP> kids;
-    kids.reserve(e->kids.size());
-    for (auto& k : e->kids) {
-      kids.push_back(retype_ifs(k));
-      if (kids.back() != k) changed = true;
+    const bool retyped = proc_ifs_.count(e.get()) > 0;
+    std::vector<NodeP> kids;  // made at the first kid that changes (most subtrees hold no if)
+    for (std::size_t i = 0; i < e->kids.size(); ++i) {
+      NodeP k = e->kids[i] ? retype_ifs(e->kids[i]) : e->kids[i];
+      if (kids.empty() && k == e->kids[i]) continue;
+      if (kids.empty()) kids.assign(e->kids.begin(), e->kids.begin() + static_cast<long>(i));
+      kids.push_back(std::move(k));
     }
-    if (!changed) return e;
+    if (!retyped && kids.empty()) return e;
     auto n = std::make_shared<Node>(*e);
-    n->kids = std::move(kids);
-    if (proc_ifs_.count(e.get())) n->kind = Kind::IfProc;
+    if (!kids.empty()) n->kids = std::move(kids);
+    if (retyped) n->kind = Kind::IfProc;
     return n;
   }
 
@@ -470,6 +474,9 @@ class Checker {
   Diagnostics& diags_;
   std::vector<ast::Decl*> decls_;
   std::map<std::string, std::size_t> index_;
+  // index_ hashed, for the look-up at every name and call (index_'s order is the order of
+  // "did you mean" candidates); keys are index_'s own strings.
+  std::unordered_map<std::string_view, std::size_t> lookup_;
   std::map<std::string, Loc> regions_;  // region name -> its block's name
   std::set<std::tuple<const SourceFile*, std::uint32_t, std::uint32_t>> duplicate_blocks_;
   std::vector<std::vector<Dep>> deps_;

@@ -13,6 +13,7 @@
 #include <map>
 
 #include <set>
+#include <unordered_set>
 #include <unordered_map>
 
 namespace pamc {
@@ -63,8 +64,11 @@ void outer_reductions(const GiNaC::ex& e, std::vector<GiNaC::ex>& out) {
 std::vector<std::string> CostModel::open_notes() const {
   std::vector<std::string> notes;
   std::set<std::string> seen;
+  // Equations equal in value share one tree (lower.cpp): its notes are the same text again,
+  // which `seen` would drop, so it is walked once.
+  std::unordered_set<const GiNaC::basic*> walked;
   for (const CostEquation& e : equations) {
-    if (!e.top_level) continue;
+    if (!e.top_level || !walked.insert(&GiNaC::ex_to<GiNaC::basic>(e.value)).second) continue;
     std::vector<GiNaC::ex> reds;
     outer_reductions(e.value, reds);
     for (const GiNaC::ex& x : reds) {

@@ -6,6 +6,7 @@
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/class_test.h"
 
+#include "compiler/symbolic/expr_key.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 namespace pamc::sym {
@@ -332,7 +334,73 @@ Text infix(const ex& a, const char* op, const ex& b, int prec) {
   return {wrap(P(a), prec) + " " + op + " " + wrap(P(b), prec + 1), prec};
 }
 
+Text P_uncached(const ex& e);
+
+// Do a and b print alike? Node for node: the same classes, symbols, exact numbers, function
+// and reduction kinds, index names. Not GiNaC's is_equal, which finds equal expressions
+// that print differently (an exact 1 and a floating 1.0, reductions over renamed indices)
+// and, comparing two max or reductions, makes their equal arguments share one tree (which
+// would change how one of them prints). False where unsure (a floating number, another
+// class): that only prints again.
+bool prints_alike(const ex& a, const ex& b) {
+  if (are_ex_trivially_equal(a, b)) return true;
+  const basic& x = ex_to<basic>(a);
+  const basic& y = ex_to<basic>(b);
+  if (&x.get_class_info() != &y.get_class_info()) return false;
+  if (is_class<numeric>(a)) {
+    const numeric &m = ex_to<numeric>(a), &n = ex_to<numeric>(b);
+    return m.is_rational() && n.is_rational() && m.is_equal(n);
+  }
+  if (is_class<symbol>(a)) return x.is_equal(y);  // a symbol has no parts to share
+  if (is_class<reduction>(a)) {
+    const auto &r = ex_to<reduction>(a), &q = ex_to<reduction>(b);
+    return r.kind() == q.kind() && r.empty_is_zero() == q.empty_is_zero() &&
+           r.index().is_equal(q.index()) && prints_alike(r.lb(), q.lb()) &&
+           prints_alike(r.ub(), q.ub()) && prints_alike(r.body(), q.body());
+  }
+  if (is_class<extremum>(a)) {
+    if (ex_to<extremum>(a).is_max() != ex_to<extremum>(b).is_max()) return false;
+  } else if (is_class<function>(a)) {
+    if (ex_to<function>(a).get_serial() != ex_to<function>(b).get_serial()) return false;
+  } else if (!is_class<add>(a) && !is_class<mul>(a) && !is_class<power>(a)) {
+    return false;
+  }
+  if (a.nops() != b.nops()) return false;
+  for (size_t i = 0; i < a.nops(); ++i)
+    if (!prints_alike(a.op(i), b.op(i))) return false;
+  return true;
+}
+struct PrintsAlike {
+  bool operator()(const ex& a, const ex& b) const { return prints_alike(a, b); }
+};
+
+// A sum's or a product's text is asked for again and again: the rules print the same
+// arguments to put them in text order (the order that does not follow the executable's
+// layout), and the printer prints a sum's terms once to choose its sign and again to write
+// it. Remembered (a sum, product, power or call; a number or a name prints at once) first
+// per node, held here so that its address is not reused, then per value (prints_alike).
+// Bounded, for long-lived hosts (the language server, the Python module): a full table is
+// dropped, which costs only printing again.
 Text P(const ex& e) {
+  if (e.nops() == 0) return P_uncached(e);
+  static thread_local std::unordered_map<const basic*, std::pair<ex, Text>> by_node;
+  static thread_local std::unordered_map<ex, Text, ExprHash, PrintsAlike> by_value;
+  const basic* node = &ex_to<basic>(e);
+  if (auto it = by_node.find(node); it != by_node.end()) return it->second.second;
+  Text t;
+  if (auto it = by_value.find(e); it != by_value.end()) {
+    t = it->second;
+  } else {
+    t = P_uncached(e);
+    if (by_value.size() >= 16384) by_value.clear();
+    by_value.emplace(e, t);
+  }
+  if (by_node.size() >= 16384) by_node.clear();
+  by_node.emplace(node, std::make_pair(e, t));
+  return t;
+}
+
+Text P_uncached(const ex& e) {
   if (is_class<numeric>(e)) return number(ex_to<numeric>(e));
   if (is_class<symbol>(e)) return {ex_to<symbol>(e).get_name(), kAtom};
   if (is_class<constant>(e)) {

@@ -45,6 +45,10 @@ struct Answers {
 
 struct Facts::ProofMemo {
   std::unordered_map<ex, Answers, ExprHash, ExprEq> answers;
+  // The entry of `answers` (its nodes do not move) of a claim as it was asked: max_dominated
+  // asks a_k - a_j again after each argument it drops, and the key (claim_key) costs a
+  // division of the whole sum by its content each time.
+  std::unordered_map<ex, Answers*, ExprHash, ExprEq> asked;
   // For relevant_facts_key, per declared symbol: its facts as a list, and the symbols of its
   // bounds. Built once per set of facts (this memo is dropped on any change).
   struct SymbolFacts {
@@ -168,10 +172,19 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
   if (!memo_) memo_ = std::make_shared<ProofMemo>();
   std::shared_ptr<ProofMemo> memo = memo_;  // this proof's facts, whatever happens to memo_
   const bool recording = DefaultBoundLog::recording();
+  {
+    auto asked = memo->asked.find(e);
+    if (asked != memo->asked.end() && (*asked->second)[strict][recording].known) {
+      const auto& a = (*asked->second)[strict][recording];
+      if (a.ok) log.insert(log.end(), a.used.begin(), a.used.end());
+      return a.ok;
+    }
+  }
   const ex claim = claim_key(e);
   {
     auto it = memo->answers.find(claim);
     if (it != memo->answers.end() && it->second[strict][recording].known) {
+      memo->asked.emplace(e, &it->second);
       const auto& a = it->second[strict][recording];
       if (a.ok) log.insert(log.end(), a.used.begin(), a.used.end());
       return a.ok;
@@ -212,7 +225,9 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
   if (ok) a.used = log;
   log.swap(outer);
   if (ok) log.insert(log.end(), a.used.begin(), a.used.end());
-  memo->answers[claim][strict][recording] = std::move(a);
+  Answers& entry = memo->answers[claim];
+  entry[strict][recording] = std::move(a);
+  memo->asked.emplace(e, &entry);
   return ok;
 }
 

@@ -15,7 +15,10 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <map>
 #include <optional>
+#include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace pamc::sym {
@@ -80,32 +83,56 @@ bool Facts::allows(const exmap& env) const {
   return true;
 }
 
+namespace {
+
+// A candidate point of a set of facts before the claim's own free symbols are set: every
+// declared symbol at `scale`, or `big` (a declared symbol) at scale and the others at 1,
+// then moved inside the symbolic bounds. It depends on the facts alone, so it is built once
+// per set of facts and plan (the facts' proof memo, dropped on any change, stands for the
+// set); a claim asks at 3 to 5 of them.
+struct Point {
+  bool ok = false;  // every symbol found a value inside its interval
+  exmap env;
+  int allowed = -1;  // allows(env): -1 not asked yet
+};
+struct FactsPoints {
+  std::weak_ptr<void> owner;  // the proof memo these points belong to (expired: stale)
+  Point fixed[3];             // scales 1, 2, 1000, every symbol
+  std::map<ex, Point, ex_is_less> big;  // scale 1000 for one symbol, 1 for the others
+  bool built[3] = {false, false, false};
+};
+
+// The symbols of e (reduction indices not included: a claim with a reduction is not tried).
+bool symbols_without_reductions(const ex& e, std::set<ex, ex_is_less>& out) {
+  if (is_class<reduction>(e)) return false;
+  if (is_class<symbol>(e)) {
+    out.insert(e);
+    return true;
+  }
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (!symbols_without_reductions(e.op(k), out)) return false;
+  return true;
+}
+
+}  // namespace
+
 bool Facts::refuted(const ex& e, bool strict) const {
   // A reduction (a vector's loads above all) costs its terms at every point: not tried.
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
-    if (is_class<reduction>(*it)) return false;
+  std::set<ex, ex_is_less> symbols;
+  if (!symbols_without_reductions(e, symbols)) return false;
   // The symbols of e the facts do not know are unconstrained reals.
   exvector free;
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
-    if (is_class<symbol>(*it) && !info_.count(*it)) free.push_back(*it);
-  // Candidate points: every symbol small, every symbol large, and each symbol large with the
-  // others small (which of two terms is larger usually turns on one ratio).
-  std::vector<std::pair<numeric, const ex*>> plans = {{1, nullptr}, {2, nullptr}, {1000, nullptr}};
-  for (const auto& [s, inf] : info_)
-    if (!inf.index && e.has(s)) plans.push_back({1000, &s});
-  for (const auto& [scale, big] : plans) {
+  for (const ex& s : symbols)
+    if (!info_.count(s)) free.push_back(s);
+  // The points of these facts, kept with their proof memo (memo_prove made it before asking).
+  auto build_point = [this](Point& pt, const numeric& scale, const ex* big) {
     exmap env;
-    bool ok = true;
     for (const auto& [s, inf] : info_) {
       numeric want = big ? (s.is_equal(*big) ? scale : numeric(1)) : scale;
       auto v = clamp(want, inf.iv.lo, inf.iv.hi, inf.integer);
-      if (!v) {
-        ok = false;
-        break;
-      }
+      if (!v) return;  // pt.ok stays false
       env[s] = *v;
     }
-    if (!ok) continue;
     // Symbolic bounds (an index between 0 and N - 1, N >= P): moved inside, a few rounds, as
     // a bound may depend on a symbol moved in the same round.
     for (int round = 0; round < 3; ++round) {
@@ -127,9 +154,62 @@ bool Facts::refuted(const ex& e, bool strict) const {
       }
       if (!moved) break;
     }
-    for (const ex& s : free) env[s] = big ? numeric(1) : scale;
-    if (!allows(env)) continue;
-    auto v = exact_at(e, env);
+    pt.ok = true;
+    pt.env = std::move(env);
+  };
+  static thread_local std::unordered_map<const void*, FactsPoints> cache;
+  FactsPoints* points = nullptr;
+  if (memo_) {
+    auto [it, fresh] = cache.try_emplace(memo_.get());
+    if (!fresh && it->second.owner.expired()) {  // another memo at a freed one's address
+      it->second = FactsPoints{};
+      fresh = true;
+    }
+    if (fresh) {
+      if (cache.size() > 4096) {  // bounded: expired sets of facts dropped, all if none is
+        for (auto c = cache.begin(); c != cache.end();) c = c->second.owner.expired() ? cache.erase(c) : std::next(c);
+        if (cache.size() > 2048) cache.clear();
+        it = cache.try_emplace(memo_.get()).first;
+      }
+      it->second.owner = std::static_pointer_cast<void>(memo_);
+    }
+    points = &it->second;
+  }
+  FactsPoints local;
+  if (!points) points = &local;
+  // Candidate points: every symbol small, every symbol large, and each symbol large with the
+  // others small (which of two terms is larger usually turns on one ratio).
+  auto at = [&](int k, const ex* big) -> Point& {
+    static const numeric scales[3] = {1, 2, 1000};
+    if (!big) {
+      if (!points->built[k]) {
+        build_point(points->fixed[k], scales[k], nullptr);
+        points->built[k] = true;
+      }
+      return points->fixed[k];
+    }
+    auto [it, fresh] = points->big.try_emplace(*big);
+    if (fresh) build_point(it->second, scales[2], big);
+    return it->second;
+  };
+  std::vector<std::pair<int, const ex*>> plans = {{0, nullptr}, {1, nullptr}, {2, nullptr}};
+  for (const auto& [s, inf] : info_)
+    if (!inf.index && symbols.count(s)) plans.push_back({2, &s});
+  for (const auto& [k, big] : plans) {
+    Point& pt = at(k, big);
+    if (!pt.ok) continue;
+    bool allowed;
+    exmap with_free;
+    if (free.empty()) {
+      if (pt.allowed < 0) pt.allowed = allows(pt.env) ? 1 : 0;
+      allowed = pt.allowed == 1;
+    } else {
+      with_free = pt.env;
+      for (const ex& s : free) with_free[s] = big ? numeric(1) : (k == 0 ? numeric(1) : k == 1 ? numeric(2) : numeric(1000));
+      allowed = allows(with_free);
+    }
+    if (!allowed) continue;
+    auto v = exact_at(e, free.empty() ? pt.env : with_free);
     if (v && (v->is_negative() || (strict && v->is_zero()))) return true;
   }
   return false;
