@@ -252,8 +252,7 @@ ex with_guard_residues(const ex& guards, const ex& y) {
 // extremum or a Pamela function (vector max, floor, ceil) at the node, so sums, products and
 // powers skip the rule loop (28 failed class tests each). A rule
 // that rewrites one of these node types must be let through here.
-// Sums and products are rewritten only through their operands; so are powers, but for a
-// power of a comparison (cmp_power: a 0/1 value is its own square).
+// Sums, products and powers are rewritten through their operands (but cmp_power's case).
 bool no_rule_applies(const ex& e) {
   return is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && !is_comparison(e.op(0)));
 }
