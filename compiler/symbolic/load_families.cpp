@@ -670,9 +670,10 @@ namespace pamc::sym {
 // [ax + dx, bx + dx] x [ay + dy, by + dy]. The load of a cell is the sum of the boxes that
 // hold it; with loads >= 0 a busiest cell can be moved, dimension by dimension, to the
 // largest lower end among the boxes that hold it (every one of them still holds it), so
-// the max is over cells whose X is some nonempty box's lower x end and whose Y is some
-// nonempty box's lower y end: at most 36 candidates for 6 boxes, each the sum of the boxes
-// that hold it. An empty vector's max is 0, as every candidate is then guarded to 0. A 2-D
+// the max is over cells whose X is some box's lower x end and whose Y is some box's lower y
+// end: at most 36 candidates for 6 boxes, each the sum of the boxes that hold it (of the
+// nonempty ones only, so each is a cell's load or 0). An empty vector's max is 0, as every
+// candidate's is then. A 2-D
 // stencil's compute and halo messages (`if (x > 0) use(cpu((x - 1) * Py + y), t_halo)`).
 // Side conditions: w c >= 0 and not failing, free of the loops (proved); dx and dy
 // integers (proved); S an integer >= 1 and the loop bounds integers (proved or assumed: at
@@ -721,15 +722,27 @@ std::optional<ex> rule_vmax_boxes(const ex& e, const Facts& f, Assumptions& a) {
   conds.push_back({true, *S});
   conds.push_back({false, *S - 1});
   if (!detail::require(conds, f, a)) return std::nullopt;
+  // The distinct lower ends. No candidate needs a guard that its box is nonempty: its value
+  // sums only the nonempty boxes that hold the cell (an empty box's indicator is 0), so it
+  // is the load of a cell of the grid, or 0.
+  auto distinct = [](exvector v) {
+    exvector out;
+    for (const ex& x : v)
+      if (std::none_of(out.begin(), out.end(), [&](const ex& y) { return (x - y).expand().is_zero(); })) out.push_back(x);
+    return out;
+  };
+  exvector xs, ys;
+  for (const Box& b : boxes) {
+    xs.push_back(b.ax.expand());
+    ys.push_back(b.ay.expand());
+  }
   auto le = [](const ex& x, const ex& y) { return compare(Cmp::Le, x, y); };
   exvector cands;
-  for (const Box& sx : boxes)
-    for (const Box& sy : boxes) {
+  for (const ex& X : distinct(xs))
+    for (const ex& Y : distinct(ys)) {
       ex load = 0;
-      for (const Box& t : boxes)
-        load += t.load * le(t.ax, sx.ax) * le(sx.ax, t.bx) * le(t.ay, sy.ay) * le(sy.ay, t.by);
-      ex nonempty = le(sx.ax, sx.bx) * le(sx.ay, sx.by) * le(sy.ax, sy.bx) * le(sy.ay, sy.by);
-      cands.push_back(detail::decide_all(nonempty * load, f).expand());
+      for (const Box& t : boxes) load += t.load * le(t.ax, X) * le(X, t.bx) * le(t.ay, Y) * le(Y, t.by);
+      cands.push_back(detail::decide_all(load, f).expand());
     }
   return make_max(cands);
 }
