@@ -460,7 +460,24 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   if (!w.has(l.index)) return std::nullopt;  // an index-free weight is the cyclic rules'
   symbol r(l.index.get_name());
   ex g = w.subs(exmap{{pos, r}}, subs_options::no_pattern);
-  if (g.has(l.index)) return std::nullopt;
+  // Else a weight of the index's own residues, (i + e) mod P (a worker's speed by i mod P
+  // beside the position (i + B) mod P): read over the residue r of i, whose position
+  // (r + off) mod P runs over 0..P - 1 once as r does, so the max over r is the same.
+  bool by_residue = false;
+  if (g.has(l.index)) {
+    exmap residues;
+    bool ok = true;
+    for (const_preorder_iterator it = w.preorder_begin(); ok && it != w.preorder_end(); ++it) {
+      if (pamela_function(*it) != Fn::Mod || !it->op(1).is_equal(P) || !it->op(0).has(l.index)) continue;
+      auto li = detail::linear_in(it->op(0), l.index);
+      ok = li && li->first == 1 && f.provably_integer(li->second);
+      if (ok) residues[*it] = li->second.is_zero() ? ex(r) : mod_of(r + li->second, P);
+    }
+    if (!ok || residues.empty()) return std::nullopt;
+    g = w.subs(residues, subs_options::no_pattern);
+    if (g.has(l.index)) return std::nullopt;
+    by_residue = true;
+  }
   bool p_positive = f.provably_positive(P);
   Facts fr = f;
   if (!p_positive) fr.add_lower(ex_to<symbol>(is_class<symbol>(P) ? P : ex(r)), 1, false);
@@ -470,7 +487,8 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   std::vector<detail::Cond> conds = {{true, P}, {true, off}, {true, l.lb}, {true, l.ub}};
   if (!p_positive) conds.push_back({false, P - 1});
   if (!detail::require(conds, f, a)) return std::nullopt;
-  ex cnt = floor_of((l.ub + off - r) / P) - floor_of((l.lb + off - 1 - r) / P);
+  const ex shift = by_residue ? ex(0) : off;  // the residue r of i, or of i + off
+  ex cnt = floor_of((l.ub + shift - r) / P) - floor_of((l.lb + shift - 1 - r) / P);
   ex m = make_reduction(ReduceKind::Max, r, 0, P - 1, g * cnt, true);
   return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
 }

@@ -124,9 +124,19 @@ struct Checker {
     Assumptions tmp = a;
     // Terms that are integers by themselves (i div B, a floor) need nothing; the rest must
     // sum to an integer.
-    ex rest = 0;
-    for (const ex& t : detail::operands_of(pos.expand(), true))
-      if (!in.provably_integer(t)) rest += t;
+    // x mod K (K a proved integer >= 1) is an integer where x is: its argument takes its place,
+    // so (i + B) mod P needs only "B is an integer" (assumed and checked), not "never".
+    ex rest = 0, todo = pos.expand();
+    for (int pass = 0; pass < 4 && !todo.is_zero(); ++pass) {
+      ex next = 0;
+      for (const ex& t : detail::operands_of(todo, true)) {
+        if (in.provably_integer(t)) continue;
+        if (pamela_function(t) == Fn::Mod && in.provably_integer(t.op(1)) && in.provably_positive(t.op(1))) next += t.op(0);
+        else rest += t;
+      }
+      todo = next.expand();
+    }
+    rest += todo;
     if (!signed_proof(tmp, [&] { return detail::require({{true, rest}}, in, tmp); })) return never(pos);
     for (const ex& k : tmp.integer)  // i / 2: "1/2 is an integer" is plainly never so
       if (is_class<numeric>(k)) return never(pos);
