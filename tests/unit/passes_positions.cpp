@@ -91,3 +91,26 @@ TEST_CASE("positions: valid positions close with no condition on them") {
     agree_everywhere(kHead + b);
   }
 }
+
+TEST_CASE("positions: a shift by a parameter needs only that it is an integer") {
+  // (i + B) mod P is an integer in 0..P - 1 wherever B is an integer: that is assumed and
+  // checked, and the closed form is used wherever it holds (it was once never used).
+  const std::string text = "numeric parameter N\nnumeric parameter P\nnumeric parameter B\nresource cpu(i) = fcfs(i, 1)\n"
+                           "process main = par (i = 0, N - 1) use(cpu((i + B) mod P), 6 / (1 + (i mod P) mod 2))\n";
+  Compiled c = compile_both(text);
+  const CostModel& m = c.simplified->model;
+  CHECK_FALSE(assumes_position(m));
+  CHECK(m.assumptions.items.count("B is an integer") == 1);
+  for (const CostEquation& e : m.equations)
+    if (e.name == "T_main") CHECK(sym::count_reductions(e.value) == 0);
+  const GiNaC::numeric half(1, 2);
+  long compared = 0;
+  for (const GiNaC::numeric& n : {GiNaC::numeric(-3), GiNaC::numeric(0), GiNaC::numeric(1), GiNaC::numeric(10), GiNaC::numeric(1000001)})
+    for (const GiNaC::numeric& p : {GiNaC::numeric(0), half, GiNaC::numeric(1), GiNaC::numeric(2), GiNaC::numeric(5)})
+      for (const GiNaC::numeric& b : {GiNaC::numeric(-7), GiNaC::numeric(0), half, GiNaC::numeric(3)}) {
+        edge::Verdict v = edge::compare(m, c.timed->model, "T_main", {{"N", n}, {"P", p}, {"B", b}});
+        CHECK_MESSAGE(v.outcome != edge::Outcome::Mismatch, "at N=" << n << " P=" << p << " B=" << b << ": " << v.problem);
+        compared += v.outcome == edge::Outcome::Compared;
+      }
+  CHECK(compared >= 30);
+}
