@@ -2,6 +2,7 @@
 
 #include "compiler/passes/lower.h"
 #include "compiler/symbolic/evaluate.h"
+#include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/position_domain.h"
@@ -38,6 +39,12 @@ Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& input
   return r;
 }
 
+bool has_extremum(const GiNaC::ex& e) {
+  for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+    if (GiNaC::is_a<sym::extremum>(*it)) return true;
+  return false;
+}
+
 }  // namespace
 
 void simplify_model(CostModel& model) {
@@ -46,6 +53,9 @@ void simplify_model(CostModel& model) {
   std::vector<GiNaC::ex> time_values;
   for (const CostEquation& e : model.equations) time_values.push_back(e.time_value);
   sym::infer_model_facts(time_values, model.facts, model.assumptions);
+  // An integrality the position check assumes (B for cpu((i + B) mod P)) counts as one the
+  // first round assumed: the second round takes it as a fact.
+  const std::size_t integers_from_model = model.assumptions.integer.size();
   sym::assume_valid_positions(time_values, model.facts, model.assumptions);
   for (GiNaC::ex& v : time_values) v = sym::powers_of_two(v, model.facts);
   Round best = simplify_round(model, time_values, model.facts, model.assumptions);
@@ -53,9 +63,9 @@ void simplify_model(CostModel& model) {
   // them all together), so the rules may take them as facts. When the first round leaves
   // reductions open and assumed something, the model is simplified again from its time
   // domain with those assumptions as facts; the new round is kept if it closes more, or as
-  // much and prints shorter. A closed model gets that round when it keeps a guard (with
-  // PX >= 1 and PY >= 1 a sweep's guards and max(0, PX - 1) fold away) or assumed an
-  // integrality (N is an integer turns floor(N) back into N).
+  // much and prints shorter. A closed model gets that round when it keeps a guard or a
+  // max/min (with PX >= 1 and PY >= 1 a sweep's guards and max(0, PX - 1) fold away) or
+  // assumed an integrality (N is an integer turns floor(N) back into N).
   auto printed_size = [&](const Round& r) {
     std::size_t n = 0;
     for (std::size_t k = 0; k < r.values.size(); ++k)
@@ -63,11 +73,13 @@ void simplify_model(CostModel& model) {
     return n;
   };
   for (int round = 0; round < 2; ++round) {
-    bool more_integers = best.assumptions.integer.size() > model.assumptions.integer.size();
+    bool more_integers = best.assumptions.integer.size() > (round == 0 ? integers_from_model : model.assumptions.integer.size());
     if (best.assumptions.items.size() <= model.assumptions.items.size() && !more_integers) break;
-    bool guarded = false;  // a guard such as (1 <= PX), which the assumptions may decide
+    // A guard such as (1 <= PX), or a max/min whose arms the assumptions may order
+    // (max(1, ceil(N / P)) under N >= 1).
+    bool guarded = false;
     for (std::size_t k = 0; k < best.values.size() && !guarded; ++k)
-      guarded = model.equations[k].top_level && sym::has_comparison(best.values[k]);
+      guarded = model.equations[k].top_level && (sym::has_comparison(best.values[k]) || has_extremum(best.values[k]));
     if (best.top == 0 && !more_integers && !guarded) break;
     sym::Facts more = model.facts;
     sym::Assumptions start = best.assumptions;  // a promotion may add a sign it relies on

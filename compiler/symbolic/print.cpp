@@ -331,7 +331,11 @@ Text rounding(const std::string& name, const ex& e) {
 }
 
 Text infix(const ex& a, const char* op, const ex& b, int prec) {
-  return {wrap(P(a), prec) + " " + op + " " + wrap(P(b), prec + 1), prec};
+  // A left operand with a leading '-' is parenthesized: (-1) div b is not -(1 div b), and a
+  // product or sum reads a leading '-' of a term as its sign.
+  Text l = P(a);
+  std::string left = !l.s.empty() && l.s[0] == '-' ? "(" + l.s + ")" : wrap(l, prec);
+  return {left + " " + op + " " + wrap(P(b), prec + 1), prec};
 }
 
 Text P_uncached(const ex& e);

@@ -59,6 +59,12 @@ TEST_CASE("operators, precedence and functions print as Pamela") {
   CHECK(to_pamela(-a) == "-a");
   CHECK(to_pamela(1 - a) == "1 - a");
   CHECK(to_pamela(-a - 1) == "-a - 1");
+  // (-1) div P is not -(1 div P): a negative left operand of div or mod keeps its parentheses,
+  // also as a term of a sum, where a leading '-' would be read as the term's sign.
+  CHECK(to_pamela(idiv_of(-1, P)) == "(-1) div P");
+  CHECK(to_pamela(2 * (P + idiv_of(-1, N))) == "2 * ((-1) div N) + 2 * P");
+  CHECK(to_pamela(P - idiv_of(-1, N)) == "P - (-1) div N");
+  CHECK(to_pamela(mod_of(-a, P)) == "(-a) mod P");
 }
 
 TEST_CASE("max/min eval: flatten, dedupe, fold numbers, single argument") {
