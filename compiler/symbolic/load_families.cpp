@@ -224,6 +224,18 @@ std::optional<std::pair<ex, ex>> position_span(const Family& fam, const Facts& f
 
 namespace {
 
+// Every value of g over the loops an integer in [lb, ub] (proved, position_bound): then g's
+// least value, else nullopt. An owner test g == w then holds for exactly one w of that range.
+std::optional<ex> values_within(const ex& g, const std::vector<Loop>& loops, const ex& lb, const ex& ub,
+                                const Facts& f) {
+  Facts in = within(f, loops);
+  auto lo = position_bound(g, false, loops, f, in);
+  auto hi = position_bound(g, true, loops, f, in);
+  if (!lo || !hi || !in.provably_integer(g) || !f.provably_nonneg(*lo - lb) || !f.provably_nonneg(ub - *hi))
+    return std::nullopt;
+  return lo;
+}
+
 // A family whose weight holds an owner test (g == w), w one of its loops and g free of w
 // (`if (c mod W == w) use(cpu(w + 1), t(c))` in a worker loop over the chunks c): on each
 // point of the other loops w takes the one value g, where g is an integer in w's range, so
@@ -262,11 +274,7 @@ std::optional<Family> exchange_fiber(const Family& fam, const Facts& f) {
     bool varies = false;
     for (const Loop& l : others) varies = varies || rest.has(l.index);
     if (!varies) continue;
-    Facts in = within(f, others);
-    auto lo = position_bound(g, false, others, f, in);
-    auto hi = position_bound(g, true, others, f, in);
-    if (!lo || !hi || !in.provably_integer(g) || !f.provably_nonneg(*lo - lw.lb) || !f.provably_nonneg(lw.ub - *hi))
-      continue;
+    if (!values_within(g, others, lw.lb, lw.ub, f)) continue;
     exmap at{{w, g}};
     return Family{others, fam.outer, rest.subs(at, subs_options::no_pattern), fam.pos.subs(at, subs_options::no_pattern)};
   }
@@ -588,12 +596,8 @@ std::optional<FiberSum> fiber_sum(const ex& body, const ex& w) {
 // (proved with j's range) and >= 0 (proved): so each j matches exactly one w of r's range,
 // and unitvec(g(j)) exists.
 bool fibers_cover(const FiberSum& fs, const reduction& r, const Facts& f) {
-  std::vector<Loop> loops = {fs.loop};
-  Facts in = within(f, loops);
-  auto lo = position_bound(fs.pos, false, loops, f, in);
-  auto hi = position_bound(fs.pos, true, loops, f, in);
-  return lo && hi && in.provably_integer(fs.pos) && f.provably_nonneg(*lo) && f.provably_nonneg(*lo - r.lb()) &&
-         f.provably_nonneg(r.ub() - *hi);
+  auto lo = values_within(fs.pos, {fs.loop}, r.lb(), r.ub(), f);
+  return lo && f.provably_nonneg(*lo);
 }
 
 }  // namespace

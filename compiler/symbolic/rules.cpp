@@ -447,6 +447,15 @@ ex faulhaber(unsigned k, const ex& n) {
   return (s / (k + 1)).expand();
 }
 
+ex antiderivative(const ex& h, const ex& j, const ex& m) {
+  ex x = h.expand(), out = 0;
+  for (int k = 0; k <= x.degree(j); ++k) {
+    ex c = x.coeff(j, k);
+    if (!c.is_zero()) out += c * faulhaber(static_cast<unsigned>(k), m);
+  }
+  return out;
+}
+
 const std::vector<NamedRule>& all_rules() {
   static const std::vector<NamedRule> rules = {
       {"sum_zero", rule_sum_zero},

@@ -121,5 +121,9 @@ ex factor_polynomial(const ex& x);
 
 // Sum_{i=1..n} i^k as a polynomial in n (Faulhaber, via Bernoulli numbers).
 ex faulhaber(unsigned k, const ex& n);
+// S(m), a polynomial antiderivative of the polynomial h in j (S(m) - S(m - 1) = h(m) for
+// every integer m, by Faulhaber), so that sum (j = lo, hi) { h } = S(hi) - S(lo - 1)
+// wherever hi >= lo - 1.
+ex antiderivative(const ex& h, const ex& j, const ex& m);
 
 }  // namespace pamc::sym

@@ -203,21 +203,6 @@ std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions&) 
   return std::nullopt;
 }
 
-namespace {
-
-// sum_{j = lo..hi} h(j) as S(hi) - S(lo - 1), S a polynomial antiderivative of the
-// polynomial h (S(m) - S(m - 1) = h(m) for every integer m). Exact when hi >= lo - 1.
-ex antiderivative(const ex& h, const ex& j, const ex& m) {
-  ex x = h.expand(), out = 0;
-  for (int k = 0; k <= x.degree(j); ++k) {
-    ex c = x.coeff(j, k);
-    if (!c.is_zero()) out += c * faulhaber(static_cast<unsigned>(k), m);
-  }
-  return out;
-}
-
-}  // namespace
-
 // sum (i = lb, ub) { g(i) * F(x) } for F = floor or ceil, x = (s i + e) / Q with s = +-1,
 // Q free of i, and g a polynomial in i with i-free coefficients. With j = s i + e (ceil:
 // ceil(j / Q) = floor((j + Q - 1) / Q), shift j by Q - 1) and h(j) = g(i), the sum is

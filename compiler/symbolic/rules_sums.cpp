@@ -103,13 +103,7 @@ std::optional<ex> rule_sum_poly(const ex& e, const Facts& f, Assumptions& a) {
   ex count = r->ub() - r->lb() + 1;
   if (!f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(body, f, a)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
-  ex out = 0;
-  for (int k = 0; k <= deg; ++k) {
-    ex c = body.coeff(i, k);
-    if (c.is_zero()) continue;
-    out += c * (faulhaber(k, r->ub()) - faulhaber(k, r->lb() - 1));
-  }
-  return nonempty_guard(count, f) * out.expand();
+  return nonempty_guard(count, f) * (antiderivative(body, i, r->ub()) - antiderivative(body, i, r->lb() - 1)).expand();
 }
 
 // True when base ^ exponent would hold an exact number of more than a million bits once
@@ -531,12 +525,7 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
     for (int k = 0; poly && k <= x.degree(i); ++k) poly = !x.coeff(i, k).has(i);
     if (!poly || is_vector_valued(x) || (may_fail(x, f) && !nonempty))
       return rebuild_reduction(*r, ReduceKind::Sum, lo, hi, body);
-    ex out = 0;
-    for (int k = 0; k <= x.degree(i); ++k) {
-      ex coef = x.coeff(i, k);
-      if (!coef.is_zero()) out += coef * (faulhaber(static_cast<unsigned>(k), hi) - faulhaber(static_cast<unsigned>(k), lo - 1));
-    }
-    out = out.expand();
+    ex out = (antiderivative(x, i, hi) - antiderivative(x, i, lo - 1)).expand();
     return out.is_zero() ? out : nonempty_guard(hi - lo + 1, f) * out;
   };
   // g1 on the ray where d >= 0 (max) or d <= 0 (min): i >= L when that ray grows with i.
