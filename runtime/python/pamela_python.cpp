@@ -183,6 +183,8 @@ PYBIND11_MODULE(pamela, m) {
   // the list of them. The type is kept for the translator and never freed (a module's
   // exception type lives as long as the interpreter).
   static py::handle error_type = py::exception<pamela::Error>(m, "Error").release();
+  // pamela.WorkLimit(RuntimeError): a point whose unsimplified loops would pass 10^9 steps.
+  static py::handle work_limit_type = py::exception<pamela::WorkLimit>(m, "WorkLimit", PyExc_RuntimeError).release();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -190,6 +192,8 @@ PYBIND11_MODULE(pamela, m) {
       py::object err = error_type(e.what());
       err.attr("diagnostics") = py::cast(e.diagnostics());
       PyErr_SetObject(error_type.ptr(), err.ptr());
+    } catch (const pamela::WorkLimit& e) {
+      PyErr_SetString(work_limit_type.ptr(), e.what());
     }
   });
 

@@ -44,6 +44,17 @@ def test_mrm_closed_form_and_value():
     assert isinstance(m(P=1000, N=1e6), float)
 
 
+def test_a_point_whose_fallback_loops_would_run_for_hours_is_refused():
+    # log2(P) is assumed an integer; at P = 3 the unsimplified model answers, and at
+    # L = 10000 its loops would run 2 ^ 10000 steps: pamela.WorkLimit, a RuntimeError, at once.
+    m = pamela.Model(str(ROOT / "samples" / "corpus" / "tree_cyclic_levels.pam"))
+    t = m.function("main")
+    assert t(5, 8) == 9 and t(5, 12) == 8
+    with pytest.raises(pamela.WorkLimit, match="more than the limit of 1e9"):
+        t(10000, 3)
+    assert issubclass(pamela.WorkLimit, RuntimeError)
+
+
 def test_vectorized_mrm_matches_the_formula():
     m = pamela.Model(str(MRM))
     P = np.arange(1, 1025)
