@@ -143,16 +143,42 @@ class Normalizer {
   // would build 2^40 nodes before saying anything.
   static constexpr long long kMaxExpansionNodes = 20'000'000;
 
-  NodeP substitute(const NodeP& n, const Env& env) {
-    if (++expanded_ > kMaxExpansionNodes) {
-      const ast::Node* at = outer_call_ ? outer_call_ : n.get();
-      throw CompileError{Diagnostic{Severity::Error, DiagKind::ModelTooLarge, at->loc,
-                                    "expanding the definitions " +
-                                        (outer_call_ ? "called here ('" + outer_call_->name + "') " : std::string()) +
-                                        "builds more than 20,000,000 expression nodes; definitions that call "
-                                        "others several times grow exponentially: write the repetition as a loop",
-                                    {}}};
+  [[noreturn]] void too_large(const ast::Node* n) const {
+    const ast::Node* at = outer_call_ ? outer_call_ : n;
+    throw CompileError{Diagnostic{Severity::Error, DiagKind::ModelTooLarge, at->loc,
+                                  "expanding the definitions " +
+                                      (outer_call_ ? "called here ('" + outer_call_->name + "') " : std::string()) +
+                                      "builds more than 20,000,000 expression nodes; definitions that call "
+                                      "others several times grow exponentially: write the repetition as a loop",
+                                  {}}};
+  }
+
+  // How many nodes substituting d's body visits, counted without building anything
+  // (saturating past the budget). A call whose expansion would pass the budget is refused
+  // before it starts: building 20 million nodes first took seconds, minutes under the
+  // sanitizers. It never overcounts (a global equation's body, expanded once and then
+  // shared, counts 1), so the running count below stays the rule and this only says it sooner.
+  long long expansion_cost(const ast::Decl& d) {
+    auto it = cost_.find(&d);
+    if (it != cost_.end()) return it->second;
+    cost_[&d] = 0;  // a recursive definition is refused by the checker; count it as nothing here
+    long long c = visits(d.body, d.formals);
+    cost_[&d] = c;
+    return c;
+  }
+  long long visits(const NodeP& n, const std::vector<std::string>& formals) {
+    if (!n) return 0;
+    long long c = 1;
+    for (const NodeP& k : n->kids) c = std::min(c + visits(k, formals), kMaxExpansionNodes + 1);
+    if (n->kind == Kind::Call && std::find(formals.begin(), formals.end(), n->name) == formals.end()) {
+      const ast::Decl* d = global(n->name);
+      if (d && d->body && !d->formals.empty()) c = std::min(c + expansion_cost(*d), kMaxExpansionNodes + 1);
     }
+    return c;
+  }
+
+  NodeP substitute(const NodeP& n, const Env& env) {
+    if (++expanded_ > kMaxExpansionNodes) too_large(n.get());
     switch (n->kind) {
       case Kind::Number:
         return n;
@@ -173,6 +199,7 @@ class Normalizer {
         for (std::size_t i = 0; i < d->formals.size() && i < args.size(); ++i) callee[d->formals[i]] = args[i];
         // The outermost call being expanded is where a blow-up is reported.
         if (!outer_call_) outer_call_ = n.get();
+        if (expanded_ + expansion_cost(*d) > kMaxExpansionNodes) too_large(n.get());
         const ast::Node* saved = outer_call_;
         NodeP out = substitute(d->body, callee);
         if (saved == n.get()) outer_call_ = nullptr;
@@ -232,6 +259,7 @@ class Normalizer {
   [[maybe_unused]] Diagnostics& diags_;
   std::unordered_map<const ast::Decl*, NodeP> memo_;  // global_body's, per declaration
   long long expanded_ = 0;
+  std::unordered_map<const ast::Decl*, long long> cost_;  // expansion_cost's, per definition
   const ast::Node* outer_call_ = nullptr;
 };
 
