@@ -524,8 +524,8 @@ bool Facts::integer_rec(const ex& e, bool registry) const {
   }
   // A known integer expression g (declare_integer_expr): e = g, e = g * (an integer), or
   // e = g + (an integer); the rest is proved without the registry, so this never loops.
-  if (registry && !integer_exprs_.empty() && (is_class<mul>(e) || is_class<power>(e) || is_class<add>(e)) &&
-      rational_in_symbols(e)) {
+  if (registry && !integer_exprs_.empty() && (is_class<mul>(e) || ((is_class<power>(e) || is_class<add>(e)) &&
+      rational_in_symbols(e)))) {
     for (const ex& g : integer_exprs_) {
       if (g.is_equal(e)) return true;
       if (is_class<add>(e)) {

@@ -1,5 +1,6 @@
 // Load vectors read as families: see load_families.h.
 #include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/load_families_internal.h"
 
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/extremum.h"
@@ -20,16 +21,7 @@ namespace pamc::sym {
 
 using namespace GiNaC;
 
-namespace {
-
-using detail::Loop;
-
-// One family: outer * loops (outermost first) over weight * unitvec(pos). The factors met
-// outside every loop stay there (`outer`): they are evaluated as before, whatever the loops.
-struct Family {
-  std::vector<Loop> loops;
-  ex outer, weight, pos;
-};
+namespace detail {
 
 // Reads v, a vector-valued expression, as families; false when some part is not one
 // (a scalar added to a vector, a vector literal, a vector inside a max).
@@ -96,6 +88,18 @@ bool weights_nonneg(const std::vector<Family>& fams, const Facts& f) {
     if (!within(f, fam.loops).provably_nonneg(fam.outer * fam.weight)) return false;
   return true;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::Family;
+using detail::Loop;
+using detail::nest;
+using detail::one_family;
+using detail::read_families;
+using detail::weights_nonneg;
+using detail::within;
 
 // The family with its position loop q outermost and the other loops summed into the
 // weight; nullopt when the position depends on no loop or on several, when q is already
@@ -641,6 +645,34 @@ std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions&
 // the sum's unitvec positions are the inner ones, so a position without a value still has
 // none. The inner max repeats the outer one at every level of a nest of pars, and rules that
 // cannot close it (a per-branch load of an all-to-all) would leave the whole time open.
+namespace {
+
+// v(p) >= 0 elementwise for every p of r's range, family by family.
+bool nonneg_loads(const ex& v, const reduction& r, const Facts& f) {
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  return read_families(v, loops, 1, 1, fams) && weights_nonneg(fams, within(f, {{r.index(), r.lb(), r.ub()}}));
+}
+
+// v is g times one position (every unitvec in v the same, free of v's own loops): v's one
+// entry is g.
+bool branch_is_its_load(const ex& g, const ex& v) {
+  ex u;
+  std::set<ex, ex_is_less> inner;
+  for (const_preorder_iterator it = v.preorder_begin(); it != v.preorder_end(); ++it) {
+    if (is_class<reduction>(*it)) inner.insert(ex_to<reduction>(*it).index_ex());
+    if (pamela_function(*it) != Fn::Unitvec) continue;
+    if (!u.is_zero() && !u.is_equal(*it)) return false;
+    u = *it;
+  }
+  if (u.is_zero()) return false;
+  for (const ex& j : inner)
+    if (u.has(j)) return false;
+  return (v.subs(exmap{{u, 1}}, subs_options::no_pattern) - g).expand().is_zero();
+}
+
+}  // namespace
+
 std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
@@ -653,9 +685,17 @@ std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&)
     for (size_t ri = 0; ri < args.size(); ++ri) {
       if (!is_class<reduction>(args[ri])) continue;
       const auto& r = ex_to<reduction>(args[ri]);
-      if (r.kind() != ReduceKind::Max || !is_class<extremum>(r.body()) || !ex_to<extremum>(r.body()).is_max()) continue;
+      if (r.kind() != ReduceKind::Max) continue;
       if (!(r.lb() - total.lb()).expand().is_zero() || !(r.ub() - total.ub()).expand().is_zero()) continue;
       ex v = total.body().subs(exmap{{total.index_ex(), r.index_ex()}}, subs_options::no_pattern);
+      if (!is_class<extremum>(r.body()) || !ex_to<extremum>(r.body()).is_max()) {
+        // A branch that is only its own use (par (i) use(cpu(f(i)), g(i))): g(i) is v(i)'s
+        // one entry, at most the sum's entry there, so the whole arm goes.
+        if (!branch_is_its_load(r.body(), v) || !nonneg_loads(v, r, f)) continue;
+        exvector out(args.begin(), args.end());
+        out.erase(out.begin() + static_cast<long>(ri));
+        return make_max(out);
+      }
       const auto& inner = ex_to<extremum>(r.body()).args();
       exvector kept;
       bool dropped = false;
@@ -666,107 +706,13 @@ std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&)
         }
         kept.push_back(x);
       }
-      if (!dropped || kept.empty()) continue;
-      // v(p) >= 0 elementwise for every p of the range, family by family.
-      std::vector<Loop> loops;
-      std::vector<Family> fams;
-      if (!read_families(v, loops, 1, 1, fams)) continue;
-      if (!weights_nonneg(fams, within(f, {{r.index(), r.lb(), r.ub()}}))) continue;
+      if (!dropped || kept.empty() || !nonneg_loads(v, r, f)) continue;
       exvector out(args.begin(), args.end());
       out[ri] = rebuild_reduction(r, ReduceKind::Max, r.lb(), r.ub(), kept.size() == 1 ? kept[0] : make_max(kept));
       return make_max(out);
     }
   }
   return std::nullopt;
-}
-
-}  // namespace pamc::sym
-
-namespace pamc::sym {
-
-// Boxes on a process grid. Each family is w * sum (x = ax, bx) { sum (y = ay, by) { c *
-// unitvec(S (x + dx) + y + dy) } } (the x and y loops in either order), with one row length
-// S, a symbol that is a positive integer, shared by all; dx, dy integers free of the loops;
-// the column y + dy within [0, S - 1] over y's range (proved): so the position determines
-// the cell (X, Y) = (x + dx, y + dy), and the family adds w c to every cell of the box
-// [ax + dx, bx + dx] x [ay + dy, by + dy]. The load of a cell is the sum of the boxes that
-// hold it; with loads >= 0 a busiest cell can be moved, dimension by dimension, to the
-// largest lower end among the boxes that hold it (every one of them still holds it), so
-// the max is over cells whose X is some box's lower x end and whose Y is some box's lower y
-// end: at most 36 candidates for 6 boxes, each the sum of the boxes that hold it (of the
-// nonempty ones only, so each is a cell's load or 0). An empty vector's max is 0, as every
-// candidate's is then. A 2-D
-// stencil's compute and halo messages (`if (x > 0) use(cpu((x - 1) * Py + y), t_halo)`).
-// Side conditions: w c >= 0 and not failing, free of the loops (proved); dx and dy
-// integers (proved); S an integer >= 1 and the loop bounds integers (proved or assumed: at
-// S = 0 the rows are empty and the unsimplified model answers).
-std::optional<ex> rule_vmax_boxes(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  std::vector<Loop> loops;
-  std::vector<Family> fams;
-  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() < 2 || fams.size() > 6) return std::nullopt;
-  struct Box {
-    ex ax, bx, ay, by, load;
-  };
-  std::vector<Box> boxes;
-  std::optional<symbol> S;
-  std::vector<detail::Cond> conds;
-  for (const Family& fam : fams) {
-    if (fam.loops.size() != 2) return std::nullopt;
-    const Loop &l0 = fam.loops[0], &l1 = fam.loops[1];
-    if (l1.lb.has(l0.index) || l1.ub.has(l0.index)) return std::nullopt;
-    const ex w = fam.outer * fam.weight;
-    if (w.has(l0.index) || w.has(l1.index) || !f.provably_nonneg(w) || may_fail(w, f)) return std::nullopt;
-    const ex pos = fam.pos.expand();
-    if (!pos.is_polynomial(l0.index) || !pos.is_polynomial(l1.index) || pos.degree(l0.index) != 1 ||
-        pos.degree(l1.index) != 1)
-      return std::nullopt;
-    const ex c0 = pos.coeff(l0.index, 1), c1 = pos.coeff(l1.index, 1);
-    if (c0.has(l1.index) || c1.has(l0.index)) return std::nullopt;  // no x * y term
-    // The row index x has the coefficient S, the column index y the coefficient 1.
-    const bool y_inner = c1.is_equal(1);
-    if (!y_inner && !c0.is_equal(1)) return std::nullopt;
-    const Loop &lx = y_inner ? l0 : l1, &ly = y_inner ? l1 : l0;
-    const ex cs = y_inner ? c0 : c1;
-    if (!is_class<symbol>(cs)) return std::nullopt;
-    if (!S) S = ex_to<symbol>(cs);
-    else if (!cs.is_equal(*S)) return std::nullopt;
-    const ex rest = (pos - cs * lx.index - ly.index).expand();
-    if (!rest.is_polynomial(*S) || rest.degree(*S) > 1) return std::nullopt;
-    const ex dx = rest.coeff(*S, 1), dy = rest.coeff(*S, 0);
-    if (dx.has(*S) || dy.has(*S)) return std::nullopt;
-    if (!f.provably_integer(dx) || !f.provably_integer(dy)) return std::nullopt;
-    const Facts in = within(f, fam.loops);
-    if (!in.provably_nonneg(ly.index + dy) || !in.provably_nonneg(*S - 1 - ly.index - dy)) return std::nullopt;
-    for (const ex& b : {lx.lb, lx.ub, ly.lb, ly.ub}) conds.push_back({true, b});
-    boxes.push_back({lx.lb + dx, lx.ub + dx, ly.lb + dy, ly.ub + dy, w});
-  }
-  conds.push_back({true, *S});
-  conds.push_back({false, *S - 1});
-  if (!detail::require(conds, f, a)) return std::nullopt;
-  // The distinct lower ends. No candidate needs a guard that its box is nonempty: its value
-  // sums only the nonempty boxes that hold the cell (an empty box's indicator is 0), so it
-  // is the load of a cell of the grid, or 0.
-  auto distinct = [](exvector v) {
-    exvector out;
-    for (const ex& x : v)
-      if (std::none_of(out.begin(), out.end(), [&](const ex& y) { return (x - y).expand().is_zero(); })) out.push_back(x);
-    return out;
-  };
-  exvector xs, ys;
-  for (const Box& b : boxes) {
-    xs.push_back(b.ax.expand());
-    ys.push_back(b.ay.expand());
-  }
-  auto le = [](const ex& x, const ex& y) { return compare(Cmp::Le, x, y); };
-  exvector cands;
-  for (const ex& X : distinct(xs))
-    for (const ex& Y : distinct(ys)) {
-      ex load = 0;
-      for (const Box& t : boxes) load += t.load * le(t.ax, X) * le(X, t.bx) * le(t.ay, Y) * le(Y, t.by);
-      cands.push_back(detail::decide_all(load, f).expand());
-    }
-  return make_max(cands);
 }
 
 }  // namespace pamc::sym

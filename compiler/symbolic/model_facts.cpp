@@ -367,6 +367,28 @@ void drop_redundant_assumptions(Assumptions& a, const Facts& facts) {
     }
   }
   a.nonneg = kept;
+  // An integrality that follows from the others ("N * h / P is an integer" from "N / P is
+  // an integer" and h = floor(...)): the rest say it already.
+  // Only a recorded assumption goes: a fact from the model stays, as the check of the facts.
+  std::vector<ex> ints = a.integer;
+  for (size_t k = 0; k < ints.size();) {
+    if (is_class<symbol>(ints[k]) || !a.items.count(to_pamela(ints[k]) + " is an integer")) {
+      ++k;
+      continue;
+    }
+    Facts g = facts;
+    Assumptions tmp;
+    tmp.integer = ints;
+    tmp.integer.erase(tmp.integer.begin() + static_cast<long>(k));
+    promote_assumptions(tmp, g);
+    if (g.provably_integer(ints[k])) {
+      a.items.erase(to_pamela(ints[k]) + " is an integer");
+      ints.erase(ints.begin() + static_cast<long>(k));
+    } else {
+      ++k;
+    }
+  }
+  a.integer = ints;
 }
 
 void promote_assumptions(Assumptions& a, Facts& facts) {

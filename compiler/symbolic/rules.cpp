@@ -509,6 +509,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_boxes", rule_vmax_boxes},
       {"vmax_block_cyclic", rule_vmax_block_cyclic},
       {"vmax_block_weighted", rule_vmax_block_weighted},
+      {"vmax_block_concave", rule_vmax_block_concave},
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},

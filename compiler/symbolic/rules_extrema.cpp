@@ -268,37 +268,47 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
   return r->kind() == ReduceKind::Max ? make_max(ends) : make_min(ends);
 }
 
-namespace {
+namespace detail {
 
-// Is g convex in i on the integers, by its structure: linear in i, abs of something linear,
-// a max of convex terms, a sum of convex terms, or a provably nonnegative factor free of i
-// times a convex term (then every chord lies above g, so a max over a range is at an end).
-bool structurally_convex(const ex& g, const ex& i, const Facts& f, int depth = 0) {
+// Convex (sign > 0) or concave (sign < 0) in i over the reals, by structure: linear in i;
+// abs of something linear (convex); a max of convex or a min of concave terms; a sum of
+// terms of that curvature; a quadratic in i whose leading coefficient has the sign; a
+// factor free of i of proved sign times a term (the curvature flips with a factor <= 0).
+// A convex g has every chord above it, so its max over a range is at an end; a concave
+// one lies above its chords.
+bool structurally_convex(const ex& g, const ex& i, const Facts& f, int sign, int depth) {
   if (!g.has(i)) return true;
   if (depth > 8) return false;
   if (linear_in(g, i)) return true;
-  if (is_ex_the_function(g, abs)) return static_cast<bool>(linear_in(g.op(0), i));
-  if (is_class<extremum>(g) && ex_to<extremum>(g).is_max()) {
+  if (is_ex_the_function(g, abs)) return sign > 0 && static_cast<bool>(linear_in(g.op(0), i));
+  if (is_class<extremum>(g)) {
+    if (ex_to<extremum>(g).is_max() != (sign > 0)) return false;
     for (const ex& x : ex_to<extremum>(g).args())
-      if (!structurally_convex(x, i, f, depth + 1)) return false;
+      if (!structurally_convex(x, i, f, sign, depth + 1)) return false;
     return true;
   }
   if (is_class<add>(g)) {
     for (size_t k = 0; k < g.nops(); ++k)
-      if (!structurally_convex(g.op(k), i, f, depth + 1)) return false;
+      if (!structurally_convex(g.op(k), i, f, sign, depth + 1)) return false;
     return true;
   }
   if (is_class<mul>(g)) {
     ex free = 1, dep = 1;
     for (size_t k = 0; k < g.nops(); ++k) (g.op(k).has(i) ? dep : free) *= g.op(k);
-    if (is_class<mul>(dep)) return false;  // more than one factor with i
-    if (f.provably_nonneg(free)) return structurally_convex(dep, i, f, depth + 1);
-    if (f.provably_nonpos(free)) return false;
+    if (!is_class<mul>(dep)) {
+      if (f.provably_nonneg(free)) return structurally_convex(dep, i, f, sign, depth + 1);
+      if (f.provably_nonpos(free)) return structurally_convex(dep, i, f, -sign, depth + 1);
+    }
+  }
+  ex x = g.expand();
+  if (x.is_polynomial(i) && x.degree(i) == 2) {
+    ex c = x.coeff(i, 2);
+    return sign > 0 ? f.provably_nonneg(c) : f.provably_nonpos(c);
   }
   return false;
 }
 
-}  // namespace
+}  // namespace detail
 
 // max (i = lb, ub) { g(i) } = max(g(lb), g(ub)) for g structurally convex in i (a sum or max
 // of terms linear in i or abs of linear, with nonnegative index-free factors: distances
@@ -310,7 +320,7 @@ std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions
   if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
   bool is_max = r->kind() == ReduceKind::Max;
-  if (!structurally_convex(is_max ? r->body() : ex(-r->body()), i, f)) return std::nullopt;
+  if (!structurally_convex(r->body(), i, f, is_max ? 1 : -1)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
   exvector ends{r->body().subs(exmap{{i, r->lb()}}), r->body().subs(exmap{{i, r->ub()}})};
   return is_max ? make_max(ends) : make_min(ends);

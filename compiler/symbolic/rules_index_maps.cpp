@@ -424,6 +424,63 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
 }
 
+// Block map with a concave weight symmetric about the middle of the range: max(w * sum (i =
+// lb, ub) { c(i) * unitvec((i + e) div k + d) }) with lb + e = 0, k a positive integer that
+// divides n = ub - lb + 1 (m = n / k blocks), w c(i) >= 0 on the range, concave in i
+// (structurally_convex) and w c(lb + ub - i) = w c(i). Block t's load L(t) = sum (s = 0,
+// k - 1) { w c(lb + t k + s) } is concave in t (a sum of concave functions of t), and
+// L(m - 1 - t) = L(t) (the reflection i -> lb + ub - i maps block t onto block m - 1 - t), so
+// over the integers 0..m-1 it is largest at the middle block floor((m - 1) / 2): a banded
+// row's 1 + min(i - 1, W) + min(N - i, W) nonzeros under block rows. Side conditions: k > 0
+// (proved); k, n / k, lb and ub integers (proved or assumed); 0 where the range is empty.
+std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  ex wc = m->w * m->c;
+  if (!wc.has(i)) return std::nullopt;
+  // Tried top-down, before the rate in (i - 1) * P div N is divided out (div_rate): a
+  // symbolic rate s > 0 (proved, or s >= 1 assumed for a symbol) gives blocks of k / s.
+  std::vector<Cond> conds;
+  Facts g = f;  // with the rate's assumed sign
+  auto p = mod_div_position(m->pos, i, Fn::Div);
+  if (!p) {
+    ex fn, d = 0;
+    for (const ex& t : operands_of(m->pos.expand(), true)) (pamela_function(t) == Fn::Div && t.has(i) ? fn : d) += t;
+    if (fn.is_zero() || pamela_function(fn) != Fn::Div || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+    ex x = fn.op(0).expand(), rate = x.coeff(i, 1);
+    if (x.degree(i) != 1 || rate.has(i)) return std::nullopt;
+    if (!f.provably_positive(rate)) {
+      if (!is_class<symbol>(rate)) return std::nullopt;
+      conds.push_back({false, rate - 1});
+      g.add_lower(ex_to<symbol>(rate), 1, false);
+    }
+    p = ModDivPos{(x.coeff(i, 0) / rate).expand(), fn.op(1) / rate, d, 1};
+  }
+  // Blocks of N / P: a processor count P in the denominator, P >= 1 assumed if not proved.
+  ex den = p->k.denom();
+  if (is_class<symbol>(den) && !g.provably_positive(den) && !g.mentions_index(den)) {
+    conds.push_back({false, den - 1});
+    g.add_lower(ex_to<symbol>(den), 1, false);
+  }
+  if (p->s != 1 || !(r.lb() + p->e0).expand().is_zero() || !g.provably_positive(p->k)) return std::nullopt;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc) || !structurally_convex(wc, i, in, -1)) return std::nullopt;
+  ex mirrored = wc.subs(exmap{{i, r.lb() + r.ub() - i}});
+  if (!(mirrored - wc).expand().is_zero()) return std::nullopt;
+  const ex& k = p->k;
+  ex n = r.ub() - r.lb() + 1, blocks = n / k;
+  conds.insert(conds.end(), {{true, k}, {true, blocks}, {true, r.lb()}, {true, r.ub()}});
+  if (!require(conds, f, a)) return std::nullopt;
+  ex middle = floor_of((blocks - 1) / 2);
+  ex load = rebuild_reduction(r, ReduceKind::Sum, r.lb() + middle * k, r.lb() + (middle + 1) * k - 1, wc);
+  return (f.provably_positive(n) ? ex(1) : compare(Cmp::Le, 1, n)) * load;
+}
+
 // Block-cyclic map: max(w * sum (i = lb, ub) { c * unitvec(((i + e) div B) mod P + d) }) with
 // lb + e = 0, B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items
 // j = i + e = 0..n-1 form blocks of B dealt round-robin to P owners. Every full round of B P

@@ -110,6 +110,8 @@ std::optional<ex> residue_match_count(const ex& pred, const reduction& r, const 
 // The direction in which g moves with i, by its structure: +1 nondecreasing, -1
 // nonincreasing, 0 free of i, nullopt unknown.
 std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f, int depth = 0);
+// Convex (sign > 0) or concave (sign < 0) in i over the reals, by its structure.
+bool structurally_convex(const ex& g, const ex& i, const Facts& f, int sign = 1, int depth = 0);
 
 // A two-way extremum of B that depends on the index i through g1 - g2 = a i + b (a a nonzero
 // number, b free of i; with facts f, also a free of i of proved sign, normalized to +-1): max(g1, g2), min(g1, g2), or abs(g) read as max(g, -g); also a

@@ -335,11 +335,11 @@ struct Driver {
     // Top-down at a vector max: its loads are read as families before any child is
     // simplified (load_families.h), so no scalar rule has split a family's sum first.
     // A family with one loop and distinct positions is read as the max of its weights
-    // (vmax_distinct) there too, before a guard in its weight (p != q) is rewritten as a
-    // difference of two vectors.
+    // (vmax_distinct) there too, before a guard (p != q) is rewritten as a difference of
+    // vectors; a concave block weight (vmax_block_concave), before its min is split.
     if (pamela_function(e) == Fn::VectorMax) {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"), rule_index("vmax_collapse"),
-                                       rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal")};
+          rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"), rule_index("vmax_block_concave")};
       for (size_t k : top_down)
         if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
     }
