@@ -37,6 +37,11 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions& a
 // sums at the cells whose row and column are lower ends of boxes. nullopt otherwise.
 std::optional<ex> rule_vmax_boxes(const ex& e, const Facts& f, Assumptions& a);
 
+// max(v) of one family over a 2-D cyclic grid, cells (row A(i), column (j + e) mod K), read
+// in the column of the fixed end of j's range toward which the weight does not fall: every
+// cell's load is at most that column's in its row. nullopt otherwise.
+std::optional<ex> rule_vmax_grid_column(const ex& e, const Facts& f, Assumptions& a);
+
 // max(v) with a symbolic offset d that every family's position shares dropped (`Px * Py + p`
 // read as p), when the weights are >= 0, the positions without d are >= 0 and d >= 0 is an
 // integer. nullopt otherwise.

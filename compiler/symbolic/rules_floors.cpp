@@ -49,6 +49,68 @@ std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions&) {
   return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
 }
 
+// floor(x + c i) = floor(x) + c i (ceil and div alike) for a loop index i and c = +-X / Y,
+// X and Y distinct integer symbols (the rows of a Px x Py grid, Px / Py): "X / Y is an
+// integer" (Y divides X) is assumed, recorded and checked where it is not proved; then c i
+// is an integer. A sum over i of floor((N - 1 - Px i) / Py) (a 2-D cyclic triangle's
+// busiest rows) becomes a polynomial sum. For unrelated X and Y such a floor sum has no
+// elementary closed form, and where Y does not divide X the evaluators use the model.
+std::optional<ex> rule_floor_ratio(const ex& e, const Facts& f, Assumptions& a) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil && fn != Fn::Div) return std::nullopt;
+  ex x = fn == Fn::Div ? (e.op(0) / e.op(1)).expand() : e.op(0).expand();
+  if (!f.mentions_index(x)) return std::nullopt;
+  std::set<ex, ex_is_less> indices;
+  for (const_preorder_iterator it = x.preorder_begin(); it != x.preorder_end(); ++it)
+    if (is_class<symbol>(*it) && f.mentions_index(*it)) indices.insert(*it);
+  for (const ex& i : indices) {
+    if (!x.is_polynomial(i) || x.degree(i) != 1) continue;
+    ex c = x.coeff(i, 1), nd = c.numer_denom(), num = nd.op(0), den = nd.op(1);
+    if (is_class<mul>(num) && num.nops() == 2 && num.op(1).is_equal(-1)) num = num.op(0);
+    if (!is_class<symbol>(num) || !is_class<symbol>(den) || num.is_equal(den) || f.provably_integer(c)) continue;
+    if (!f.provably_integer(num) || !f.provably_integer(den) || f.mentions_index(num) || f.mentions_index(den)) continue;
+    if (!require({{true, num / den}}, f, a)) continue;
+    ex k = (c * i).expand(), rest = (x - k).expand();
+    if (fn == Fn::Floor) return floor_of(rest) + k;
+    if (fn == Fn::Ceil) return ceil_of(rest) + k;
+    return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
+  }
+  return std::nullopt;
+}
+
+// Quotient and remainder read together: y - (y mod K) = K floor(y / K) for every y and K != 0
+// (mod is y - K floor(y / K)), so a rounding whose argument holds y / K - (y mod K) / K holds
+// the integer floor(y / K) there (then floor_shift takes it out): floor((N - 1 - (N - 1) mod
+// P) / P) is (N - 1) div P, the last index of a residue class counted in blocks. And with
+// K > 0 (proved), 0 <= y mod K < K, so floor((y mod K) / K) = ceil(-(y mod K) / K) = 0.
+std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
+  ex x = e.op(0).expand();
+  for (const ex& t : operands_of(x, true)) {
+    ex r, c = 1;
+    for (const ex& u : operands_of(t, false)) {
+      if (r.is_zero() && pamela_function(u) == Fn::Mod) r = u;
+      else c *= u;
+    }
+    if (r.is_zero()) continue;
+    const ex K = r.op(1);
+    if ((c * K).expand().is_equal(1) && x.is_equal(t) && fn == Fn::Floor && f.provably_positive(K)) return ex(0);
+    if ((c * K).expand().is_equal(-1) && x.is_equal(t) && fn == Fn::Ceil && f.provably_positive(K)) return ex(0);
+    if (!(c * K).expand().is_equal(-1)) continue;
+    // x = y / K - (y mod K) / K + rest, every term of y / K present in x
+    ex rest = (x - t).expand(), q = (r.op(0) / K).expand();
+    exvector have = operands_of(rest, true);
+    bool all = true;
+    for (const ex& u : operands_of(q, true))
+      all = all && std::any_of(have.begin(), have.end(), [&](const ex& h) { return h.is_equal(u); });
+    if (!all) continue;
+    ex arg = (rest - q).expand() + floor_of(q);
+    return fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
+  }
+  return std::nullopt;
+}
+
 // A rounding of a rounding: floor((floor(x) + m) / k) = floor((x + m) / k) and
 // ceil((ceil(x) + m) / k) = ceil((x + m) / k) for k a positive integer and m an integer (both
 // proved), x real: the k-blocks' ends are integers, so x and its floor lie in the same block
