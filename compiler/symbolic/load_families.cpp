@@ -658,9 +658,10 @@ bool nonneg_loads(const ex& v, const reduction& r, const Facts& f) {
 // entry is g. Through nested pars: g = max (j) { g' } beside v = sum (j) { v' } over the
 // same range, each g'(j) an entry of v'(j).
 bool branch_is_its_load(const ex& g, const ex& v) {
-  if (is_class<reduction>(g) && is_class<reduction>(v)) {
-    const auto &rg = ex_to<reduction>(g), &rv = ex_to<reduction>(v);
-    if (rg.kind() != ReduceKind::Max || rv.kind() != ReduceKind::Sum) return false;
+  if (is_class<reduction>(g) && ex_to<reduction>(g).kind() == ReduceKind::Max) {
+    const auto& rg = ex_to<reduction>(g);
+    if (!is_class<reduction>(v) || ex_to<reduction>(v).kind() != ReduceKind::Sum) return false;
+    const auto& rv = ex_to<reduction>(v);
     if (!(rg.lb() - rv.lb()).expand().is_zero() || !(rg.ub() - rv.ub()).expand().is_zero()) return false;
     return branch_is_its_load(rg.body(), rv.body().subs(exmap{{rv.index_ex(), rg.index_ex()}}, subs_options::no_pattern));
   }

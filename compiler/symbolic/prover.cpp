@@ -403,8 +403,9 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     }
     // A remainder a mod k of integers with k > 0 lies in [0, k - 1]; interval arithmetic
     // only sees [0, k) with k unbounded, so it is written k - 1 - t, 0 <= t <= k - 1: P - 1 -
-    // i mod P >= 0. One remainder per level, the first that qualifies.
-    if (auto r = relax ? first_of(outside_reductions(x, is_remainder)) : std::nullopt) {
+    // i mod P >= 0. One remainder per level, the first that qualifies. Also outside a loop:
+    // (N - 1) mod P + 1 <= P, a residue class's last index, has no other proof.
+    if (auto r = depth == 0 ? first_of(outside_reductions(x, is_remainder)) : std::nullopt) {
       const ex& k = r->op(1);
       if (provably_positive(k) && provably_integer(*r) && !k.has(r->op(0))) {
         symbol t("_t");

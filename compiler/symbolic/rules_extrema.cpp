@@ -210,6 +210,17 @@ std::optional<int> structural_direction(const ex& g, const ex& i, const Facts& f
   if (is_class<power>(g) && is_class<numeric>(g.op(1)) && ex_to<numeric>(g.op(1)).is_positive() &&
       !g.op(1).has(i) && f.provably_nonneg(g.op(0)))
     return structural_direction(g.op(0), i, f, depth + 1);
+  // A sum over j of terms >= 0 that do not move with i, over a range whose ends do: it
+  // gains terms as ub rises or lb falls (the messages of row i to the rows after it).
+  if (is_class<reduction>(g) && ex_to<reduction>(g).kind() == ReduceKind::Sum) {
+    const auto& r = ex_to<reduction>(g);
+    Facts in = f;
+    in.declare_index(r.index(), r.lb(), r.ub());
+    if (r.body().has(i) || !in.provably_nonneg(r.body())) return std::nullopt;
+    auto lo = structural_direction(r.lb(), i, f, depth + 1), hi = structural_direction(r.ub(), i, f, depth + 1);
+    if (!lo || !hi) return std::nullopt;
+    return join(-*lo, *hi);
+  }
   return std::nullopt;
 }
 

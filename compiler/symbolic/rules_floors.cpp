@@ -49,40 +49,47 @@ std::optional<ex> rule_floor_shift(const ex& e, const Facts& f, Assumptions&) {
   return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
 }
 
-// floor(x + c i) = floor(x) + c i (ceil and div alike) for a loop index i and c = +-X / Y,
-// X and Y distinct integer symbols (the rows of a Px x Py grid, Px / Py): "X / Y is an
-// integer" (Y divides X) is assumed, recorded and checked where it is not proved; then c i
-// is an integer. A sum over i of floor((N - 1 - Px i) / Py) (a 2-D cyclic triangle's
-// busiest rows) becomes a polynomial sum. For unrelated X and Y such a floor sum has no
-// elementary closed form, and where Y does not divide X the evaluators use the model.
-std::optional<ex> rule_floor_ratio(const ex& e, const Facts& f, Assumptions& a) {
-  Fn fn = pamela_function(e);
-  if (fn != Fn::Floor && fn != Fn::Ceil && fn != Fn::Div) return std::nullopt;
-  ex x = fn == Fn::Div ? (e.op(0) / e.op(1)).expand() : e.op(0).expand();
-  if (!f.mentions_index(x)) return std::nullopt;
-  std::set<ex, ex_is_less> indices;
-  for (const_preorder_iterator it = x.preorder_begin(); it != x.preorder_end(); ++it)
-    if (is_class<symbol>(*it) && f.mentions_index(*it)) indices.insert(*it);
-  for (const ex& i : indices) {
+// sum (i) { ... F(x + c i) ... } with F = floor, ceil or div, where c = +-X / Y for X and Y
+// distinct integer symbols (a Px x Py grid's Px / Py): with "X / Y is an integer" (Y
+// divides X), c i is an integer and F(x + c i) = F(x) + c i, so the sum reads as a
+// polynomial one (a 2-D cyclic triangle's busiest rows, floor((N - 1 - Px t) / Py)). For
+// unrelated X and Y such a sum has no elementary closed form. The condition is assumed,
+// recorded and checked where not proved (the evaluators use the model where it fails), but
+// not where X <= Y is a fact (a block owner's P / N for P <= N: then it would almost never
+// hold). Tried after the other sum rules, on the first such rounding in the body.
+std::optional<ex> rule_sum_floor_ratio(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  const ex& i = r->index_ex();
+  Facts in = f;
+  in.declare_index(r->index(), r->lb(), r->ub());
+  std::optional<ex> found;
+  exmap swap;
+  for (const_preorder_iterator it = r->body().preorder_begin(); it != r->body().preorder_end() && !found; ++it) {
+    Fn fn = pamela_function(*it);
+    if ((fn != Fn::Floor && fn != Fn::Ceil && fn != Fn::Div) || !it->has(i)) continue;
+    ex x = fn == Fn::Div ? (it->op(0) / it->op(1)).expand() : it->op(0).expand();
     if (!x.is_polynomial(i) || x.degree(i) != 1) continue;
     ex c = x.coeff(i, 1), nd = c.numer_denom(), num = nd.op(0), den = nd.op(1);
     if (is_class<mul>(num) && num.nops() == 2 && num.op(1).is_equal(-1)) num = num.op(0);
-    if (!is_class<symbol>(num) || !is_class<symbol>(den) || num.is_equal(den) || f.provably_integer(c)) continue;
-    if (!f.provably_integer(num) || !f.provably_integer(den) || f.mentions_index(num) || f.mentions_index(den)) continue;
-    if (!require({{true, num / den}}, f, a)) continue;
+    if (!is_class<symbol>(num) || !is_class<symbol>(den) || num.is_equal(den) || in.provably_integer(c)) continue;
+    if (!f.provably_integer(num) || !f.provably_integer(den) || f.provably_nonneg(den - num)) continue;
+    if (f.mentions_index(num) || f.mentions_index(den)) continue;
     ex k = (c * i).expand(), rest = (x - k).expand();
-    if (fn == Fn::Floor) return floor_of(rest) + k;
-    if (fn == Fn::Ceil) return ceil_of(rest) + k;
-    return idiv_of((e.op(0) - e.op(1) * k).expand(), e.op(1)) + k;
+    ex out = fn == Fn::Floor ? floor_of(rest) : fn == Fn::Ceil ? ceil_of(rest) : floor_of(rest);
+    swap[*it] = out + k;
+    found = num / den;
   }
-  return std::nullopt;
+  if (!found || !require({{true, *found}}, f, a)) return std::nullopt;
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), r->body().subs(swap, subs_options::no_pattern));
 }
 
 // Quotient and remainder read together: y - (y mod K) = K floor(y / K) for every y and K != 0
 // (mod is y - K floor(y / K)), so a rounding whose argument holds y / K - (y mod K) / K holds
 // the integer floor(y / K) there (then floor_shift takes it out): floor((N - 1 - (N - 1) mod
 // P) / P) is (N - 1) div P, the last index of a residue class counted in blocks. And with
-// K > 0 (proved), 0 <= y mod K < K, so floor((y mod K) / K) = ceil(-(y mod K) / K) = 0.
+// K > 0 and y an integer (proved), 0 <= y mod K <= K - 1, so floor((y mod K) / K) =
+// ceil(-(y mod K) / K) = 0, floor(-(y mod K + 1) / K) = -1 and ceil((y mod K + 1) / K) = 1.
 std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions&) {
   Fn fn = pamela_function(e);
   if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
@@ -94,10 +101,16 @@ std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions&)
       else c *= u;
     }
     if (r.is_zero()) continue;
-    const ex K = r.op(1);
-    if ((c * K).expand().is_equal(1) && x.is_equal(t) && fn == Fn::Floor && f.provably_positive(K)) return ex(0);
-    if ((c * K).expand().is_equal(-1) && x.is_equal(t) && fn == Fn::Ceil && f.provably_positive(K)) return ex(0);
-    if (!(c * K).expand().is_equal(-1)) continue;
+    const ex K = r.op(1), s = (c * K).expand();
+    if (!s.is_equal(1) && !s.is_equal(-1)) continue;
+    // x = s (r + d) / K with d a number: r + d within [0, K - 1] or [1, K] gives a constant.
+    ex d = ((x - t) * K * s).expand();
+    if (is_class<numeric>(d) && f.provably_positive(K) && f.provably_integer(r)) {
+      bool fl = fn == Fn::Floor;
+      if (d.is_zero() && fl == s.is_equal(1)) return ex(0);                  // floor(r / K), ceil(-r / K)
+      if (d.is_equal(1) && fl == s.is_equal(-1)) return ex(fl ? -1 : 1);   // floor(-(r + 1) / K), ceil((r + 1) / K)
+    }
+    if (!s.is_equal(-1)) continue;
     // x = y / K - (y mod K) / K + rest, every term of y / K present in x
     ex rest = (x - t).expand(), q = (r.op(0) / K).expand();
     exvector have = operands_of(rest, true);

@@ -332,14 +332,13 @@ struct Driver {
 
   ex compute(const ex& e, size_t cx) {
     const Facts& f = *c.ctx[cx]->facts;
-    // Top-down at a vector max: its loads are read as families before any child is
-    // simplified (load_families.h), so no scalar rule has split a family's sum first: a
-    // guard p != q into a difference of vectors (vmax_distinct), a concave block weight's
-    // min into pieces, a 2-D cyclic grid's columns into rows (vmax_grid_column).
+    // Top-down at a vector max: loads are read as families before any child is simplified
+    // (load_families.h), so no scalar rule has split a family's sum first (docs/simplifier.md).
     if (pamela_function(e) == Fn::VectorMax) {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"),
           rule_index("vmax_collapse"), rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"),
-          rule_index("vmax_block_concave"), rule_index("vmax_grid_column")};
+          rule_index("vmax_block_concave"), rule_index("vmax_grid_column"),
+          rule_index("vmax_rescale"), rule_index("vmax_cyclic_weighted")};
       for (size_t k : top_down)
         if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
     }
