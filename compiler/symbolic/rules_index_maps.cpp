@@ -392,9 +392,9 @@ std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
 // for w c nonincreasing, the first block: sum (i = lb, min(ub, lb + k - 1)) { w c }. The sums
 // are closed by the sum rules; all are 0 on an empty range (the zero vector). For w c
 // nonincreasing k may be any real > 0 (a block owner i * P div N): the first block then
-// holds ceil(k) items, the most any block holds. Side conditions: k > 0, an integer for a
-// nondecreasing weight, and lb + e = 0 (proved); w c >= 0 and monotone on the range
-// (proved); lb, ub integers (proved or assumed).
+// holds ceil(k) items, the most any block holds. Side conditions: k > 0 and lb + e = 0
+// (proved); k and n / k integers for a nondecreasing weight (proved, or both assumed); w c >= 0 and
+// monotone on the range (proved); lb, ub integers (proved or assumed).
 std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -410,17 +410,27 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   if (!mono) return std::nullopt;
   const ex& wc = mono->first;
   bool up = mono->second;
-  if (up && !k_integer) return std::nullopt;
-  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  // A rising weight needs blocks of one size: k an integer (P divides N for blocks of N / P
+  // rows), assumed and checked where not proved, and then the blocks whole (n / k, which is
+  // P, an integer): with uneven blocks a shorter last block can hold less than the one
+  // before it.
   const ex& k = p->k;
+  ex n = r.ub() - r.lb() + 1;
+  bool whole = f.provably_integer(n / k);
+  std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}};
+  if (up && !k_integer) {
+    conds.push_back({true, k});
+    conds.push_back({true, n / k});
+    k_integer = whole = true;
+  }
+  if (!require(conds, f, a)) return std::nullopt;
   auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
   // Nonincreasing: the first block [0, k) holds ceil(k) items, the most any block holds,
   // and the largest weights, so it dominates any other block item by item (any real k > 0).
   if (!up) return part(r.lb(), make_min({r.ub(), r.lb() + (k_integer ? k : ceil_of(k)) - 1}));
-  ex n = r.ub() - r.lb() + 1;
-  ex q = f.provably_integer(n / k) ? ex(n / k) : floor_of(n / k);
+  ex q = whole ? ex(n / k) : floor_of(n / k);
   ex last_full = part(r.lb() + (q - 1) * k, r.lb() + q * k - 1);
-  if (f.provably_integer(n / k)) return compare(Cmp::Le, 1, q) * last_full;
+  if (whole) return compare(Cmp::Le, 1, q) * last_full;
   return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
 }
 

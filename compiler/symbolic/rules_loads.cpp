@@ -316,6 +316,7 @@ struct GridMap {
   ex outer, inner;  // the two sums (held here: the rules read them after grid_map returns)
   ex c, u, q;
   bool u_outer;  // u depends on i (else on j)
+  std::vector<Cond> conds;  // to require: the row length s an integer, where not proved
   const reduction& ri() const { return ex_to<reduction>(outer); }
   const reduction& rj() const { return ex_to<reduction>(inner); }
 };
@@ -349,13 +350,20 @@ std::optional<GridMap> grid_map(const ex& e, const Facts& f) {
     ex s = 1, q = 1;
     for (const ex& x : operands_of(sq, false)) (x.has(i) || x.has(j) ? q : s) *= x;
     if (s.is_equal(1)) continue;
+    // A row length the model leaves unbounded (a Q x Q grid's Q) is assumed an integer: the
+    // positions u + s q are integers wherever they are used only if it is one.
+    std::vector<Cond> conds;
+    Facts fs = fij;
+    if (!f.provably_integer(s)) {
+      if (!is_class<symbol>(s) || f.mentions_index(s)) continue;
+      conds.push_back({true, s});
+      fs.declare_integer(ex_to<symbol>(s));
+    }
     // u = x mod s is in [0, s - 1] by itself (s >= 1); else prove it.
     bool u_fits = pamela_function(u) == Fn::Mod && (u.op(1) - s).expand().is_zero() && f.provably_positive(s);
-    if (!u_fits) u_fits = fij.provably_nonneg(u) && fij.provably_nonneg(s - 1 - u);
-    if (!u_fits || !fij.provably_integer(u) ||
-        !fij.provably_integer(q) || !fij.provably_nonneg(q) || !f.provably_integer(s))
-      continue;
-    return GridMap{outer->first, inner->first, c, u, q, u.has(i)};
+    if (!u_fits) u_fits = fs.provably_nonneg(u) && fs.provably_nonneg(s - 1 - u);
+    if (!u_fits || !fs.provably_integer(u) || !fs.provably_integer(q) || !fs.provably_nonneg(q)) continue;
+    return GridMap{outer->first, inner->first, c, u, q, u.has(i), conds};
   }
   return std::nullopt;
 }
@@ -370,7 +378,7 @@ std::optional<GridMap> grid_map(const ex& e, const Facts& f) {
 // column, j + 1). Empty ranges give 0 on both sides. Side conditions: c0, ci over i's range
 // and cj over j's range >= 0 and not failing (proved: ci is now evaluated at every i, where
 // the grid evaluated it only under a non-empty j range); grid_map's bounds on u and q.
-std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
+std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions& a) {
   auto g = grid_map(e, f);
   if (!g) return std::nullopt;
   const reduction &ri = g->ri(), &rj = g->rj();
@@ -385,6 +393,7 @@ std::optional<ex> rule_vmax_product(const ex& e, const Facts& f, Assumptions&) {
   fi.declare_index(ri.index(), ri.lb(), ri.ub());
   fj.declare_index(rj.index(), rj.lb(), rj.ub());
   if (!fi.provably_nonneg(ci) || may_fail(ci, fi) || !fj.provably_nonneg(cj) || may_fail(cj, fj)) return std::nullopt;
+  if (!require(g->conds, f, a)) return std::nullopt;
   ex mi = vector_max(rebuild_reduction(ri, ReduceKind::Sum, ri.lb(), ri.ub(), ci * unitvec(g->u_outer ? g->u : g->q)));
   ex mj = vector_max(rebuild_reduction(rj, ReduceKind::Sum, rj.lb(), rj.ub(), cj * unitvec(g->u_outer ? g->q : g->u)));
   return c0 * mi * mj;
@@ -445,7 +454,9 @@ std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a
   fij.declare_index(ri.index(), ri.lb(), ri.ub());
   fij.declare_index(rj.index(), rj.lb(), rj.ub());
   if (!fij.provably_nonneg(g->c)) return std::nullopt;
-  if (!require({{true, ri.lb()}, {true, rj.lb()}}, f, a)) return std::nullopt;
+  std::vector<Cond> conds = g->conds;
+  conds.insert(conds.end(), {{true, ri.lb()}, {true, rj.lb()}});
+  if (!require(conds, f, a)) return std::nullopt;
   return max_over(ri, max_over(rj, g->c));
 }
 
