@@ -372,7 +372,7 @@ void drop_redundant_assumptions(Assumptions& a, const Facts& facts) {
   // Only a recorded assumption goes: a fact from the model stays, as the check of the facts.
   std::vector<ex> ints = a.integer;
   for (size_t k = 0; k < ints.size();) {
-    if (is_class<symbol>(ints[k]) || !a.items.count(to_pamela(ints[k]) + " is an integer")) {
+    if (is_class<symbol>(ints[k]) || !a.items.count(integer_claim_text(ints[k]))) {
       ++k;
       continue;
     }
@@ -382,7 +382,7 @@ void drop_redundant_assumptions(Assumptions& a, const Facts& facts) {
     tmp.integer.erase(tmp.integer.begin() + static_cast<long>(k));
     promote_assumptions(tmp, g);
     if (g.provably_integer(ints[k])) {
-      a.items.erase(to_pamela(ints[k]) + " is an integer");
+      a.items.erase(integer_claim_text(ints[k]));
       ints.erase(ints.begin() + static_cast<long>(k));
     } else {
       ++k;

@@ -499,4 +499,20 @@ std::string number_to_pamela(const numeric& n) { return number(n).s; }
 
 std::string to_pamela(const ex& e) { return P(e).s; }
 
+std::string integer_claim_text(const ex& e) {
+  auto names = [](const ex& x) {  // a symbol or a product of symbols
+    if (is_a<symbol>(x)) return true;
+    if (!is_a<mul>(x)) return false;
+    for (size_t k = 0; k < x.nops(); ++k)
+      if (!is_a<symbol>(x.op(k))) return false;
+    return true;
+  };
+  if (is_a<mul>(e) || is_a<power>(e)) {
+    ex num = e.numer(), den = e.denom();
+    bool whole = is_a<numeric>(den) && ex_to<numeric>(den).is_pos_integer();
+    if (!den.is_equal(1) && (names(den) || whole) && names(num)) return to_pamela(den) + " divides " + to_pamela(num);
+  }
+  return to_pamela(e) + " is an integer";
+}
+
 }  // namespace pamc::sym

@@ -17,5 +17,8 @@ namespace pamc::sym {
 std::string to_pamela(const GiNaC::ex& e);
 // A number in Pamela syntax (no sign handling beyond a leading '-').
 std::string number_to_pamela(const GiNaC::numeric& n);
+// The claim "e is an integer" in words: "P divides N" for e = N / P (a symbol, or a whole
+// number, under a symbol or a product of symbols), else "<e> is an integer".
+std::string integer_claim_text(const GiNaC::ex& e);
 
 }  // namespace pamc::sym

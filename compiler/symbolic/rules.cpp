@@ -130,7 +130,7 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
       }
       // -M is an integer iff M is.
       if (is_class<mul>(base) && base.op(base.nops() - 1).is_equal(-1)) base = (-base).expand();
-      if (a.items.insert(to_pamela(base) + " is an integer").second) a.integer.push_back(base);
+      if (a.items.insert(integer_claim_text(base)).second) a.integer.push_back(base);
     } else {
       if (a.items.insert(nonneg_text(c->e)).second) a.nonneg.push_back(c->e);
     }

@@ -151,7 +151,7 @@ std::shared_ptr<detail::ModelData> build(std::unique_ptr<pamc::Compilation> comp
   for (int integer = 0; integer < 2; ++integer)
     for (const GiNaC::ex& a : integer ? model.assumptions.integer : model.assumptions.nonneg) {
       try {
-        data->checks.push_back({pamc::sym::to_pamela(a) + (integer ? " is an integer" : " >= 0"), integer == 1,
+        data->checks.push_back({integer ? pamc::sym::integer_claim_text(a) : pamc::sym::to_pamela(a) + " >= 0", integer == 1,
                                 pamc::eval::compile_expression(a, params)});
       } catch (const pamc::eval::CompileFailure&) {
       }
