@@ -126,8 +126,8 @@ std::string why_load_open(const reduction& r, const ex& pos, const Facts& facts)
   const std::string w = weight ? weight_text(*weight) : "its weight";
   if (weight && !weight->has(i) && kind != "a grid map")  // a count per position: closed alone
     return where + " is " + kind + " with the same weight for every " + name +
-           ", which pamc closes alone; the open step is the busiest position over it and the other loads of the "
-           "same resources together";
+           "; the open step is the busiest position over this range of " + name +
+           " (a range that starts a block or a period closes) or beside the other loads of the same resources";
   if (kind == "an affine map")
     return where + " holds one " + name + " each, so the busiest is where " + w +
            " is largest, and pamc finds no closed max of it over " + name;
