@@ -61,20 +61,6 @@ bool read_families(const ex& v, std::vector<Loop>& loops, const ex& outer, const
   return false;
 }
 
-// The one family of max(v) when v is a single family with `depth` loops; else nullopt.
-std::optional<Family> one_family(const ex& e, size_t depth) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  std::vector<Loop> loops;
-  std::vector<Family> fams;
-  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != depth) return std::nullopt;
-  return fams[0];
-}
-
-ex nest(const std::vector<Loop>& loops, ex body) {
-  for (auto it = loops.rbegin(); it != loops.rend(); ++it) body = make_reduction(ReduceKind::Sum, it->index, it->lb, it->ub, body);
-  return body;
-}
-
 // The facts inside a family's loops: each index in its range.
 Facts within(const Facts& f, const std::vector<Loop>& loops) {
   Facts in = f;
@@ -95,11 +81,23 @@ namespace {
 
 using detail::Family;
 using detail::Loop;
-using detail::nest;
-using detail::one_family;
 using detail::read_families;
 using detail::weights_nonneg;
 using detail::within;
+
+// The one family of max(v) when v is a single family with `depth` loops; else nullopt.
+std::optional<Family> one_family(const ex& e, size_t depth) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  std::vector<Loop> loops;
+  std::vector<Family> fams;
+  if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != depth) return std::nullopt;
+  return fams[0];
+}
+
+ex nest(const std::vector<Loop>& loops, ex body) {
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it) body = make_reduction(ReduceKind::Sum, it->index, it->lb, it->ub, body);
+  return body;
+}
 
 // The family with its position loop q outermost and the other loops summed into the
 // weight; nullopt when the position depends on no loop or on several, when q is already
@@ -637,14 +635,6 @@ std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions&
   return nest({fs->loop}, fs->weight);
 }
 
-// A branch's own load beside the loads of all branches: the time of `par (p) B(p)` is
-// max(max (p) { max(phi(p), max(v(p))) }, max(sum (p) { v(p) })), where v(p) is branch p's
-// load vector. With every v(q) >= 0 elementwise (proved, family by family), each entry of
-// v(p) is at most the same entry of the sum, so max(v(p)) <= max(sum (p) { v(p) }) and the
-// inner max(v(p)) changes nothing: it is dropped (the branch's time keeps phi(p)). Exact;
-// the sum's unitvec positions are the inner ones, so a position without a value still has
-// none. The inner max repeats the outer one at every level of a nest of pars, and rules that
-// cannot close it (a per-branch load of an all-to-all) would leave the whole time open.
 namespace {
 
 // v(p) >= 0 elementwise for every p of r's range, family by family.
@@ -681,6 +671,14 @@ bool branch_is_its_load(const ex& g, const ex& v) {
 
 }  // namespace
 
+// A branch's own load beside the loads of all branches: the time of `par (p) B(p)` is
+// max(max (p) { max(phi(p), max(v(p))) }, max(sum (p) { v(p) })), where v(p) is branch p's
+// load vector. With every v(q) >= 0 elementwise (proved, family by family), each entry of
+// v(p) is at most the same entry of the sum, so max(v(p)) <= max(sum (p) { v(p) }) and the
+// inner max(v(p)) changes nothing: it is dropped (the branch's time keeps phi(p)). Exact;
+// the sum's unitvec positions are the inner ones, so a position without a value still has
+// none. The inner max repeats the outer one at every level of a nest of pars, and rules that
+// cannot close it (a per-branch load of an all-to-all) would leave the whole time open.
 std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
