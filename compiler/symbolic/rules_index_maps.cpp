@@ -451,25 +451,24 @@ std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptio
   const ex& i = r.index_ex();
   ex wc = m->w * m->c;
   if (!wc.has(i)) return std::nullopt;
-  // Tried top-down, before the rate in (i - 1) * P div N is divided out (div_rate): a
-  // symbolic rate s > 0 (proved, or s >= 1 assumed for a symbol) gives blocks of k / s.
-  std::vector<Cond> conds;
-  Facts g = f;  // with the rate's assumed sign
+  // Tried top-down, before the rate in (i - 1) * P div N is divided out: div_rate reads it
+  // here, its assumption kept only if this rule applies.
+  Assumptions tentative = a;
   auto p = mod_div_position(m->pos, i, Fn::Div);
   if (!p) {
-    ex fn, d = 0;
-    for (const ex& t : operands_of(m->pos.expand(), true)) (pamela_function(t) == Fn::Div && t.has(i) ? fn : d) += t;
-    if (fn.is_zero() || pamela_function(fn) != Fn::Div || d.has(i) || fn.op(1).has(i)) return std::nullopt;
-    ex x = fn.op(0).expand(), rate = x.coeff(i, 1);
-    if (x.degree(i) != 1 || rate.has(i)) return std::nullopt;
-    if (!f.provably_positive(rate)) {
-      if (!is_class<symbol>(rate)) return std::nullopt;
-      conds.push_back({false, rate - 1});
-      g.add_lower(ex_to<symbol>(rate), 1, false);
-    }
-    p = ModDivPos{(x.coeff(i, 0) / rate).expand(), fn.op(1) / rate, d, 1};
+    Facts at_i = f;
+    at_i.declare_index(r.index(), r.lb(), r.ub());
+    exmap rated;
+    for (const ex& t : operands_of(m->pos.expand(), true))
+      if (pamela_function(t) == Fn::Div && t.has(i))
+        if (auto y = rule_div_rate(t, at_i, tentative)) rated[t] = *y;
+    if (rated.empty()) return std::nullopt;
+    p = mod_div_position(m->pos.subs(rated, subs_options::no_pattern), i, Fn::Div);
+    if (!p) return std::nullopt;
   }
   // Blocks of N / P: a processor count P in the denominator, P >= 1 assumed if not proved.
+  std::vector<Cond> conds;
+  Facts g = f;  // with that sign
   ex den = p->k.denom();
   if (is_class<symbol>(den) && !g.provably_positive(den) && !g.mentions_index(den)) {
     conds.push_back({false, den - 1});
@@ -485,7 +484,8 @@ std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptio
   const ex& k = p->k;
   ex n = r.ub() - r.lb() + 1, blocks = n / k;
   conds.insert(conds.end(), {{true, k}, {true, blocks}, {true, r.lb()}, {true, r.ub()}});
-  if (!require(conds, f, a)) return std::nullopt;
+  if (!require(conds, f, tentative)) return std::nullopt;
+  a = tentative;
   ex middle = floor_of((blocks - 1) / 2);
   ex load = rebuild_reduction(r, ReduceKind::Sum, r.lb() + middle * k, r.lb() + (middle + 1) * k - 1, wc);
   return (f.provably_positive(n) ? ex(1) : compare(Cmp::Le, 1, n)) * load;
