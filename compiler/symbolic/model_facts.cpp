@@ -37,13 +37,6 @@ std::pair<numeric, ex> split_coefficient(const ex& x) {
   return {numeric(1), x};
 }
 
-bool has_symbol(const ex& e) {
-  if (is_class<symbol>(e)) return true;
-  for (size_t k = 0; k < e.nops(); ++k)
-    if (has_symbol(e.op(k))) return true;
-  return false;
-}
-
 struct Inferrer {
   Facts& facts;
   std::vector<symbol> bound;  // reduction indices in scope
@@ -194,15 +187,7 @@ void infer_model_facts(const std::vector<ex>& equations, Facts& facts, Assumptio
   for (const ex& x : in.int_exprs) {
     if (symbols_only.provably_integer(x)) continue;
     std::string name = to_pamela(x);  // printed once: a loop bound can be long written out
-    std::string text;
-    // "P divides N" needs a parameter: a constant bound (a sum of sums of exact numbers) is
-    // not brought to one fraction, which takes a gcd per path through it.
-    ex nd = has_symbol(x) ? x.normal().numer_denom() : lst{x, 1};
-    if (!nd.op(1).is_equal(1) && is_class<symbol>(nd.op(1)) && (is_class<symbol>(nd.op(0)) || is_class<mul>(nd.op(0))))
-      text = to_pamela(nd.op(1)) + " divides " + to_pamela(nd.op(0));
-    else
-      text = name + " integer";
-    items[name] = text;
+    items[name] = divides_text(x).value_or(name + " integer");
     out.integer.push_back(x);
   }
   for (const ex& x : in.ge1_exprs) {

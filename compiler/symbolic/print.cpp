@@ -499,20 +499,25 @@ std::string number_to_pamela(const numeric& n) { return number(n).s; }
 
 std::string to_pamela(const ex& e) { return P(e).s; }
 
+static bool has_symbol(const ex& e) {
+  if (is_a<symbol>(e)) return true;
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (has_symbol(e.op(k))) return true;
+  return false;
+}
+
+std::optional<std::string> divides_text(const ex& x) {
+  // A constant (a sum of sums of exact numbers) is not brought to one fraction, which takes
+  // a gcd per path through it.
+  if (!has_symbol(x)) return std::nullopt;
+  ex nd = x.normal().numer_denom();
+  if (!nd.op(1).is_equal(1) && is_a<symbol>(nd.op(1)) && (is_a<symbol>(nd.op(0)) || is_a<mul>(nd.op(0))))
+    return to_pamela(nd.op(1)) + " divides " + to_pamela(nd.op(0));
+  return std::nullopt;
+}
+
 std::string integer_claim_text(const ex& e) {
-  auto names = [](const ex& x) {  // a symbol or a product of symbols
-    if (is_a<symbol>(x)) return true;
-    if (!is_a<mul>(x)) return false;
-    for (size_t k = 0; k < x.nops(); ++k)
-      if (!is_a<symbol>(x.op(k))) return false;
-    return true;
-  };
-  if (is_a<mul>(e) || is_a<power>(e)) {
-    ex num = e.numer(), den = e.denom();
-    bool whole = is_a<numeric>(den) && ex_to<numeric>(den).is_pos_integer();
-    if (!den.is_equal(1) && (names(den) || whole) && names(num)) return to_pamela(den) + " divides " + to_pamela(num);
-  }
-  return to_pamela(e) + " is an integer";
+  return divides_text(e).value_or(to_pamela(e) + " is an integer");
 }
 
 }  // namespace pamc::sym

@@ -10,6 +10,7 @@
 
 #include "compiler/symbolic/ginac_headers.h"
 
+#include <optional>
 #include <string>
 
 namespace pamc::sym {
@@ -17,8 +18,10 @@ namespace pamc::sym {
 std::string to_pamela(const GiNaC::ex& e);
 // A number in Pamela syntax (no sign handling beyond a leading '-').
 std::string number_to_pamela(const GiNaC::numeric& n);
-// The claim "e is an integer" in words: "P divides N" for e = N / P (a symbol, or a whole
-// number, under a symbol or a product of symbols), else "<e> is an integer".
+// "P divides N" for x = N / P (over one fraction: a symbol under a symbol or a product),
+// else nullopt.
+std::optional<std::string> divides_text(const GiNaC::ex& x);
+// The claim "e is an integer" in words: divides_text, else "<e> is an integer".
 std::string integer_claim_text(const GiNaC::ex& e);
 
 }  // namespace pamc::sym

@@ -76,8 +76,7 @@ std::optional<ex> rule_sum_floor_ratio(const ex& e, const Facts& f, Assumptions&
     if (!f.provably_integer(num) || !f.provably_integer(den) || f.provably_nonneg(den - num)) continue;
     if (f.mentions_index(num) || f.mentions_index(den)) continue;
     ex k = (c * i).expand(), rest = (x - k).expand();
-    ex out = fn == Fn::Floor ? floor_of(rest) : fn == Fn::Ceil ? ceil_of(rest) : floor_of(rest);
-    swap[*it] = out + k;
+    swap[*it] = (fn == Fn::Ceil ? ceil_of(rest) : floor_of(rest)) + k;  // div is a floor
     found = num / den;
   }
   if (!found || !require({{true, *found}}, f, a)) return std::nullopt;
