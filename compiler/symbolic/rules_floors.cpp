@@ -277,13 +277,14 @@ std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions&) 
   return std::nullopt;
 }
 
-// sum (i = lb, ub) { g(i) * F(x) } for F = floor or ceil, x = (s i + e) / Q with s = +-1,
-// Q free of i, and g a polynomial in i with i-free coefficients. With j = s i + e (ceil:
-// ceil(j / Q) = floor((j + Q - 1) / Q), shift j by Q - 1) and h(j) = g(i), the sum is
-// F(J1) - F(J0 - 1) over the j range, where F(n) = T(A - 1) + A (G(n) - G(A Q - 1)),
-// A = floor((n + 1) / Q), G an antiderivative of h and T one of t (G(t Q + Q - 1) - G(t Q - 1))
-// (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the partial
-// block): F(n) - F(n - 1) = h(n) floor(n / Q) holds for every integer n, negative too.
+// sum (i = lb, ub) { g(i) * F(x) ^ d } for F = floor or ceil, d = 1..4, x = (s i + e) / Q with
+// s = +-1, Q free of i, and g a polynomial in i with i-free coefficients. With j = s i + e
+// (ceil: ceil(j / Q) = floor((j + Q - 1) / Q), shift j by Q - 1) and h(j) = g(i), the sum is
+// F(J1) - F(J0 - 1) over the j range, where F(n) = T(A - 1) + A ^ d (G(n) - G(A Q - 1)),
+// A = floor((n + 1) / Q), G an antiderivative of h and T one of t ^ d (G(t Q + Q - 1) -
+// G(t Q - 1)) (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the
+// partial block): F(n) - F(n - 1) = h(n) floor(n / Q) ^ d holds for every integer n, negative
+// too. The square is an LU step's cyclic load summed over the steps, ceil((N - k) / P) ^ 2.
 // Side conditions: Q a positive integer (proved, or assumed where Q is one parameter the
 // model leaves unbounded: with a real Q the blocks are uneven);
 // e an integer (proved, or proved to differ from lb or ub by an integer); lb, ub integers
@@ -293,10 +294,15 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   if (!r) return std::nullopt;
   const ex& i = r->index_ex();
   ex fl, g = 1;
+  long d = 1;  // the rounding's power
   for (const ex& t : operands_of(r->body(), false)) {
-    Fn fn = pamela_function(t);
-    if ((fn == Fn::Floor || fn == Fn::Ceil) && t.has(i) && fl.is_zero()) {
-      fl = t;
+    const bool pw = is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer() &&
+                    ex_to<numeric>(t.op(1)) <= 4;
+    const ex& base = pw ? t.op(0) : t;
+    Fn fn = pamela_function(base);
+    if ((fn == Fn::Floor || fn == Fn::Ceil) && base.has(i) && fl.is_zero()) {
+      fl = base;
+      d = pw ? ex_to<numeric>(t.op(1)).to_long() : 1;
     } else {
       g *= t;
     }
@@ -348,10 +354,10 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   }
   h = h.expand();
   auto G = [&](const ex& m) { return antiderivative(h, j, m); };
-  ex T = antiderivative((t * (G(t * Q + Q - 1) - G(t * Q - 1))).expand(), t, t);
+  ex T = antiderivative((pow(t, d) * (G(t * Q + Q - 1) - G(t * Q - 1))).expand(), t, t);
   auto F = [&](const ex& n) {
     ex A = floor_of((n + 1) / Q);
-    return T.subs(exmap{{t, A - 1}}) + A * (G(n) - G(A * Q - 1));
+    return T.subs(exmap{{t, A - 1}}) + pow(A, d) * (G(n) - G(A * Q - 1));
   };
   ex count = r->ub() - r->lb() + 1;
   return nonempty_guard(count, f) * (F(J1.expand()) - F((J0 - 1).expand())).expand();

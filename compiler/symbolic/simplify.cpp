@@ -620,6 +620,16 @@ std::optional<ex> factor_over_common_denominator(const ex& x) {
   return flat(factor_polynomial(nd.op(0).expand())) / flat(factor_polynomial(d.expand()));
 }
 
+// q with t ^ n written t for each t of zero_one (atoms that are 0 or 1) and whole n >= 1.
+ex zero_one_powers(const ex& q, const std::set<ex, ex_is_less>& zero_one) {
+  if (is_class<power>(q) && zero_one.count(q.op(0)) && is_class<numeric>(q.op(1)) && ex_to<numeric>(q.op(1)).is_pos_integer())
+    return q.op(0);
+  if (!is_class<add>(q) && !is_class<mul>(q)) return q;
+  exvector v;
+  for (const ex& o : q) v.push_back(zero_one_powers(o, zero_one));
+  return is_class<add>(q) ? ex(add(v)) : ex(mul(v));
+}
+
 // A sum collected over its roundings: x is a polynomial in symbols and atoms (floor, ceil,
 // mod, min, max, reductions: each a temporary symbol), and the terms that hold a rounding
 // r are gathered as (r + s) * cofactor, s in {-1, 0, 1}, the cofactor written in r again.
@@ -632,6 +642,7 @@ std::optional<ex> collect_over_roundings(const ex& x) {
   if (!is_class<add>(x) || x.nops() < 4 || x.nops() > 16) return std::nullopt;
   exmap to_sym, to_atom;
   std::vector<ex> roundings;
+  std::set<ex, ex_is_less> zero_one;
   struct Atoms : map_function {
     std::function<ex(const ex&)> f;
     ex operator()(const ex& e) override { return f(e); }
@@ -646,10 +657,14 @@ std::optional<ex> collect_over_roundings(const ex& x) {
     to_atom[t] = e;
     Fn fn = pamela_function(e);
     if (fn == Fn::Floor || fn == Fn::Ceil) roundings.push_back(t);
+    if (is_comparison(e)) zero_one.insert(t);
     return t;
   };
   walk.f = atoms;
   ex p = atoms(x);
+  // A comparison is 0 or 1, so its whole powers are itself (cmp_power's theorem): the
+  // square a rounding's shift leaves, (2 - (2 <= P)) ^ 2, is gathered as one term.
+  if (!zero_one.empty()) p = zero_one_powers(p.expand(), zero_one);
   if (roundings.empty() || roundings.size() > 3 || !plain_polynomial(p)) return std::nullopt;
   // Gathered first: the roundings of highest degree, then those in the most terms (a count
   // squared in a sum of counts; ceil(N) beside it only multiplies), then printed order.

@@ -598,7 +598,7 @@ TEST_CASE_FIXTURE(Fixture, "ceil of a positive value is >= 1, floor below an ope
   CHECK(g.provably_nonneg(ceil_of(R) - 1));
 }
 
-TEST_CASE_FIXTURE(Fixture, "sum of a polynomial times floor/ceil of (+-i + e) / Q, Q a positive integer") {
+TEST_CASE_FIXTURE(Fixture, "sum of a polynomial times a power of floor/ceil of (+-i + e) / Q, Q a positive integer") {
   symbol R("R"), k("k");
   Facts g = F;
   g.declare(R, "R");
@@ -616,6 +616,11 @@ TEST_CASE_FIXTURE(Fixture, "sum of a polynomial times floor/ceil of (+-i + e) / 
       {Sum(i, 0, N, (i * i + x) * floor_of((i + 2) / 3)), true, {}},
       {Sum(i, 2, N, ceil_of((M - i) / 2)), true, {}},
       {Sum(i, 1, N, i * floor_of(i / R)), true, {"R is an integer"}},  // real R: uneven blocks
+      // powers of the rounding: an LU step's cyclic load summed over the steps
+      {Sum(k, 1, N - 1, pow(ceil_of((N - k + 1) / P), 2)), true, {"P >= 1"}},
+      {Sum(i, 0, N, i * pow(floor_of((i + 2) / 3), 3)), true, {}},
+      {Sum(k, 0, N - 2, (N - k) * pow(ceil_of((N - k - 1) / ceil_of(R)), 2)), true, {}},
+      {Sum(i, 1, N, pow(floor_of(i / 2), 5)), false, {}},  // beyond the fourth power
       {Sum(i, 1, N, floor_of((i + x) / 2)), false, {}},           // x may be a non-integer
       {Sum(i, 1, N, floor_of(i * i / 2)), false, {}},             // not linear in i
       {Sum(i, 1, N, floor_of(i / (P + M))), false, {}},           // a divisor that is not one parameter
