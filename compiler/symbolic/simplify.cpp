@@ -20,7 +20,7 @@
 // exactly those of the uncached driver ("how often each rule fired" while simplifying the
 // model's equations as written, shared subexpressions counted every time they occur).
 // Every firing is appended to a log of rule indices; an entry remembers its slice of the
-// log and a hit appends that slice again. Tidy counts tidy_factor the same way.
+// log and a hit appends that slice again. tidy() (tidy.h) counts tidy_factor the same way.
 #include "compiler/symbolic/simplify.h"
 #include "compiler/symbolic/class_test.h"
 
@@ -34,6 +34,7 @@
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/tidy.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -127,11 +128,7 @@ struct SimplifyCache::Impl {
   };
   std::vector<std::unique_ptr<Context>> ctx;
   std::vector<unsigned char> log;  // rule index of every firing, in order
-  struct TidyEntry {
-    ex result;
-    long fired;
-  };
-  std::unordered_map<ex, TidyEntry, DeepHash, DeepEq> tidy;
+  TidyMemo tidy;
   // What simplify() returned for an expression it was called with, keyed by the node (kept
   // alive here): lowering shares the expression of equal equations, so a model's repeated
   // equations are answered without walking them again (see simplify()).
@@ -538,230 +535,6 @@ struct Driver {
   }
 };
 
-// A polynomial over the rationals in its symbols (no functions, reductions, max/min)?
-bool plain_polynomial(const ex& e) {
-  if (is_class<symbol>(e)) return true;
-  if (is_class<numeric>(e)) return ex_to<numeric>(e).is_rational();
-  if (is_class<add>(e) || is_class<mul>(e)) {
-    for (size_t i = 0; i < e.nops(); ++i)
-      if (!plain_polynomial(e.op(i))) return false;
-    return true;
-  }
-  if (is_class<power>(e))
-    return plain_polynomial(e.op(0)) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer();
-  return false;
-}
-
-// A sum of terms c * s_1^k_1 * ... with integer k (negative too: N / P^2): a polynomial
-// divided by a monomial. The symbols with a negative power go to `denominators`.
-bool monomial_quotient(const ex& e, std::set<ex, ex_is_less>& denominators) {
-  if (is_class<symbol>(e)) return true;
-  if (is_class<numeric>(e)) return ex_to<numeric>(e).is_rational();
-  if (is_class<add>(e) || is_class<mul>(e)) {
-    for (size_t i = 0; i < e.nops(); ++i)
-      if (!monomial_quotient(e.op(i), denominators)) return false;
-    return true;
-  }
-  if (is_class<power>(e) && is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer()) {
-    if (ex_to<numeric>(e.op(1)).is_negative()) {
-      if (!is_class<symbol>(e.op(0))) return false;
-      denominators.insert(e.op(0));
-      return true;
-    }
-    return monomial_quotient(e.op(0), denominators);
-  }
-  return false;
-}
-
-// Over a common denominator, factored: N * (2 * N * P - N - P) / (2 * P ^ 2) rather than
-// 0.5 * N ^ 2 / P ^ 2 - 0.5 * N / P + N ^ 2 * (P - 1) / P ^ 2. Only when every symbol that
-// divides in x still divides in the result, so both fail at the same points (no
-// cancellation turns a division by zero into a value); nullopt otherwise.
-// Only for the small fractions that sums produce (1/2, 1/6, ...): a model's constants
-// (2e-6 K N + 5e-9 K N^2 / P) read better as the terms the user wrote.
-std::optional<ex> factor_over_common_denominator(const ex& x) {
-  std::set<ex, ex_is_less> den;
-  // Three terms at least: two rarely print shorter over one denominator, and every try costs
-  // a normal() and two factor() calls.
-  if (!is_class<add>(x) || x.nops() < 3 || x.nops() > 8 || !monomial_quotient(x, den) || den.empty())
-    return std::nullopt;
-  // Few symbols only (N, P and one more): a sum over many machine constants is the user's own
-  // breakdown, and factoring it costs more than the rest of the simplification (adi_j).
-  std::set<ex, ex_is_less> symbols;
-  std::function<void(const ex&)> collect = [&](const ex& e) {
-    if (is_class<symbol>(e)) symbols.insert(e);
-    for (size_t i = 0; i < e.nops(); ++i) collect(e.op(i));
-  };
-  collect(x);
-  if (symbols.size() > 3) return std::nullopt;
-  bool small = true;
-  std::function<void(const ex&)> coefficients = [&](const ex& e) {
-    if (is_class<numeric>(e)) {
-      const numeric& n = ex_to<numeric>(e);
-      small = small && n.denom() <= 24 && abs(n.numer()) <= 1000;
-      return;
-    }
-    for (size_t i = 0; i < e.nops(); ++i) coefficients(e.op(i));
-  };
-  coefficients(x);
-  if (!small) return std::nullopt;
-  ex nd = x.normal().numer_denom();
-  ex d = nd.op(1);
-  for (const ex& s : den)
-    if (!d.has(s)) return std::nullopt;
-  // Each factor expanded: factor() may nest ((2 p + 1) N - P) by GiNaC's term order, which
-  // depends on the executable's layout; an expanded factor prints in the printer's order.
-  auto flat = [](const ex& product) {
-    ex out = 1;
-    for (const ex& f : is_class<mul>(product) ? exvector(product.begin(), product.end()) : exvector{product})
-      out *= is_class<power>(f) ? GiNaC::pow(f.op(0).expand(), f.op(1)) : f.expand();
-    return out;
-  };
-  return flat(factor_polynomial(nd.op(0).expand())) / flat(factor_polynomial(d.expand()));
-}
-
-// q with t ^ n written t for each t of zero_one (atoms that are 0 or 1) and whole n >= 1.
-ex zero_one_powers(const ex& q, const std::set<ex, ex_is_less>& zero_one) {
-  if (is_class<power>(q) && zero_one.count(q.op(0)) && is_class<numeric>(q.op(1)) && ex_to<numeric>(q.op(1)).is_pos_integer())
-    return q.op(0);
-  if (!is_class<add>(q) && !is_class<mul>(q)) return q;
-  exvector v;
-  for (const ex& o : q) v.push_back(zero_one_powers(o, zero_one));
-  return is_class<add>(q) ? ex(add(v)) : ex(mul(v));
-}
-
-// A sum collected over its roundings: x is a polynomial in symbols and atoms (floor, ceil,
-// mod, min, max, reductions: each a temporary symbol), and the terms that hold a rounding
-// r are gathered as (r + s) * cofactor, s in {-1, 0, 1}, the cofactor written in r again.
-// Sums over a count of blocks carry r + 1 everywhere: the wavefront's
-// 2 (b + 1) c - (a + 1)^2 P - ... - 2 b - 2 reads (a + 1) (4 N - 2 c - P a) + (b + 1) (2 c - P b - 2).
-// Each term goes to the first rounding it holds (roundings in printed order); the shifts
-// of up to three roundings are tried and the shortest text kept. nullopt when none is
-// shorter than x. An identity of polynomials, so the value never changes (checked).
-std::optional<ex> collect_over_roundings(const ex& x) {
-  if (!is_class<add>(x) || x.nops() < 4 || x.nops() > 16) return std::nullopt;
-  exmap to_sym, to_atom;
-  std::vector<ex> roundings;
-  std::set<ex, ex_is_less> zero_one;
-  struct Atoms : map_function {
-    std::function<ex(const ex&)> f;
-    ex operator()(const ex& e) override { return f(e); }
-  } walk;
-  std::function<ex(const ex&)> atoms = [&](const ex& e) -> ex {
-    if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
-    if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(walk);
-    auto it = to_sym.find(e);
-    if (it != to_sym.end()) return it->second;
-    symbol t("_atom" + std::to_string(to_sym.size()));
-    to_sym[e] = t;
-    to_atom[t] = e;
-    Fn fn = pamela_function(e);
-    if (fn == Fn::Floor || fn == Fn::Ceil) roundings.push_back(t);
-    if (is_comparison(e)) zero_one.insert(t);
-    return t;
-  };
-  walk.f = atoms;
-  ex p = atoms(x);
-  // A comparison is 0 or 1, so its whole powers are itself (cmp_power's theorem): the
-  // square a rounding's shift leaves, (2 - (2 <= P)) ^ 2, is gathered as one term.
-  if (!zero_one.empty()) p = zero_one_powers(p.expand(), zero_one);
-  if (roundings.empty() || roundings.size() > 3 || !plain_polynomial(p)) return std::nullopt;
-  // Gathered first: the roundings of highest degree, then those in the most terms (a count
-  // squared in a sum of counts; ceil(N) beside it only multiplies), then printed order.
-  ex pe = p.expand();
-  auto rank = [&](const ex& r) {
-    int terms = 0;
-    for (const ex& t : is_class<add>(pe) ? exvector(pe.begin(), pe.end()) : exvector{pe}) terms += t.has(r);
-    return std::make_tuple(-pe.degree(r), -terms, to_pamela(to_atom.at(r)));
-  };
-  std::sort(roundings.begin(), roundings.end(), [&](const ex& a, const ex& b) { return rank(a) < rank(b); });
-  std::string best = to_pamela(x);
-  std::optional<ex> out;
-  const size_t n = roundings.size();
-  size_t combos = 1;
-  for (size_t k = 0; k < n; ++k) combos *= 3;
-  for (size_t c = 0; c < combos; ++c) {
-    std::vector<int> shift(n);
-    for (size_t k = 0, m = c; k < n; ++k, m /= 3) shift[k] = static_cast<int>(m % 3) - 1;
-    // y_k = r_k + s_k: substitute r_k = y_k - s_k, expand, gather by the first y_k.
-    exmap down, up;
-    std::vector<symbol> ys;
-    for (size_t k = 0; k < n; ++k) {
-      ys.emplace_back("_y" + std::to_string(k));
-      down[roundings[k]] = ys[k] - shift[k];
-      up[ys[k]] = roundings[k] + shift[k];
-    }
-    ex q = p.subs(down, subs_options::no_pattern).expand();
-    std::vector<ex> cof(n, 0);
-    ex rest = 0;
-    for (const ex& t : is_class<add>(q) ? exvector(q.begin(), q.end()) : exvector{q}) {
-      size_t k = 0;
-      while (k < n && !t.has(ys[k])) ++k;
-      if (k == n) rest += t;
-      else cof[k] += t;
-    }
-    ex y = rest.subs(up, subs_options::no_pattern).expand();
-    for (size_t k = 0; k < n; ++k) {
-      if (cof[k].is_zero()) continue;
-      ex inner = (cof[k] / ys[k]).expand().subs(up, subs_options::no_pattern).expand();
-      y += (roundings[k] + shift[k]) * inner;
-    }
-    ex candidate = y.subs(to_atom, subs_options::no_pattern);
-    std::string text = to_pamela(candidate);
-    if (text.size() < best.size()) {
-      best = text;
-      out = candidate;
-    }
-  }
-  // Read back into the same atoms (top-down: a rounding inside another stays inside it).
-  if (out && !(atoms(*out) - p).expand().is_zero()) return std::nullopt;
-  return out;
-}
-
-// Readable output: a polynomial sum is replaced by its factored form when that prints
-// shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
-// value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
-// Memoized per node (no facts involved); `fired` counts tidy_factor as the uncached walk would.
-struct Tidy : map_function {
-  SimplifyCache::Impl& c;
-  long fired = 0;
-  explicit Tidy(SimplifyCache::Impl& c_) : c(c_) {}
-  ex operator()(const ex& e) override {
-    if (e.nops() == 0) return e;
-    auto it = c.tidy.find(e);
-    if (it != c.tidy.end()) {
-      fired += it->second.fired;
-      return it->second.result;
-    }
-    long f0 = fired;
-    ex x = e.map(*this);
-    bool changed = false;
-    if (is_class<add>(x) && plain_polynomial(x)) {
-      ex fx = factor_polynomial(x);
-      if (!fx.is_equal(x) && to_pamela(fx).size() < to_pamela(x).size() && (fx - x).expand().is_zero()) {
-        ++fired;
-        x = fx;
-        changed = true;
-      }
-    } else if (auto fx = factor_over_common_denominator(x)) {
-      if (!fx->is_equal(x) && to_pamela(*fx).size() < to_pamela(x).size() && (*fx - x).normal().is_zero()) {
-        ++fired;
-        x = *fx;
-        changed = true;
-      }
-    }
-    if (!changed) {
-      if (auto cx = collect_over_roundings(x)) {
-        ++fired;
-        x = *cx;
-      }
-    }
-    if (auto px = sign_canonical(x)) x = *px;
-    c.tidy.emplace(e, SimplifyCache::Impl::TidyEntry{x, fired - f0});
-    return x;
-  }
-};
-
 }  // namespace
 
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats, SimplifyCache& cache) {
@@ -793,14 +566,14 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
       stats.fired[rules[k].name] += n[k];
       fired.emplace_back(rules[k].name, n[k]);
     }
-  Tidy tidy(c);
-  out = tidy(out);
-  if (tidy.fired) stats.fired["tidy_factor"] += tidy.fired;
+  long tidy_fired = 0;
+  out = tidy(out, c.tidy, tidy_fired);
+  if (tidy_fired) stats.fired["tidy_factor"] += tidy_fired;
   stats.residual_reductions = count_reductions(out);
   // Replayable only where the driver's memo holds e (a computation the firing limit cut
   // short is not cached, and a second call would compute again).
   if (node && c.ctx[0]->memo.count(e))
-    c.top.emplace(node, SimplifyCache::Impl::TopEntry{e, out, std::move(fired), tidy.fired, stats.residual_reductions});
+    c.top.emplace(node, SimplifyCache::Impl::TopEntry{e, out, std::move(fired), tidy_fired, stats.residual_reductions});
   return out;
 }
 
