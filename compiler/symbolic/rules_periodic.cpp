@@ -51,6 +51,34 @@ long numeric_period(const ex& h, const ex& i, const Facts& f) {
   return t;
 }
 
+// A sum whose terms share factors, as that product times the sum of what is left: the
+// terms (i - 1 <= N) N / x - (i - 1 <= N) i / x + (i - 1 <= N) / x of a guarded count read
+// as (i - 1 <= N) / x * (N - i + 1). A factor is shared when every term holds its base to
+// the same power (numbers and numeric coefficients are not factors). nullopt when nothing
+// is shared. An identity.
+std::optional<ex> shared_factors(const ex& h) {
+  if (!is_class<add>(h)) return std::nullopt;
+  auto factors_of = [](const ex& t) {
+    exvector out;
+    for (const ex& x : operands_of(t, false))
+      if (!is_class<numeric>(x)) out.push_back(x);
+    return out;
+  };
+  exvector common = factors_of(h.op(0));
+  for (size_t k = 1; k < h.nops() && !common.empty(); ++k) {
+    exvector here = factors_of(h.op(k)), kept;
+    for (const ex& x : common)
+      if (std::any_of(here.begin(), here.end(), [&](const ex& y) { return y.is_equal(x); })) kept.push_back(x);
+    common = kept;
+  }
+  if (common.empty()) return std::nullopt;
+  ex c = 1;
+  for (const ex& x : common) c *= x;
+  ex rest = 0;
+  for (const ex& t : h) rest += t / c;
+  return c * rest.expand();
+}
+
 }  // namespace
 
 // max (i = lb, ub) { h(i) } with h periodic in i (numeric_period T >= 2): the range's values
@@ -97,14 +125,17 @@ std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a)
 // e. A count falling in i times a weight of the residue that is largest at i = 0:
 // max (i = 0, U) { (N - i + 1) / (1 + (i mod P) mod 2) } is N + 1 (P >= 1), which neither
 // ext_monotone nor ext_periodic reads (the weight has the symbolic period P). A negative
-// number in front moves into a factor proved <= 0 (-(N - i + 1) / (x - 2)). A min of h is
-// minus the max of -h, so a min of a product with a negative number in front is at e too.
+// number in front moves into a factor proved <= 0 (-(N - i + 1) / (x - 2)). A body written
+// as a sum of terms that share their factors is read as their product (shared_factors). A
+// min of h is minus the max of -h, so a min of a product with a negative number in front is
+// at e too.
 // Side conditions: integer bounds, a non-empty range (nonempty_factor), a body that cannot fail.
 std::optional<ex> rule_ext_product_at_end(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || is_vector_valued(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
-  const ex& h = r->body();
+  ex h = r->body();
+  if (auto shared = shared_factors(h)) h = *shared;  // a guarded count written out term by term
   if (!is_class<mul>(h) || may_fail(h, f)) return std::nullopt;
   Facts in = f;
   in.declare_index(r->index(), r->lb(), r->ub());

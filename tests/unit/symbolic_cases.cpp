@@ -197,6 +197,14 @@ TEST_CASE_FIXTURE(Cases, "a product of factors all largest at one end of the ran
     for (int p = 1; p <= 5; ++p) pts.push_back({{N, n}, {P, p}});
   CHECK(agrees(*r, e, pts));
   CHECK(agrees(*r2, e2, pts));
+  // the same product written out term by term, as the sum over the inner loop leaves it
+  ex guard = compare(Cmp::Le, j - 1, N);
+  ex e3 = make_reduction(ReduceKind::Max, j, 0, 2 * N - 1, guard * N * w - guard * j * w + guard * w, true);
+  auto r3 = rule_ext_product_at_end(e3, F, a);
+  REQUIRE(r3);
+  CHECK(agrees(*r3, e3, pts));
+  // terms that share no factor are not a product
+  CHECK(!rule_ext_product_at_end(make_reduction(ReduceKind::Max, j, 0, N, (N - j) * w + guard, true), F, a));
   // not at an end: the weight 1 / (2 - (j mod P) mod 2) is largest at odd residues
   ex odd = make_reduction(ReduceKind::Max, j, 0, N, (N - j + 1) / (2 - mod_of(mod_of(j, P), 2)), true);
   CHECK(!rule_ext_product_at_end(odd, F, a));
