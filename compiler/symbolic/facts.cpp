@@ -482,26 +482,50 @@ bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
 // 2 ^ (log2(P) - l) into 2 ^ log2(P) * 2 ^ (-l): the same product with one factor 2 ^ (sum of
 // the t), so that its range and integrality are seen whole. nullopt when there is nothing
 // to merge.
+namespace {
+// m where x = 2 ^ m for a whole m with |m| <= 62 (1 / 2 is 2 ^ -1); nullopt for any other
+// number. Read from one machine word: a model's numbers may have a million digits.
+std::optional<long> exponent_of_two(const numeric& x) {
+  if (!x.is_rational() || !x.is_positive() || x.is_equal(1)) return std::nullopt;
+  const numeric num = x.numer(), den = x.denom();
+  if (!num.is_equal(1) && !den.is_equal(1)) return std::nullopt;
+  const numeric n = num.is_equal(1) ? den : num;
+  static const numeric kWord = numeric(1L << 62);
+  if (n > kWord) return std::nullopt;
+  const unsigned long v = static_cast<unsigned long>(n.to_long());
+  if ((v & (v - 1)) != 0) return std::nullopt;
+  const long m = __builtin_ctzl(v);
+  return num.is_equal(1) ? -m : m;
+}
+}  // namespace
+
 std::optional<ex> merge_powers_of_two(const ex& e) {
   if (!is_class<mul>(e)) return std::nullopt;
   // Counted first: the interval analysis asks this of every product it meets, and
-  // rebuilding a product that has nothing to merge cost a sixth of a proof.
+  // rebuilding a product that has nothing to merge cost a sixth of a proof. expand() writes
+  // 2 ^ (s - 1) as 2 ^ s / 2: a coefficient that is a power of two counts as one more.
   auto power_of_two = [](const ex& f) { return is_class<power>(f) && f.op(0).is_equal(2) && !is_class<numeric>(f.op(1)); };
   int twos = 0;
-  for (size_t k = 0; k < e.nops() && twos < 2; ++k) twos += power_of_two(e.op(k));
+  for (size_t k = 0; k < e.nops() && twos < 2; ++k)
+    twos += power_of_two(e.op(k)) || (is_class<numeric>(e.op(k)) && exponent_of_two(ex_to<numeric>(e.op(k))));
   if (twos < 2) return std::nullopt;
   ex exponent = 0, rest = 1;
   int n = 0;
+  bool symbolic = false;
   for (size_t k = 0; k < e.nops(); ++k) {
     const ex& f = e.op(k);
-    if (is_class<power>(f) && f.op(0).is_equal(2) && !is_class<numeric>(f.op(1))) {
+    if (power_of_two(f)) {
       exponent += f.op(1);
+      ++n;
+      symbolic = true;
+    } else if (auto m = is_class<numeric>(f) ? exponent_of_two(ex_to<numeric>(f)) : std::nullopt) {
+      exponent += *m;
       ++n;
     } else {
       rest *= f;
     }
   }
-  if (n < 2) return std::nullopt;
+  if (n < 2 || !symbolic) return std::nullopt;
   return rest * power(ex(2), exponent).hold();
 }
 

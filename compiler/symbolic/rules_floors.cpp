@@ -83,10 +83,11 @@ std::optional<ex> rule_sum_floor_ratio(const ex& e, const Facts& f, Assumptions&
   return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(), r->body().subs(swap, subs_options::no_pattern));
 }
 
-// Quotient and remainder read together: y - (y mod K) = K floor(y / K) for every y and K != 0
-// (mod is y - K floor(y / K)), so a rounding whose argument holds y / K - (y mod K) / K holds
-// the integer floor(y / K) there (then floor_shift takes it out): floor((N - 1 - (N - 1) mod
-// P) / P) is (N - 1) div P, the last index of a residue class counted in blocks. And with
+// Quotient and remainder read together: y mod K = y - K floor(y / K) for every y and K != 0,
+// so a rounding whose argument holds +-(y mod K) / K holds +-y / K and the integer
+// -+floor(y / K), which comes out: floor(x + s (y mod K) / K) = floor(x + s y / K) -
+// s floor(y / K) (s = +-1; ceil alike). floor((N - 1 - (N - 1) mod P) / P) is (N - 1) div P,
+// the last index of a residue class counted in blocks. And with
 // K > 0 and y an integer (proved), 0 <= y mod K <= K - 1, so floor((y mod K) / K) =
 // ceil(-(y mod K) / K) = 0, floor(-(y mod K + 1) / K) = -1 and ceil((y mod K + 1) / K) = 1.
 std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions&) {
@@ -109,16 +110,23 @@ std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions&)
       if (d.is_zero() && fl == s.is_equal(1)) return ex(0);                  // floor(r / K), ceil(-r / K)
       if (d.is_equal(1) && fl == s.is_equal(-1)) return ex(fl ? -1 : 1);   // floor(-(r + 1) / K), ceil((r + 1) / K)
     }
-    if (!s.is_equal(-1)) continue;
-    // x = y / K - (y mod K) / K + rest, every term of y / K present in x
+    // x = rest + s (y mod K) / K = rest + s y / K - s floor(y / K): the whole floor(y / K)
+    // comes out of the rounding (floor(z + n) = floor(z) + n), so no remainder stays inside
+    // a rounding over its own modulus. floor((N - 1 - k mod Q) / Q) - floor(k / Q), the
+    // items of k's residue class in k..N - 1, is floor((N - 1 - k) / Q).
     ex rest = (x - t).expand(), q = (r.op(0) / K).expand();
-    exvector have = operands_of(rest, true);
-    bool all = true;
-    for (const ex& u : operands_of(q, true))
-      all = all && std::any_of(have.begin(), have.end(), [&](const ex& h) { return h.is_equal(u); });
-    if (!all) continue;
-    ex arg = (rest - q).expand() + floor_of(q);
-    return fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
+    // With a number K only where y / K - (y mod K) / K cancels to floor(y / K): elsewhere
+    // the residue rules read floor((P - ph mod 2) / 2) by the period 2 of ph mod 2.
+    if (is_class<numeric>(K)) {
+      exvector have = operands_of(rest, true);
+      bool all = s.is_equal(-1);
+      for (const ex& u : operands_of(q, true))
+        all = all && std::any_of(have.begin(), have.end(), [&](const ex& h) { return h.is_equal(u); });
+      if (!all) continue;
+    }
+    ex arg = (rest + s * q).expand();
+    ex whole = s * floor_of(q);
+    return (fn == Fn::Floor ? floor_of(arg) : ceil_of(arg)) - whole;
   }
   return std::nullopt;
 }
@@ -277,53 +285,86 @@ std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions&) 
   return std::nullopt;
 }
 
-// sum (i = lb, ub) { g(i) * F(x) ^ d } for F = floor or ceil, d = 1..4, x = (s i + e) / Q with
-// s = +-1, Q free of i, and g a polynomial in i with i-free coefficients. With j = s i + e
-// (ceil: ceil(j / Q) = floor((j + Q - 1) / Q), shift j by Q - 1) and h(j) = g(i), the sum is
-// F(J1) - F(J0 - 1) over the j range, where F(n) = T(A - 1) + A ^ d (G(n) - G(A Q - 1)),
-// A = floor((n + 1) / Q), G an antiderivative of h and T one of t ^ d (G(t Q + Q - 1) -
-// G(t Q - 1)) (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the
-// partial block): F(n) - F(n - 1) = h(n) floor(n / Q) ^ d holds for every integer n, negative
-// too. The square is an LU step's cyclic load summed over the steps, ceil((N - k) / P) ^ 2.
-// Side conditions: Q a positive integer (proved, or assumed where Q is one parameter the
-// model leaves unbounded: with a real Q the blocks are uneven);
-// e an integer (proved, or proved to differ from lb or ub by an integer); lb, ub integers
-// (proved or assumed); guarded for a possibly empty range.
+// sum (i = lb, ub) { B } where B is a polynomial (degree <= 4) in roundings of one quotient
+// and in i: every floor or ceil in B that holds i is F((s i + e) / Q) for one Q free of i and
+// one s = +-1, with offsets that agree up to whole multiples of Q once a ceil is written as a
+// floor (ceil(j / Q) = floor((j + Q - 1) / Q) for integers j, Q): each is then
+// floor(j / Q) + m for j = s i + e0 and an integer m, and B = sum_d g_d(i) floor(j / Q) ^ d
+// with g_d polynomials in i (free coefficients). With h_d(j) = g_d(i), the sum is F(J1) -
+// F(J0 - 1) over the j range, where F(n) = sum_d T_d(A - 1) + A ^ d (G_d(n) - G_d(A Q - 1)),
+// A = floor((n + 1) / Q), G_d an antiderivative of h_d and T_d one of t ^ d (G_d(t Q + Q - 1) -
+// G_d(t Q - 1)) (full blocks t = 0..A-1 of Q values of j, each with floor(j / Q) = t, then the
+// partial block): F(n) - F(n - 1) = B at j = n holds for every integer n, negative too. The
+// square is an LU step's cyclic load summed over the steps, ceil((N - k) / P) ^ 2, and on a
+// 2-D grid ceil((N - k) / Q) (floor((N - k - 1) / Q) + 1) (a row count times a column count).
+// Side conditions: Q a positive integer (proved, or assumed where Q is one parameter the model
+// leaves unbounded: with a real Q the blocks are uneven); e0 an integer (proved, or proved to
+// differ from lb or ub by an integer); lb, ub integers (proved or assumed); guarded for a
+// possibly empty range.
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r) return std::nullopt;
   const ex& i = r->index_ex();
-  ex fl, g = 1;
-  long d = 1;  // the rounding's power
-  for (const ex& t : operands_of(r->body(), false)) {
-    const bool pw = is_class<power>(t) && is_class<numeric>(t.op(1)) && ex_to<numeric>(t.op(1)).is_pos_integer() &&
-                    ex_to<numeric>(t.op(1)) <= 4;
-    const ex& base = pw ? t.op(0) : t;
-    Fn fn = pamela_function(base);
-    if ((fn == Fn::Floor || fn == Fn::Ceil) && base.has(i) && fl.is_zero()) {
-      fl = base;
-      d = pw ? ex_to<numeric>(t.op(1)).to_long() : 1;
-    } else {
-      g *= t;
+  // The roundings that hold i, outside inner reductions (there B is not a polynomial anyway).
+  exvector rounds;
+  std::function<bool(const ex&)> walk = [&](const ex& x) {
+    if (!x.has(i)) return true;
+    if (is_class<reduction>(x)) return false;
+    Fn fn = pamela_function(x);
+    if (fn == Fn::Floor || fn == Fn::Ceil) {
+      if (std::none_of(rounds.begin(), rounds.end(), [&](const ex& y) { return y.is_equal(x); })) rounds.push_back(x);
+      return rounds.size() <= 4;
     }
+    for (size_t k = 0; k < x.nops(); ++k)
+      if (!walk(x.op(k))) return false;
+    return true;
+  };
+  if (!walk(r->body()) || rounds.empty()) return std::nullopt;
+  rounds = sorted_by_text(rounds);
+  // Each rounding as (s, Q, e') with floor((s i + e') / Q) its floor form.
+  struct Form {
+    int s;
+    ex Q, e, raw;  // raw: e before a ceil's shift by Q - 1
+  };
+  std::vector<Form> forms;
+  for (const ex& fl : rounds) {
+    ex x = fl.op(0).expand();
+    if (!x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
+    ex c = x.coeff(i, 1), x0 = x.coeff(i, 0);
+    if (c.has(i) || x0.has(i)) return std::nullopt;
+    ex Q = normal(1 / c);
+    int s = 1;
+    // The sign of i: Q as written when positive, or when it is the parameter to assume
+    // positive; else -Q (floor((N - k) / P): Q = -P).
+    if (!f.provably_positive(Q) && (f.provably_positive(-Q) || !is_class<symbol>(Q))) {
+      Q = -Q;
+      s = -1;
+    }
+    ex raw = normal(x0 * Q).expand();
+    forms.push_back({s, Q, pamela_function(fl) == Fn::Ceil ? (raw + Q - 1).expand() : raw, raw});
   }
-  if (fl.is_zero()) return std::nullopt;
-  ex gx = g.expand();
-  if (!gx.is_polynomial(i) || gx.ldegree(i) < 0 || gx.degree(i) > 8) return std::nullopt;
-  // The coefficients of g must not hide another index-dependent function.
-  for (int k = 0; k <= gx.degree(i); ++k)
-    if (gx.coeff(i, k).has(i)) return std::nullopt;
-  ex x = fl.op(0).expand();
-  if (!x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
-  ex c = x.coeff(i, 1), x0 = x.coeff(i, 0);
-  if (c.has(i) || x0.has(i)) return std::nullopt;
-  ex Q = normal(1 / c);
-  int s = 1;
-  // The sign of i: Q as written when positive, or when it is the parameter to assume
-  // positive; else -Q (floor((N - k) / P): Q = -P).
-  if (!f.provably_positive(Q) && (f.provably_positive(-Q) || !is_class<symbol>(Q))) {
-    Q = -Q;
-    s = -1;
+  const ex Q = forms[0].Q, e0 = forms[0].e;
+  const int s = forms[0].s;
+  // The others as floor((s i + e0) / Q) + m: the same Q and s, e - e0 a whole multiple of Q.
+  symbol z("_z");
+  exmap to_z;
+  for (size_t k = 0; k < forms.size(); ++k) {
+    if (forms[k].s != s || !(forms[k].Q - Q).expand().is_zero()) return std::nullopt;
+    ex m = normal((forms[k].e - e0) / Q);
+    if (!is_class<numeric>(m) || !ex_to<numeric>(m).is_integer()) return std::nullopt;
+    to_z[rounds[k]] = z + m;
+  }
+  ex body = r->body().subs(to_z, subs_options::no_pattern).expand();
+  if (body.has(i) && !body.is_polynomial(i)) return std::nullopt;
+  if (!body.is_polynomial(z) || body.ldegree(z) < 0 || body.degree(z) > 4 || body.degree(z) < 1) return std::nullopt;
+  const int dz = body.degree(z);
+  std::vector<ex> gd(dz + 1);
+  for (int d = 0; d <= dz; ++d) {
+    gd[d] = body.coeff(z, d).expand();
+    if (gd[d].has(z) || !gd[d].is_polynomial(i) || gd[d].ldegree(i) < 0 || gd[d].degree(i) > 8) return std::nullopt;
+    // The coefficients of g_d must not hide another index-dependent function.
+    for (int k = 0; k <= gd[d].degree(i); ++k)
+      if (gd[d].coeff(i, k).has(i)) return std::nullopt;
   }
   // A divisor that is one parameter the model does not bound (ceil(j / P) with a plain
   // `numeric parameter P`) is assumed a positive integer, P >= 1 and integer: recorded and
@@ -336,28 +377,29 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   }
   Facts fq = f;  // with Q >= 1 as proved or assumed
   if (!f.provably_positive(Q)) fq.add_lower(ex_to<symbol>(Q), 1, false);
-  ex e0 = normal(x0 * Q).expand();
-  if (!f.provably_integer(e0) && !f.provably_integer((e0 - r->ub()).expand()) &&
-      !f.provably_integer((e0 - r->lb()).expand()))
+  // The offset before a ceil's shift by Q - 1 (an integer, proved or assumed) must be one.
+  const ex& raw = forms[0].raw;
+  if (!f.provably_integer(raw) && !f.provably_integer((raw - r->ub()).expand()) &&
+      !f.provably_integer((raw - r->lb()).expand()))
     return std::nullopt;
-  if (may_fail(fl, fq) && !f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(fl, fq, a))
-    return std::nullopt;
+  for (const ex& fl : rounds)
+    if (may_fail(fl, fq) && !f.provably_nonneg(r->ub() - r->lb()) && !cannot_fail_or_assume(fl, fq, a))
+      return std::nullopt;
   if (!require(conds, f, a)) return std::nullopt;
   symbol j("_j"), t("_t");
-  // i = s (j - e0); the j range and h(j).
+  // i = s (j - e0); the j range.
   ex J0 = s > 0 ? r->lb() + e0 : e0 - r->ub(), J1 = s > 0 ? r->ub() + e0 : e0 - r->lb();
-  ex h = gx.subs(exmap{{i, s * (j - e0)}});
-  if (pamela_function(fl) == Fn::Ceil) {  // ceil(j / Q) = floor((j + Q - 1) / Q), j -> j + Q - 1
-    h = h.subs(exmap{{j, j - Q + 1}});
-    J0 += Q - 1;
-    J1 += Q - 1;
-  }
-  h = h.expand();
-  auto G = [&](const ex& m) { return antiderivative(h, j, m); };
-  ex T = antiderivative((pow(t, d) * (G(t * Q + Q - 1) - G(t * Q - 1))).expand(), t, t);
   auto F = [&](const ex& n) {
     ex A = floor_of((n + 1) / Q);
-    return T.subs(exmap{{t, A - 1}}) + pow(A, d) * (G(n) - G(A * Q - 1));
+    ex total = 0;
+    for (int d = 0; d <= dz; ++d) {
+      if (gd[d].is_zero()) continue;
+      ex h = gd[d].subs(exmap{{i, s * (j - e0)}}).expand();
+      auto G = [&](const ex& m) { return antiderivative(h, j, m); };
+      ex T = antiderivative((pow(t, d) * (G(t * Q + Q - 1) - G(t * Q - 1))).expand(), t, t);
+      total += T.subs(exmap{{t, A - 1}}) + pow(A, d) * (G(n) - G(A * Q - 1));
+    }
+    return total;
   };
   ex count = r->ub() - r->lb() + 1;
   return nonempty_guard(count, f) * (F(J1.expand()) - F((J0 - 1).expand())).expand();

@@ -134,17 +134,23 @@ TEST_CASE_FIXTURE(CyclicGrid, "floor_quotient and sum_floor_ratio: quotients and
   // (N - 1 - (N - 1) mod Py) / Py is (N - 1) div Py; a residue over its modulus rounds to a constant
   for (const auto& [x, want] : std::vector<std::pair<ex, ex>>{
            {floor_of((N - 1 - r) / Py), floor_of(floor_of((N - 1) / Py))}, {floor_of(r / Py), 0},
-           {ceil_of(-r / Py), 0}, {floor_of(-(r + 1) / Py), -1}, {ceil_of((r + 1) / Py), 1}}) {
+           {ceil_of(-r / Py), 0}, {floor_of(-(r + 1) / Py), -1}, {ceil_of((r + 1) / Py), 1},
+           // any remainder over its own modulus leaves the rounding as a whole floor
+           {floor_of((r + 1) / Py), floor_of(N / Py) - floor_of((N - 1) / Py)},
+           {floor_of((Px - 1 - mod_of(N, Py)) / Py), floor_of((Px - 1 - N) / Py) + floor_of(N / Py)},
+           {ceil_of((Px + mod_of(N, Py)) / Py), ceil_of((Px + N) / Py) - floor_of(N / Py)}}) {
     auto got = rule_floor_quotient(x, F, a);
     REQUIRE(got);
     for (int n : {-7, -1, 0, 1, 6, 13})
       for (int py : {1, 2, 5}) {
-        GiNaC::exmap env{{N, n}, {Py, py}};
+        GiNaC::exmap env{{N, n}, {Py, py}, {Px, n * n % 7 - 3}};
         WorkBudget b1, b2;
         CHECK(evaluate(*got, env, b1).scalar == evaluate(x, env, b2).scalar);
       }
   }
-  CHECK(!rule_floor_quotient(floor_of((r + 1) / Py), F, a));  // 1 where the residue is Py - 1
+  // a number modulus is left to the residue rules, unless quotient and remainder cancel
+  CHECK(!rule_floor_quotient(floor_of((Px - mod_of(N, 2)) / 2), F, a));
+  CHECK(rule_floor_quotient(floor_of((N - mod_of(N, 2)) / 2), F, a));
   // sum (t = 0, T) { floor((N - 1 - Px t) / Py) } under "Px / Py is an integer"
   symbol t("t"), T("T");
   ex s = make_reduction(ReduceKind::Sum, t, 0, T, floor_of((N - 1 - Px * t) / Py));

@@ -621,6 +621,11 @@ TEST_CASE_FIXTURE(Fixture, "sum of a polynomial times a power of floor/ceil of (
       {Sum(i, 0, N, i * pow(floor_of((i + 2) / 3), 3)), true, {}},
       {Sum(k, 0, N - 2, (N - k) * pow(ceil_of((N - k - 1) / ceil_of(R)), 2)), true, {}},
       {Sum(i, 1, N, pow(floor_of(i / 2), 5)), false, {}},  // beyond the fourth power
+      // several roundings of one quotient, equal up to whole blocks: a 2-D grid's rows times columns
+      {Sum(k, 0, N - 1, ceil_of((N - k) / P) * (floor_of((N - k - 1) / P) + 1)), true, {"P >= 1"}},
+      {Sum(i, 1, N, i * floor_of((i + 3) / 3) * floor_of(i / 3) + floor_of(i / 3)), true, {}},
+      {Sum(i, 1, N, floor_of(i / 3) * ceil_of(i / 3)), false, {}},        // offsets 0 and 2: not whole blocks
+      {Sum(i, 1, N, floor_of(i / 2) * floor_of(i / P)), false, {}},        // two quotients
       {Sum(i, 1, N, floor_of((i + x) / 2)), false, {}},           // x may be a non-integer
       {Sum(i, 1, N, floor_of(i * i / 2)), false, {}},             // not linear in i
       {Sum(i, 1, N, floor_of(i / (P + M))), false, {}},           // a divisor that is not one parameter
@@ -1771,4 +1776,25 @@ TEST_CASE_FIXTURE(Fixture, "a max over pieces includes the vertex of a concave q
   CHECK(agrees(*r, m, pts));
   // a concave piece whose leading coefficient may be 0 (x (p - M) (N - p)): no vertex to take
   CHECK(!rule_ext_breakpoints(make_reduction(ReduceKind::Max, p, 0, P - 1, x * (N - p) * make_max({ex(1), p - M}), true), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a butterfly's partner offset 2 ^ (s - 1) is an integer for s >= 1") {
+  symbol s("s");
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_index(s, 1, log2_of(P));
+  CHECK(g.provably_integer(s - 1));
+  CHECK(g.provably_nonneg(s - 1));
+  CHECK(g.provably_integer(pow(2, s - 1)));
+  CHECK(g.provably_integer(pow(2, s - 1).expand()));  // 2 ^ s / 2, as expand() writes it
+  CHECK(g.provably_nonneg(pow(2, s - 1).expand() - 1));
+  Facts from0 = F;
+  from0.add_lower(P, 1, false);
+  from0.declare_index(s, 0, log2_of(P));
+  CHECK(!from0.provably_integer(pow(2, s - 1).expand()));  // 1 / 2 at s = 0
+  ex full = Sum(p, 0, P - 1, unitvec(mod_of(pow(2, s - 1) + p, P)));
+  CHECK(rule_sum_full_period(full, g, a));
+  Facts in = g;
+  in.declare_index(p, 0, P - 1);
+  CHECK(in.provably_integer(pow(2, s - 1) + p));
 }
