@@ -42,6 +42,11 @@ std::optional<ex> rule_vmax_boxes(const ex& e, const Facts& f, Assumptions& a);
 // cell's load is at most that column's in its row. nullopt otherwise.
 std::optional<ex> rule_vmax_grid_column(const ex& e, const Facts& f, Assumptions& a);
 
+// max(A + B) for two families that are each one-to-one in one loop (position a * i + b, the
+// same load L at every position) and share a position, proved at a witness (load_crossing.cpp):
+// L_A + L_B, when the weights are >= 0. nullopt otherwise.
+std::optional<ex> rule_vmax_crossing(const ex& e, const Facts& f, Assumptions& a);
+
 // max(v) with a symbolic offset d that every family's position shares dropped (`Px * Py + p`
 // read as p), when the weights are >= 0, the positions without d are >= 0 and d >= 0 is an
 // integer. nullopt otherwise.
