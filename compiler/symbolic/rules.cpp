@@ -514,6 +514,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_block_concave", rule_vmax_block_concave},
       {"vmax_grid_column", rule_vmax_grid_column},
       {"vmax_crossing", rule_vmax_crossing},
+      {"vmax_block_split", rule_vmax_block_split},
       {"vmax_rescale", rule_vmax_rescale},
       {"vmax_product", rule_vmax_product},
       {"vmax_cyclic", rule_vmax_cyclic},

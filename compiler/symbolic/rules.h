@@ -71,6 +71,7 @@ std::optional<ex> rule_ext_residue_select(const ex& e, const Facts& f, Assumptio
 std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);

@@ -526,4 +526,43 @@ std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumption
   return nonempty_guard(n, f) * busiest * *wc;
 }
 
+// A block map under another map, with a weight of the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec(G((i + e) div B)) }) where i enters the position only through (i + e) div B and G is
+// not that div alone (a block-cyclic ((i + e) div B) mod P). When the range is whole blocks,
+// B | lb + e and B | ub + e + 1, each i is b B + t - e with t = 0..B - 1 and (i + e) div B = b,
+// so the sum is sum (b = (lb + e) / B, (ub + e + 1) / B - 1) { sum (t = 0, B - 1) {
+// c(b B + t - e) } * unitvec(G(b)) }: one item per block, its weight the block's total, which
+// the cyclic and monotone rules read (a triangle's rows in blocks dealt cyclically). A
+// constant weight is vmax_block_cyclic's, which needs no whole blocks. Side conditions: B a
+// positive integer, (lb + e) / B and (ub + e + 1) / B integers (proved or assumed: "B divides
+// N"); lb, ub integers. Exact wherever they hold.
+std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  // The one div of i in the position, (i + e) div B with a unit coefficient.
+  ex dv;
+  for (const_preorder_iterator it = m->pos.preorder_begin(); it != m->pos.preorder_end(); ++it)
+    if (pamela_function(*it) == Fn::Div && it->has(i)) {
+      if (!dv.is_zero() && !dv.is_equal(*it)) return std::nullopt;
+      dv = *it;
+    }
+  if (dv.is_zero() || dv.is_equal(m->pos)) return std::nullopt;
+  const ex B = dv.op(1);
+  auto lin = linear_in(dv.op(0), i);
+  if (B.has(i) || !lin || lin->first != 1) return std::nullopt;
+  symbol b(r.index().get_name()), t("t");
+  ex pos_b = m->pos.subs(exmap{{dv, b}}, subs_options::no_pattern);
+  if (pos_b.has(i)) return std::nullopt;
+  if (!f.provably_positive(B) || !f.provably_integer(B)) return std::nullopt;
+  const ex off = lin->second;
+  ex first = ((r.lb() + off) / B).expand(), last = ((r.ub() + off + 1) / B).expand();
+  if (!require({{true, r.lb()}, {true, r.ub()}, {true, first}, {true, last}}, f, a)) return std::nullopt;
+  ex block = make_reduction(ReduceKind::Sum, t, 0, B - 1, m->c.subs(exmap{{i, b * B + t - off}}));
+  return vector_max(m->w * make_reduction(ReduceKind::Sum, b, first, last - 1, block * unitvec(pos_b)));
+}
+
 }  // namespace pamc::sym

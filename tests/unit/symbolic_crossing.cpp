@@ -1,10 +1,13 @@
 // Two one-to-one families that share a position (vmax_crossing): a row broadcast and a
 // column broadcast on a Q x Q grid meet at the diagonal processor, which carries both loads.
+// And a block map under another map, with a weight of the index, read one item per block
+// (vmax_block_split).
 #include <doctest/doctest.h>
 
 #include "compiler/symbolic/symbolic.h"
 #include "compiler/symbolic/load_families.h"
 #include "compiler/symbolic/rules.h"
+#include "tests/unit/assumptions_at.h"
 
 #include <vector>
 
@@ -67,4 +70,37 @@ TEST_CASE_FIXTURE(Grid, "families that may not cross, or are not one-to-one, are
       vector_max(sum(i, 0, Q - 1, sum(j, 0, Q - 1, unitvec(i * Q + j))) + sum(j, 0, Q - 1, unitvec(j))), F, a));
   // a weight that may be negative
   CHECK(!rule_vmax_crossing(vector_max(sum(i, 0, Q - 1, (N - 5) * unitvec(i * Q + k)) + sum(j, 0, Q - 1, unitvec(k * Q + j))), F, a));
+}
+
+TEST_CASE("a triangle's rows in blocks of B dealt cyclically: one item per block, weighed by its rows") {
+  symbol N("N"), B("B"), P("P"), i("i");
+  Facts F;
+  for (const symbol& s : {N, B, P}) F.declare_parameter(s, s.get_name());
+  for (const symbol& s : {N, B, P}) F.declare_integer(s);
+  F.add_lower(B, 1, false);
+  F.add_lower(P, 1, false);
+  ex v = vector_max(make_reduction(ReduceKind::Sum, i, 0, N - 1, (i + 1) * unitvec(mod_of(idiv_of(i, B), P))));
+  Assumptions a;
+  auto r = rule_vmax_block_split(v, F, a);
+  REQUIRE(r);
+  CHECK(a.items.count("B divides N"));
+  Assumptions a2;
+  RuleStats st;
+  ex closed = simplify(*r, F, a2, st);
+  CHECK(count_reductions(closed) == 0);
+  int compared = 0;
+  for (int n : {0, 1, 4, 6, 12, 30})
+    for (int b : {1, 2, 3, 4})
+      for (int p : {1, 2, 3, 5}) {
+        GiNaC::exmap env{{N, n}, {B, b}, {P, p}};
+        if (!assumptions_hold(a, env) || !assumptions_hold(a2, env)) continue;
+        WorkBudget b1, b2;
+        CHECK(evaluate(closed, env, b1).scalar == evaluate(v, env, b2).scalar);
+        ++compared;
+      }
+  CHECK(compared > 30);
+  // a constant weight is vmax_block_cyclic's (no whole blocks needed); a block map alone is
+  // the block rules'
+  CHECK(!rule_vmax_block_split(vector_max(make_reduction(ReduceKind::Sum, i, 0, N - 1, unitvec(mod_of(idiv_of(i, B), P)))), F, a));
+  CHECK(!rule_vmax_block_split(vector_max(make_reduction(ReduceKind::Sum, i, 0, N - 1, i * unitvec(idiv_of(i, B)))), F, a));
 }
