@@ -79,6 +79,9 @@ struct Facts {
   bool is_integer_symbol(const GiNaC::symbol& s) const;
   // Does e mention a loop index declared with declare_index?
   bool mentions_index(const ex& e) const;
+  // Does some symbol's numeric range hold no number (i >= 0 and i <= -1)? Then no point
+  // meets the facts, and a case of a proof that leads there holds vacuously.
+  bool numerically_empty() const;
 
 private:
   struct Info {

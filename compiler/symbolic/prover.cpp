@@ -396,6 +396,8 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
             at[cmps[k]] = (m >> k) & 1u;
             comparison_case(in_case, cmps[k], (m >> k) & 1u);
           }
+          // A case no point meets ((i + 1 == 0) for i >= 0) holds vacuously.
+          if (in_case.numerically_empty()) continue;
           all = in_case.prove_at(x.subs(at, subs_options::no_pattern).expand(), strict, depth + 1);
         }
         if (all) return true;
@@ -487,6 +489,15 @@ bool Facts::integer_case_split(const ex& x, bool strict) const {
     f.declare_integer(v);
     if (!f.prove_at(y.subs(exmap{{v, 0}}), strict, 3)) continue;
     if (f.prove_at(y.subs(exmap{{v, v + 1}}).expand(), strict, 3)) return true;
+  }
+  return false;
+}
+
+bool Facts::numerically_empty() const {
+  for (const auto& [s, inf] : info_) {
+    const End &lo = inf.iv.lo, &hi = inf.iv.hi;
+    if (lo.inf != 0 || hi.inf != 0) continue;
+    if (lo.v > hi.v || (lo.v == hi.v && (lo.open || hi.open))) return true;
   }
   return false;
 }

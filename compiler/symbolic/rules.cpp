@@ -94,6 +94,35 @@ std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
 
 namespace detail {
 
+// A sum whose terms share factors, as that product times the sum of what is left: the
+// terms (i - 1 <= N) N / x - (i - 1 <= N) i / x + (i - 1 <= N) / x of a guarded count read
+// as (i - 1 <= N) / x * (N - i + 1). A factor is shared when every term holds its base to
+// the same power (numbers and numeric coefficients are not factors). nullopt when nothing
+// is shared. An identity.
+std::optional<ex> shared_factors(const ex& h) {
+  if (!is_class<add>(h)) return std::nullopt;
+  auto factors_of = [](const ex& t) {
+    exvector out;
+    for (const ex& x : operands_of(t, false))
+      if (!is_class<numeric>(x)) out.push_back(x);
+    return out;
+  };
+  exvector common = factors_of(h.op(0));
+  for (size_t k = 1; k < h.nops() && !common.empty(); ++k) {
+    exvector here = factors_of(h.op(k)), kept;
+    for (const ex& x : common)
+      if (std::any_of(here.begin(), here.end(), [&](const ex& y) { return y.is_equal(x); })) kept.push_back(x);
+    common = kept;
+  }
+  if (common.empty()) return std::nullopt;
+  ex c = 1;
+  for (const ex& x : common) c *= x;
+  ex rest = 0;
+  for (const ex& t : h) rest += t / c;
+  return c * rest.expand();
+}
+
+
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
 bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
@@ -537,6 +566,7 @@ const std::vector<NamedRule>& all_rules() {
       {"cmp_rounding", rule_cmp_rounding},
       {"cmp_power_log", rule_cmp_power_log},
       {"cmp_normal", rule_cmp_normal},
+      {"cmp_eq_factor", rule_cmp_eq_factor},
       {"div_rate", rule_div_rate},
       {"max_dominated", rule_max_dominated},
       {"max_vector_bound", rule_max_vector_bound},

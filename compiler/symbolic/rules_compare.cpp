@@ -180,6 +180,27 @@ std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions&) {
   return out;
 }
 
+// A test of equality whose sides differ by a product: (x == y) is (g == 0) where y - x =
+// c g for a factor c proved nonzero (positive or negative), and likewise !=: (P i == 0) is
+// (i == 0) for P >= 1, which the counting rules read (one index in a range). The factors
+// shared by every term of y - x are the candidates (shared_factors). Exact where c != 0.
+std::optional<ex> rule_cmp_eq_factor(const ex& e, const Facts& f, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if ((fn != Fn::Eq && fn != Fn::Ne) || is_vector_valued(e)) return std::nullopt;
+  ex d = (e.op(0) - e.op(1)).expand();
+  ex product = is_class<mul>(d) ? d : shared_factors(d).value_or(ex(0));
+  if (!is_class<mul>(product)) return std::nullopt;
+  ex c = 1, g = 1;
+  for (const ex& x : product) {
+    if (!is_class<numeric>(x) && (f.provably_positive(x) || f.provably_positive(-x))) c *= x;
+    else g *= x;
+  }
+  if (c.is_equal(1)) return std::nullopt;
+  g = g.expand();
+  if (to_pamela(g)[0] == '-') g = (-g).expand();  // g == 0 iff -g == 0: the form without a sign
+  return compare(fn == Fn::Eq ? Cmp::Eq : Cmp::Ne, g, 0);
+}
+
 // A comparison read through its rounding, for a rounding of a loop index: with m an integer,
 //   floor(u) <= m  iff  u < m + 1,      m <= floor(u)  iff  m <= u,
 //   ceil(u) <= m   iff  u <= m,         m <= ceil(u)   iff  m - 1 < u,

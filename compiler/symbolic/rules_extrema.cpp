@@ -430,6 +430,27 @@ std::optional<ex> rule_ext_indicator(const ex& e, const Facts& f, Assumptions& a
 }
 
 
+namespace {
+// x with each test a == b (a != b) whose sides differ by a i + c, a a number, written as the
+// two steps (a <= b) (b <= a) (one less that): equal exactly where both hold, so the
+// breakpoints of each step bracket the one index where the test holds (a boundary process,
+// (p == 0) h + (p == P - 1) h).
+ex equalities_as_steps(const ex& x, const ex& i) {
+  if (!x.has(i) || is_class<reduction>(x)) return x;
+  Fn fn = pamela_function(x);
+  if ((fn == Fn::Eq || fn == Fn::Ne) && linear_in((x.op(1) - x.op(0)).expand(), i)) {
+    ex both = compare(Cmp::Le, x.op(0), x.op(1)) * compare(Cmp::Le, x.op(1), x.op(0));
+    return fn == Fn::Eq ? both : 1 - both;
+  }
+  struct Walk : map_function {
+    const ex& i;
+    explicit Walk(const ex& i_) : i(i_) {}
+    ex operator()(const ex& y) override { return equalities_as_steps(y, i); }
+  } walk(i);
+  return x.map(walk);
+}
+}  // namespace
+
 // max/min (i = lb, ub) { B } where B depends on i only through two-way choices that are
 // linear in i (find_linear_choices: max/min/abs of sides whose difference is a i + b, and
 // comparisons) and is otherwise of degree <= 1 in i: B is linear on each piece between the
@@ -447,7 +468,8 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   if (!r || is_vector_valued(r->body())) return std::nullopt;
   const ex& i = r->index_ex();
   std::vector<LinearChoice> found;
-  find_linear_choices(r->body(), i, found, &f);
+  const ex body = equalities_as_steps(r->body(), i);
+  find_linear_choices(body, i, found, &f);
   if (found.empty()) return std::nullopt;
   // Distinct nodes only (a choice found twice is one choice).
   std::vector<LinearChoice> cs;
@@ -467,7 +489,7 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
     exmap m;
     for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
-    ex x = r->body().subs(m, subs_options::no_pattern).expand();
+    ex x = body.subs(m, subs_options::no_pattern).expand();
     if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
     // A convex quadratic piece has its max at a piece end (a concave one its min): the sum
     // of distances sum (j) { abs(j - i) } closed piecewise. A concave one (for a max; convex
@@ -518,7 +540,7 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   for (const ex& p : points) {
     ex at = p;
     if (!p.is_equal(r->lb()) && !p.is_equal(r->ub())) at = make_min({make_max({p, r->lb()}), r->ub()});
-    ex v = r->body().subs(exmap{{i, at}}, subs_options::no_pattern);
+    ex v = body.subs(exmap{{i, at}}, subs_options::no_pattern);
     bool dup = false;
     for (const ex& w : values) dup = dup || w.is_equal(v);
     if (!dup) values.push_back(v);

@@ -44,6 +44,9 @@ const reduction* as_red(const ex& e, ReduceKind k);
 const reduction* as_ext_red(const ex& e);
 // r with kind k and body `body`, its index and bounds kept.
 ex rebuild(const reduction& r, ReduceKind k, const ex& body);
+// A sum whose terms share factors (every term holds the same base to the same power), as
+// that product times the sum of what is left; nullopt when nothing is shared. An identity.
+std::optional<ex> shared_factors(const ex& h);
 // The terms of an add (is_add) or the factors of a mul; else e alone.
 GiNaC::exvector operands_of(const ex& e, bool is_add);
 // v sorted by printed text, so a rule's choices do not depend on symbol creation order.

@@ -51,34 +51,6 @@ long numeric_period(const ex& h, const ex& i, const Facts& f) {
   return t;
 }
 
-// A sum whose terms share factors, as that product times the sum of what is left: the
-// terms (i - 1 <= N) N / x - (i - 1 <= N) i / x + (i - 1 <= N) / x of a guarded count read
-// as (i - 1 <= N) / x * (N - i + 1). A factor is shared when every term holds its base to
-// the same power (numbers and numeric coefficients are not factors). nullopt when nothing
-// is shared. An identity.
-std::optional<ex> shared_factors(const ex& h) {
-  if (!is_class<add>(h)) return std::nullopt;
-  auto factors_of = [](const ex& t) {
-    exvector out;
-    for (const ex& x : operands_of(t, false))
-      if (!is_class<numeric>(x)) out.push_back(x);
-    return out;
-  };
-  exvector common = factors_of(h.op(0));
-  for (size_t k = 1; k < h.nops() && !common.empty(); ++k) {
-    exvector here = factors_of(h.op(k)), kept;
-    for (const ex& x : common)
-      if (std::any_of(here.begin(), here.end(), [&](const ex& y) { return y.is_equal(x); })) kept.push_back(x);
-    common = kept;
-  }
-  if (common.empty()) return std::nullopt;
-  ex c = 1;
-  for (const ex& x : common) c *= x;
-  ex rest = 0;
-  for (const ex& t : h) rest += t / c;
-  return c * rest.expand();
-}
-
 }  // namespace
 
 // max (i = lb, ub) { h(i) } with h periodic in i (numeric_period T >= 2): the range's values
