@@ -111,6 +111,44 @@ ex zero_one_powers(const ex& q, const std::set<ex, ex_is_less>& zero_one) {
   return is_class<add>(q) ? ex(add(v)) : ex(mul(v));
 }
 
+// A sum holding c (y mod K) and c K floor(y / K) holds c y there: y mod K is y - K floor(y / K)
+// for every y and K != 0 (floor semantics), so the pair is the quotient and remainder of y
+// put back together (a queue's 0.5 ((N - 1) mod W) + 0.5 W floor((N - 1) / W) + 0.5 is
+// 0.5 N). Every pair found is merged; nullopt when there is none. An identity.
+std::optional<ex> merge_quotient_remainder(const ex& x) {
+  if (!is_class<add>(x)) return std::nullopt;
+  exvector terms(x.begin(), x.end());
+  bool merged = false;
+  for (size_t a = 0; a < terms.size(); ++a) {
+    ex m, c = 1;
+    for (const ex& u : is_class<mul>(terms[a]) ? exvector(terms[a].begin(), terms[a].end()) : exvector{terms[a]}) {
+      if (m.is_zero() && pamela_function(u) == Fn::Mod) m = u;
+      else c *= u;
+    }
+    if (m.is_zero()) continue;
+    const ex &y = m.op(0), &K = m.op(1);
+    for (size_t b = 0; b < terms.size(); ++b) {
+      if (b == a) continue;
+      // terms[b] = floor(y / K) * rest with rest = c K (the rounding's argument as written
+      // may be y / K expanded)
+      ex fl, rest = 1;
+      for (const ex& u : is_class<mul>(terms[b]) ? exvector(terms[b].begin(), terms[b].end()) : exvector{terms[b]}) {
+        if (fl.is_zero() && pamela_function(u) == Fn::Floor && (u.op(0) * K - y).expand().is_zero()) fl = u;
+        else rest *= u;
+      }
+      if (fl.is_zero() || !(rest - c * K).expand().is_zero()) continue;
+      terms[a] = (c * m.op(0)).expand();
+      terms[b] = 0;
+      merged = true;
+      break;
+    }
+  }
+  if (!merged) return std::nullopt;
+  ex out = 0;
+  for (const ex& t : terms) out += t;
+  return out;
+}
+
 // A sum collected over its roundings: x is a polynomial in symbols and atoms (floor, ceil,
 // mod, min, max, reductions: each a temporary symbol), and the terms that hold a rounding
 // r are gathered as (r + s) * cofactor, s in {-1, 0, 1}, the cofactor written in r again.
@@ -216,6 +254,7 @@ struct Tidy : map_function {
     }
     long f0 = fired;
     ex x = e.map(*this);
+    if (auto qr = merge_quotient_remainder(x)) x = *qr;
     bool changed = false;
     if (is_class<add>(x) && plain_polynomial(x)) {
       ex fx = factor_polynomial(x);

@@ -1798,3 +1798,18 @@ TEST_CASE_FIXTURE(Fixture, "a butterfly's partner offset 2 ^ (s - 1) is an integ
   in.declare_index(p, 0, P - 1);
   CHECK(in.provably_integer(pow(2, s - 1) + p));
 }
+
+TEST_CASE_FIXTURE(Fixture, "a remainder beside its quotient prints as the number they make up") {
+  symbol W("W");
+  Facts g = F;
+  g.declare(W, "W");
+  g.add_lower(W, 1, false);
+  Assumptions b;
+  RuleStats s;
+  // a queue's total over a worker loop: 0.5 ((N - 1) mod W) + 0.5 W floor((N - 1) / W) + 0.5
+  ex e = numeric(1, 2) * mod_of(N - 1, W) + numeric(1, 2) * W * floor_of((N - 1) / W) + numeric(1, 2);
+  CHECK(to_pamela(simplify(e, g, b, s)) == "0.5 * N");
+  // a different multiple of the quotient stays as written
+  ex other = mod_of(N - 1, W) + 2 * W * floor_of((N - 1) / W);
+  CHECK(to_pamela(simplify(other, g, b, s)).find("mod") != std::string::npos);
+}
