@@ -478,10 +478,6 @@ bool has_all_symbols_of(const ex& e, const ex& g) {
 
 bool Facts::provably_integer(const ex& e) const { return integer_rec(e, true); }
 
-// A product with two or more factors 2 ^ t (t not a number), as GiNaC's expand() splits
-// 2 ^ (log2(P) - l) into 2 ^ log2(P) * 2 ^ (-l): the same product with one factor 2 ^ (sum of
-// the t), so that its range and integrality are seen whole. nullopt when there is nothing
-// to merge.
 namespace {
 // m where x = 2 ^ m for a whole m with |m| <= 62 (1 / 2 is 2 ^ -1); nullopt for any other
 // number. Read from one machine word: a model's numbers may have a million digits.
@@ -499,6 +495,11 @@ std::optional<long> exponent_of_two(const numeric& x) {
 }
 }  // namespace
 
+// A product with a factor 2 ^ t (t not a number) beside another such factor or a coefficient
+// that is a power of two, as GiNaC's expand() splits 2 ^ (log2(P) - l) into 2 ^ log2(P) *
+// 2 ^ (-l) and 2 ^ (s - 1) into 2 ^ s / 2: the same product with one factor 2 ^ (sum of the
+// exponents), so that its range and integrality are seen whole. nullopt when there is
+// nothing to merge.
 std::optional<ex> merge_powers_of_two(const ex& e) {
   if (!is_class<mul>(e)) return std::nullopt;
   // Counted first: the interval analysis asks this of every product it meets, and

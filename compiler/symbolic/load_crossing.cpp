@@ -4,7 +4,6 @@
 
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/functions.h"
-#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
 #include "compiler/symbolic/rules.h"
 
@@ -18,7 +17,6 @@ using namespace GiNaC;
 using detail::Family;
 using detail::Loop;
 using detail::read_families;
-using detail::within;
 
 namespace {
 
@@ -96,8 +94,6 @@ std::optional<ex> rule_vmax_crossing(const ex& e, const Facts& f, Assumptions&) 
   if (!detail::weights_nonneg(fams, f)) return std::nullopt;
   auto A = one_to_one(fams[0], f), B = one_to_one(fams[1], f);
   if (!A || !B) return std::nullopt;
-  // The families' own ranges must not see each other's indices (read_families keeps each
-  // family's own loops; an index of one is free in the other).
   if (!(cross(*A, *B, f) || cross(*B, *A, f))) return std::nullopt;
   for (const ex& load : {A->load, B->load})
     if (may_fail(load, f)) return std::nullopt;

@@ -122,7 +122,6 @@ std::optional<ex> shared_factors(const ex& h) {
   return c * rest.expand();
 }
 
-
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
 bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
