@@ -336,12 +336,22 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   }
   // A max/min (outside reductions) equals one of its arguments at every point, so e holds
   // if it holds with each argument in its place, all occurrences alike: N - max(0, y) - 1
-  // >= 0 from N - 1 >= 0 and N - y - 1 >= 0. Two levels at most (the proofs multiply).
+  // >= 0 from N - 1 >= 0 and N - y - 1 >= 0. Where e grows with it (linear, a max with a
+  // positive coefficient or a min with a negative one), max(a, b) >= a, so one argument in
+  // its place is enough: 9 - N + max(1, N - 2) >= 0 from 9 - N + N - 2 >= 0. Two levels at
+  // most (the proofs multiply).
   if (depth < 2) {
     if (auto m = first_of(outside_reductions(e, is_extremum_node))) {
-      for (const ex& arg : ex_to<extremum>(*m).args())
-        if (!prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1)) return false;
-      return true;
+      const auto& mx = ex_to<extremum>(*m);
+      ex ee = e.expand();
+      ex c = ee.degree(*m) == 1 && ee.ldegree(*m) >= 0 ? ee.coeff(*m, 1) : ex(0);
+      const bool any = is_class<numeric>(c) && (mx.is_max() ? ex_to<numeric>(c).is_positive() : ex_to<numeric>(c).is_negative());
+      for (const ex& arg : mx.args()) {
+        bool holds = prove_at(e.subs(exmap{{*m, arg}}, subs_options::no_pattern), strict, depth + 1);
+        if (holds && any) return true;
+        if (!holds && !any) return false;
+      }
+      return !any;
     }
     // An integer r plus or minus one floor or ceil compares with the rounding's argument
     // exactly: floor(y) >= -r iff y >= -r, ceil(y) <= r iff y <= r, ceil(y) >= -r iff

@@ -47,6 +47,8 @@ std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_period_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_short_range(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
@@ -77,6 +79,7 @@ std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_ext_class_window(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_mod_range(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_skip_one(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a);

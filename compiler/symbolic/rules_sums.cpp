@@ -1,6 +1,6 @@
 // Rewrite rules for sums: linearity, Faulhaber and geometric closed forms, counts of index
-// predicates (residue tests, comparisons linear in the index), splits at a min/max,
-// residue and full-period splits, a triangle's exchanged order, unrolling. See rules.h.
+// predicates (residue tests, comparisons linear in the index), splits at a min/max, a
+// triangle's exchanged order, unrolling. Sums of periodic bodies: rules_periodic.cpp.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
@@ -543,129 +543,6 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
   return part(r->lb(), make_min({r->ub(), L - 1}), b1) + part(make_max({r->lb(), L}), r->ub(), b2);
 }
 
-namespace {
-
-// The nodes (s i + e) mod k (s = +-1, e an integer, proved with the facts of the loops
-// around the node) through which alone e depends on i; false when i occurs elsewhere, or
-// in an inner loop's bounds.
-bool i_only_in_mods(const ex& x, const ex& i, const Facts& f, std::vector<std::pair<ex, numeric>>& mods) {
-  if (!x.has(i)) return true;
-  if (x.is_equal(i)) return false;
-  if (is_class<reduction>(x)) {
-    const auto& r = ex_to<reduction>(x);
-    if (r.lb().has(i) || r.ub().has(i)) return false;
-    Facts in = f;
-    in.declare_index(r.index(), r.lb(), r.ub());
-    return i_only_in_mods(r.body(), i, in, mods);
-  }
-  if (pamela_function(x) == Fn::Mod && !x.op(1).has(i)) {
-    auto lin = linear_in(x.op(0), i);
-    if (!lin || (lin->first != 1 && lin->first != -1) || !f.provably_integer(lin->second)) return false;
-    mods.push_back({x, lin->first});
-    return true;
-  }
-  for (size_t k = 0; k < x.nops(); ++k)
-    if (!i_only_in_mods(x.op(k), i, f, mods)) return false;
-  return true;
-}
-
-// e a sum whose body depends on its index only through residue nodes (i_only_in_mods)
-// that all share one modulus k: the sum, k and the nodes; nullopt otherwise.
-struct ResidueSum {
-  const reduction* r;
-  ex k;
-  std::vector<std::pair<ex, numeric>> mods;  // (node (s i + e) mod k, s)
-};
-std::optional<ResidueSum> residue_sum(const ex& e, const Facts& f) {
-  ResidueSum out{as_red(e, ReduceKind::Sum), 0, {}};
-  if (!out.r || !i_only_in_mods(out.r->body(), out.r->index_ex(), f, out.mods) || out.mods.empty())
-    return std::nullopt;
-  out.k = out.mods[0].first.op(1);
-  for (const auto& [m, s0] : out.mods)
-    if (!m.op(1).is_equal(out.k)) return std::nullopt;
-  return out;
-}
-
-}  // namespace
-
-// sum (i = lb, ub) { B } over exactly k consecutive integers (ub - lb + 1 = k), where B
-// depends on i only through residues (s i + e) mod k (s = +-1, e an integer free of i,
-// possibly an inner loop's index): i runs over a complete residue system, so the first
-// residue (s0 i + e0) mod k = r runs over 0..k-1 once each, and the others are
-// (s s0 (r - e0) + e) mod k: sum (r = 0, k - 1) { B[r] }. With inner loops whose bounds do
-// not mention i the sums are exchanged first (finite sums), so an exchange of P messages
-// from each p to (p + q) mod P sends P - 1 to every link. Side conditions: k an integer >= 1,
-// lb an integer (proved); every offset e an integer (proved). Exact for any B.
-std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&) {
-  auto rs = residue_sum(e, f);
-  if (!rs) return std::nullopt;
-  const reduction* r = rs->r;
-  const ex &i = r->index_ex(), &k = rs->k;
-  const auto& mods = rs->mods;
-  if (!(r->ub() - r->lb() + 1 - k).expand().is_zero()) return std::nullopt;
-  if (!f.provably_integer(k) || !f.provably_nonneg(k - 1) || !f.provably_integer(r->lb())) return std::nullopt;
-  // The new index: r = (s0 i + e0) mod k, so i = s0 (r - e0) (mod k).
-  GiNaC::symbol rr(r->index().get_name());
-  const numeric s0 = mods[0].second;
-  ex e0 = (mods[0].first.op(0) - s0 * i).expand();
-  exmap m;
-  for (const auto& [node, s] : mods) {
-    ex ei = (node.op(0) - s * i).expand();
-    m[node] = node.is_equal(mods[0].first) ? ex(rr) : mod_of((s * s0 * (rr - e0) + ei).expand(), k);
-  }
-  ex body = r->body().subs(m, subs_options::no_pattern);
-  if (body.has(i)) return std::nullopt;
-  return make_reduction(ReduceKind::Sum, rr, 0, k - 1, body);
-}
-
-constexpr long kMaxResidueSplit = 16;
-
-namespace {
-
-// Does the position of some unitvec in e mention i?
-bool position_mentions(const ex& e, const ex& i) {
-  if (pamela_function(e) == Fn::Unitvec) return e.op(0).has(i);
-  for (size_t k = 0; k < e.nops(); ++k)
-    if (position_mentions(e.op(k), i)) return true;
-  return false;
-}
-
-}  // namespace
-
-// sum (i = lb, ub) { B } where B depends on i only through residues (s i + e) mod k for one
-// constant k (2 <= k <= kMaxResidueSplit; s = +-1, e an integer free of i), over any range:
-// the i with i mod k = q share the body B[q] (each residue node becomes (s q + e) mod k), and
-// there are floor((ub - q) / k) - floor((lb - 1 - q) / k) of them, so the sum is
-// sum_q count_q B[q], k terms. Odd-even phases reduce so: the work of phase ph depends on
-// ph mod 2 only. Exact for any B; on a range more than one short of non-empty the counts
-// would go negative, hence the guard. Side conditions: lb, ub integers (proved or
-// assumed); the offsets e integers (proved, as i_only_in_mods requires).
-std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& asm_) {
-  auto rs = residue_sum(e, f);
-  if (!rs) return std::nullopt;
-  const reduction* r = rs->r;
-  const ex &i = r->index_ex(), &k = rs->k;
-  const auto& mods = rs->mods;
-  if (!is_class<numeric>(k) || !ex_to<numeric>(k).is_integer() || ex_to<numeric>(k) < 2 ||
-      ex_to<numeric>(k) > kMaxResidueSplit)
-    return std::nullopt;
-  // Loads whose position holds the index (unitvec(i mod 16)) are the vector-max rules' to
-  // read whole: split, they become a 16-way max of floors (ceil(N / 16) is the answer).
-  if (position_mentions(r->body(), i)) return std::nullopt;
-  if (!require({{true, r->lb()}, {true, r->ub()}}, f, asm_)) return std::nullopt;
-  const long kk = ex_to<numeric>(k).to_long();
-  ex total = 0;
-  for (long q = 0; q < kk; ++q) {
-    exmap m;
-    for (const auto& [node, s] : mods) m[node] = mod_of((s * q + (node.op(0) - s * i)).expand(), k);
-    ex body = r->body().subs(m, subs_options::no_pattern);
-    if (body.has(i)) return std::nullopt;
-    ex count = floor_of((r->ub() - q) / k) - floor_of((r->lb() - 1 - q) / k);
-    total += count * body;
-  }
-  return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
-}
-
 // sum (i = a, b) { sum (j = i + c, d) { g(j) } } with g free of i and vector-valued (loads
 // on resources that no rule closes one row at a time) = sum (j = a + c, d) { m(j) g(j) }
 // with m(j) = min(b, j - c) - a + 1 rows i that reach j (>= 1 for j >= a + c), the min
@@ -703,6 +580,29 @@ std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumption
     return guard * make_reduction(ReduceKind::Sum, j, c, b + d, (b - bottom + 1) * g);
   }
   return std::nullopt;
+}
+
+constexpr long kShortRange = 8;
+
+// sum (i = lb, ub) { g(i) } over a range proved at most c + 1 long (ub - lb <= c, c a number
+// below kShortRange, the least one proved): (0 <= ub - lb) g(lb) + ... + (c <= ub - lb)
+// g(lb + c), each term taken only where its index is in range. The last steps of a
+// shrinking loop, sum (k = max(1, N - 2), N - 2), are one step or none. Exact. Side
+// conditions: lb, ub integers (proved or assumed); g does not fail (may_fail), as a term
+// beyond the range is evaluated before its 0 factor.
+std::optional<ex> rule_sum_short_range(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || (is_class<numeric>(r->lb()) && is_class<numeric>(r->ub()))) return std::nullopt;
+  const ex span = (r->ub() - r->lb()).expand();
+  if (is_class<numeric>(span) || !f.provably_nonneg(kShortRange - 1 - span)) return std::nullopt;
+  long c = kShortRange - 1;
+  while (c > 0 && f.provably_nonneg(c - 1 - span)) --c;
+  if (may_fail(r->body(), f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  const ex& i = r->index_ex();
+  ex total = 0;
+  for (long t = 0; t <= c; ++t)
+    total += compare(Cmp::Le, t, span) * r->body().subs(exmap{{i, r->lb() + t}});
+  return total;
 }
 
 constexpr long kUnrollLimit = 64;

@@ -281,6 +281,13 @@ TEST_CASE_FIXTURE(Fixture, "facts: interval and sign analysis") {
   CHECK(h.provably_nonneg(N - make_max({0, N - C - 1}) - 1));
   CHECK(!h.provably_nonneg(N - make_max({0, N - C + 1}) - 1));  // false at P = 1
   CHECK(h.provably_nonneg(make_min({N, P}) - 1));
+  // where the max enters with a positive sign one argument is enough (max(a, b) >= a): the
+  // last step of a shrinking loop is at most one step long
+  CHECK(F.provably_nonneg(make_max({1, N - 2}) - N + 2));
+  CHECK(F.provably_nonneg(2 * make_max({x, N}) - 2 * N));
+  CHECK(F.provably_nonneg(P - make_min({P, N})));
+  CHECK(!F.provably_nonneg(make_max({1, N - 2}) - N + 1));  // false at N = 3
+  CHECK(!F.provably_nonneg(N - make_min({P, N}) - 1));     // false at N = P
 }
 
 // ---- closed forms for data-parallel models -------------------------------------------
@@ -1062,6 +1069,102 @@ TEST_CASE_FIXTURE(Fixture, "a loop over a whole period of residues is a loop ove
   CHECK(!rule_sum_full_period(Sum(p, 0, P - 1, mod_of(p, P) * p), g, a));
   // an inner bound that mentions p: no exchange
   CHECK(!rule_sum_full_period(Sum(p, 0, P - 1, Sum(j, 1, p, mod_of(p + j, P))), g, a));
+}
+
+namespace {
+// Loop bounds that may be negative (n, m integers of any sign) and a modulus P >= 1, with
+// points at negative, zero, small and larger values.
+struct Ranges {
+  symbol n{"n"}, m{"m"}, P{"P"};
+  Facts facts;
+  Assumptions a;
+  RuleStats st;
+  Ranges() {
+    for (const symbol* s : {&n, &m}) {
+      facts.declare_unbounded(*s, s->get_name());
+      facts.declare_integer(*s);
+    }
+    facts.declare(P, "P");
+    facts.declare_integer(P);
+    facts.add_lower(P, 1, false);
+  }
+  std::vector<GiNaC::exmap> points() const {
+    std::vector<GiNaC::exmap> out;
+    for (int x : {-3, -1, 0, 1, 2, 5, 11})
+      for (int y : {-4, 0, 1, 3, 7})
+        for (int p : {1, 2, 3, 5}) out.push_back({{n, x}, {m, y}, {P, p}});
+    return out;
+  }
+  ex simp(const ex& e) { return simplify(e, facts, a, st); }
+};
+}  // namespace
+
+TEST_CASE_FIXTURE(Ranges, "a sum of a body of i mod P over any range is whole periods and two partial ones (sum_period_split)") {
+  symbol i("i");
+  // two workers' speeds by the parity of their processor, summed on one shared resource
+  ex e = Sum(i, 1, n, 1 / (1 + mod_of(mod_of(i, P), 2)));
+  auto r = rule_sum_period_split(e, facts, a);
+  REQUIRE(r);
+  CHECK(!r->has(i));
+  CHECK(agrees(simp(*r), e, points()));
+  // a symbolic start, s = -1 and an offset: (P - i + 3) mod P
+  ex e2 = Sum(i, m, n, GiNaC::pow(mod_of(P - i + 3, P), 2) + mod_of(mod_of(P - i + 3, P), 3));
+  auto r2 = rule_sum_period_split(e2, facts, a);
+  REQUIRE(r2);
+  CHECK(agrees(*r2, e2, points()));
+  CHECK(agrees(simp(*r2), e2, points()));
+  // residues at two offsets, a numeric modulus, P not known >= 1, i outside a residue: left alone
+  CHECK(!rule_sum_period_split(Sum(i, 1, n, mod_of(i, P) * mod_of(i + 1, P)), facts, a));
+  CHECK(!rule_sum_period_split(Sum(i, 1, n, mod_of(i, 3)), facts, a));
+  Facts any_p;
+  any_p.declare_unbounded(n, "n");
+  any_p.declare_integer(n);
+  any_p.declare_unbounded(P, "P");
+  any_p.declare_integer(P);
+  CHECK(!rule_sum_period_split(e, any_p, a));
+  CHECK(!rule_sum_period_split(Sum(i, 1, n, mod_of(i, P) * i), facts, a));
+}
+
+TEST_CASE_FIXTURE(Ranges, "an extremum of a body of (i mod P) mod 2 reads three indices or every residue (ext_class_window)") {
+  symbol i("i");
+  // a processor's speed by parity from a symbolic start: every value shows within 3 indices
+  ex e = Max(i, m, n, 1 / (2 - mod_of(mod_of(i, P), 2)));
+  auto r = rule_ext_class_window(e, facts, a);
+  REQUIRE(r);
+  CHECK(agrees(simp(*r), e, points()));
+  ex e2 = make_reduction(ReduceKind::Min, i, m, n, mod_of(mod_of(i + 2, P), 3) - 2 * mod_of(mod_of(i + 2, P), 2));
+  auto r2 = rule_ext_class_window(e2, facts, a);
+  REQUIRE(r2);
+  CHECK(agrees(simp(*r2), e2, points()));
+  // times a count falling in i: the max is among the first three indices
+  ex e3 = Max(i, m, n, (n - i + 1) / (1 + mod_of(mod_of(i, P), 2)));
+  auto r3 = rule_ext_class_window(e3, facts, a);
+  REQUIRE(r3);
+  CHECK(agrees(simp(*r3), e3, points()));
+  // residues from 0 up (ext_mod_range's), a residue bare beside its parity, a count that is
+  // not monotone: left alone
+  CHECK(!rule_ext_class_window(Max(i, 0, n, 1 / (2 - mod_of(mod_of(i, P), 2))), facts, a));
+  CHECK(!rule_ext_class_window(Max(i, m, n, mod_of(i, P) + mod_of(mod_of(i, P), 2)), facts, a));
+  CHECK(!rule_ext_class_window(Max(i, m, n, (n - i) * (i - m) / (1 + mod_of(mod_of(i, P), 2))), facts, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a sum over a range proved at most a few items long is written out (sum_short_range)") {
+  // the last step of a shrinking loop: one step or none
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  ex e = Sum(i, make_max({1, N - 2}), N - 2, i * mod_of(i, P));
+  auto r = rule_sum_short_range(e, g, a);
+  REQUIRE(r);
+  CHECK(!r->has(i));
+  CHECK(agrees(*r, e, grid(N, P, {-3, 0, 1, 2, 3, 4, 9}, {1, 2, 5})));
+  // two items at most
+  ex e2 = Sum(i, N, make_min({N + 1, P}), i * i);
+  auto r2 = rule_sum_short_range(e2, F, a);
+  REQUIRE(r2);
+  CHECK(agrees(*r2, e2, grid(N, P, {-3, 0, 1, 2, 3, 4, 9}, {-2, 1, 2, 5, 10})));
+  // a range of unbounded length, or one whose body may fail beyond it: left alone
+  CHECK(!rule_sum_short_range(Sum(i, 1, N, i), F, a));
+  CHECK(!rule_sum_short_range(Sum(i, N, make_min({N + 1, P}), 1 / (i - P)), F, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "a sum whose body sees the index only through i mod k is k terms (sum_residue_split)") {
