@@ -115,23 +115,27 @@ std::optional<ProductWindow> periodic_times_monotone(const reduction& r, const F
   ex h = r.body();
   if (auto shared = shared_factors(h)) h = *shared;  // (N - i + 1) x written out term by term
   if (!is_class<mul>(h)) return std::nullopt;
+  // Each factor >= 0, or <= 0 and then negated (-(i - N - 1) / x, (i - N - 1) / (x - 2)),
+  // with an even number of minus signs in all.
   ex periodic = 1;
   exvector rest;
-  numeric c = 1;
+  bool negative = false;
   for (const ex& x : h) {
-    if (is_class<numeric>(x)) c *= ex_to<numeric>(x);
-    else if (!x.has(i) || value_window(x, i, in).T >= 2) periodic *= x;
-    else rest.push_back(x);
-  }
-  if (c.is_negative()) {  // -(i - N - 1) / x: the minus goes into a factor proved <= 0
-    auto it = std::find_if(rest.begin(), rest.end(), [&](const ex& x) { return in.provably_nonpos(x); });
-    if (it == rest.end()) return std::nullopt;
-    *it = -*it;
+    if (is_class<numeric>(x)) {
+      negative ^= ex_to<numeric>(x).is_negative();
+      continue;
+    }
+    ex y = x;
+    if (!in.provably_nonneg(x)) {
+      if (!in.provably_nonpos(x)) return std::nullopt;
+      y = -x;
+      negative = !negative;
+    }
+    if (!y.has(i) || value_window(y, i, in).T >= 2) periodic *= y;
+    else rest.push_back(y);
   }
   Window w = value_window(periodic, i, in);
-  if (w.T < 2 || rest.empty() || !in.provably_nonneg(periodic)) return std::nullopt;
-  for (const ex& x : rest)
-    if (!in.provably_nonneg(x)) return std::nullopt;
+  if (negative || w.T < 2 || rest.empty()) return std::nullopt;
   auto largest_at = [&](const ex& end) {
     for (const ex& x : rest)
       if (!in.provably_nonneg((x.subs(exmap{{i, end}}) - x).expand())) return false;

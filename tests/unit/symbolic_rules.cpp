@@ -1141,6 +1141,11 @@ TEST_CASE_FIXTURE(Ranges, "an extremum of a body of (i mod P) mod 2 reads three 
   auto r3 = rule_ext_class_window(e3, facts, a);
   REQUIRE(r3);
   CHECK(agrees(simp(*r3), e3, points()));
+  // the same written with two factors <= 0, (i - n - 1) / (x - 2)
+  ex e4 = Max(i, m, n, (i - n - 1) / (mod_of(mod_of(i, P), 2) - 2));
+  auto r4 = rule_ext_class_window(e4, facts, a);
+  REQUIRE(r4);
+  CHECK(agrees(simp(*r4), e4, points()));
   // residues from 0 up (ext_mod_range's), a residue bare beside its parity, a count that is
   // not monotone: left alone
   CHECK(!rule_ext_class_window(Max(i, 0, n, 1 / (2 - mod_of(mod_of(i, P), 2))), facts, a));
