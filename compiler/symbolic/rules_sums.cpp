@@ -585,7 +585,7 @@ std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumption
 constexpr long kShortRange = 8;
 
 // sum (i = lb, ub) { g(i) } over a range proved at most c + 1 long (ub - lb <= c, c a number
-// below kShortRange, the least one proved): (0 <= ub - lb) g(lb) + ... + (c <= ub - lb)
+// below kShortRange, the least one proved; tried where ub - lb holds a max or min): (0 <= ub - lb) g(lb) + ... + (c <= ub - lb)
 // g(lb + c), each term taken only where its index is in range. The last steps of a
 // shrinking loop, sum (k = max(1, N - 2), N - 2), are one step or none. Exact. Side
 // conditions: lb, ub integers (proved or assumed); g does not fail (may_fail), as a term
@@ -594,7 +594,13 @@ std::optional<ex> rule_sum_short_range(const ex& e, const Facts& f, Assumptions&
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || (is_class<numeric>(r->lb()) && is_class<numeric>(r->ub()))) return std::nullopt;
   const ex span = (r->ub() - r->lb()).expand();
-  if (is_class<numeric>(span) || !f.provably_nonneg(kShortRange - 1 - span)) return std::nullopt;
+  // Only a span with a max or min in it (max(1, N - 2)) is tried: a proof per sum costs.
+  auto has_extremum = [](const ex& x) {
+    for (auto it = x.preorder_begin(); it != x.preorder_end(); ++it)
+      if (is_class<extremum>(*it)) return true;
+    return false;
+  };
+  if (!has_extremum(span) || !f.provably_nonneg(kShortRange - 1 - span)) return std::nullopt;
   long c = kShortRange - 1;
   while (c > 0 && f.provably_nonneg(c - 1 - span)) --c;
   if (may_fail(r->body(), f) || !require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
