@@ -100,18 +100,21 @@ Window value_window(const ex& h, const ex& i, const Facts& f) {
   return residue_class_window(h, i, f);
 }
 
-
 // A max of h = (periodic factors) * (the other factors), every factor >= 0 on the range and
-// each other factor largest at one end (lb, or else ub; proved): at any index beyond the
-// first T from that end, some index among them has the same periodic part (value_window)
-// and others at least as large, so the max is among those T. A count falling in i times a
-// processor's speed by parity, (N - i + 1) / (1 + (i mod P) mod 2).
+// the other factors all nonincreasing (or all nondecreasing) in i, step by step (proved):
+// at any index beyond the first T from lb (the last T before ub), some index among them
+// has the same periodic part (value_window) and others at least as large, so the max is
+// among those T. A count falling in i times a processor's speed by parity, (N - i + 1) /
+// (1 + (i mod P) mod 2).
 struct ProductWindow {
   Window window;
   bool from_top;
 };
-std::optional<ProductWindow> periodic_times_monotone(const reduction& r, const Facts& in) {
+std::optional<ProductWindow> periodic_times_monotone(const reduction& r, const Facts& f) {
   const ex& i = r.index_ex();
+  Facts in = f, step = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
   ex h = r.body();
   if (auto shared = shared_factors(h)) h = *shared;  // (N - i + 1) x written out term by term
   if (!is_class<mul>(h)) return std::nullopt;
@@ -136,29 +139,15 @@ std::optional<ProductWindow> periodic_times_monotone(const reduction& r, const F
   }
   Window w = value_window(periodic, i, in);
   if (negative || w.T < 2 || rest.empty()) return std::nullopt;
-  auto largest_at = [&](const ex& end) {
+  auto monotone = [&](int dir) {  // dir (x(i + 1) - x(i)) >= 0 for lb <= i <= ub - 1
     for (const ex& x : rest)
-      if (!in.provably_nonneg((x.subs(exmap{{i, end}}) - x).expand())) return false;
+      if (!step.provably_nonneg((dir * (x.subs(exmap{{i, i + 1}}) - x)).expand())) return false;
     return true;
   };
-  if (largest_at(r.lb())) return ProductWindow{w, false};
-  if (largest_at(r.ub())) return ProductWindow{w, true};
+  if (monotone(-1)) return ProductWindow{w, false};
+  if (monotone(1)) return ProductWindow{w, true};
   return std::nullopt;
 }
-}  // namespace
-
-// max (i = lb, ub) { h(i) } with h periodic in i (numeric_period T >= 2): the range's values
-// are those of its first min(T, ub - lb + 1) indices, so the max is max(h(lb), ..., h(lb + T
-// - 1)) with the term for lb + t taken only where lb + t <= ub: written (t <= ub - lb) h(lb +
-// t) for a max of h >= 0 (proved over the range; a 0 then changes nothing), else h(lb) + (t
-// <= ub - lb) (h(lb + t) - h(lb)), which is h(lb) where the term is out of range (also min).
-// A term proved in range is written bare. On an empty range a par's max (0 there) is
-// guarded; any other extremum needs a non-empty range (proved or assumed). Side conditions:
-// lb, ub integers (proved or assumed); h does not fail (may_fail), as it is now evaluated
-// at lb + t beyond the range where the guard is 0. The even/odd workers of a farm, max (i =
-// 0, U) { (i mod W == 0) ((i mod 2) + 1) }, become after the residue selection max (j = 0,
-// floor(U / W)) { (W j) mod 2 + 1 } = max(1, (1 <= floor(U / W)) (W mod 2 + 1)).
-namespace {
 
 // The extremum over the first w.T indices from one end (the last when from_top), each
 // taken where it is in range; and, for a window of residue classes on a body that is all
@@ -200,6 +189,17 @@ std::optional<ex> over_window(const reduction& r, const Window& w, bool from_top
 
 }  // namespace
 
+// max (i = lb, ub) { h(i) } with h periodic in i (numeric_period T >= 2): the range's values
+// are those of its first min(T, ub - lb + 1) indices, so the max is max(h(lb), ..., h(lb + T
+// - 1)) with the term for lb + t taken only where lb + t <= ub: written (t <= ub - lb) h(lb +
+// t) for a max of h >= 0 (proved over the range; a 0 then changes nothing), else h(lb) + (t
+// <= ub - lb) (h(lb + t) - h(lb)), which is h(lb) where the term is out of range (also min).
+// A term proved in range is written bare. On an empty range a par's max (0 there) is
+// guarded; any other extremum needs a non-empty range (proved or assumed). Side conditions:
+// lb, ub integers (proved or assumed); h does not fail (may_fail), as it is now evaluated
+// at lb + t beyond the range where the guard is 0. The even/odd workers of a farm, max (i =
+// 0, U) { (i mod W == 0) ((i mod 2) + 1) }, become after the residue selection max (j = 0,
+// floor(U / W)) { (W j) mod 2 + 1 } = max(1, (1 <= floor(U / W)) (W mod 2 + 1)).
 std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || is_vector_valued(r->body())) return std::nullopt;
@@ -228,9 +228,7 @@ std::optional<ex> rule_ext_class_window(const ex& e, const Facts& f, Assumptions
     return over_window(*r, w, false, true, f, a);
   }
   if (r->kind() != ReduceKind::Max) return std::nullopt;
-  Facts in = f;
-  in.declare_index(r->index(), r->lb(), r->ub());
-  auto at = periodic_times_monotone(*r, in);
+  auto at = periodic_times_monotone(*r, f);
   if (!at) return std::nullopt;
   return over_window(*r, at->window, at->from_top, false, f, a);
 }
