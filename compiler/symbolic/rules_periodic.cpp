@@ -212,8 +212,8 @@ std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a)
 // start without a numeric period (residue_class_window: a processor's parity, (i mod P) mod
 // 2, T = 3): the extremum over the residues 0..P - 1 where the range holds T indices or
 // more, else over the indices in range among the first T, as ext_periodic writes them.
-// And a max of such a factor times factors largest at one end (periodic_times_monotone):
-// the max over the T indices nearest that end. Side conditions as ext_periodic's; P a
+// And a max of such a factor times factors monotone in i, all the same way
+// (periodic_times_monotone): the max over the T indices at the end where they are largest. Side conditions as ext_periodic's; P a
 // positive integer (proved). Residues that run from 0 up are left to ext_mod_range, whose
 // form is shorter; this rule comes before it, whose two runs of residues from a symbolic
 // start leave sums over them that do not close.

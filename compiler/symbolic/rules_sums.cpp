@@ -585,8 +585,9 @@ std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumption
 constexpr long kShortRange = 8;
 
 // sum (i = lb, ub) { g(i) } over a range proved at most c + 1 long (ub - lb <= c, c a number
-// below kShortRange, the least one proved; tried where ub - lb holds a max or min): (0 <= ub - lb) g(lb) + ... + (c <= ub - lb)
-// g(lb + c), each term taken only where its index is in range. The last steps of a
+// below kShortRange, the least one proved; tried where ub - lb holds a max or min):
+// (0 <= ub - lb) g(lb) + ... + (c <= ub - lb) g(lb + c), each term taken only where its
+// index is in range. The last steps of a
 // shrinking loop, sum (k = max(1, N - 2), N - 2), are one step or none. Exact. Side
 // conditions: lb, ub integers (proved or assumed); g does not fail (may_fail), as a term
 // beyond the range is evaluated before its 0 factor.
