@@ -48,6 +48,7 @@ std::optional<ex> rule_sum_swap_triangle(const ex& e, const Facts& f, Assumption
 std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_period_split(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_numeric_period(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_short_range(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
@@ -77,6 +78,7 @@ std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptio
 std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_class_window(const ex& e, const Facts& f, Assumptions& a);

@@ -346,6 +346,63 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   });
 }
 
+// Cyclic map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec((a i + e) mod k + d) }) where c sees i only through residues with numeric moduli,
+// of period M (numeric_period, 2..4): odd items twice as dear, (i mod 2) + 1. With k' = k /
+// gcd(a, k) the fibers are the classes of lb + j, j = 0..k' - 1 (as in vmax_cyclic_weighted),
+// class j holding cnt_j = ceil((n - j) / k') items lb + j + k' t, t = 0..cnt_j - 1, and cnt_j
+// falls as j grows. On a fiber k' t = s t modulo M, s = k' mod M, so item t weighs
+// w c(lb + j + s t): the load of class j depends on j only through j mod M and cnt_j. With
+// w c >= 0, class j mod M (the same items' weights, as many or more of them) is at least as
+// busy as class j, so the max is over j = 0..M - 1 that are classes (j <= k' - 1):
+// sum over s of (k' mod M == s) max over j of (j <= k' - 1) sum (t = 0, cnt_j - 1) { w c(lb
+// + j + s t) }, each sum closed by the periodic sum rules; positions no item reaches hold 0,
+// below every load. Side conditions: k a positive integer, a an integer (|a| <= 64), e, d
+// integers, d >= 0, lb, ub integers (proved or assumed); w c >= 0 on the range (proved), not
+// failing unless the range is provably non-empty; guarded for an empty range.
+std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  ex wc = m->w * m->c;
+  const long M = numeric_period(wc, i, f);
+  if (M < 2 || M > 4) return std::nullopt;
+  ex fn, d = 0;
+  for (const ex& t : operands_of(m->pos.expand(), true)) {
+    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+    else d += t;
+  }
+  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(fn.op(0), i);
+  if (!lin || !lin->first.is_integer() || abs(lin->first) > 64) return std::nullopt;
+  const ex& k = fn.op(1);
+  if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  if (may_fail(wc, f) && !f.provably_nonneg(n - 1)) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc)) return std::nullopt;
+  if (!require({{true, lin->second}, {true, d}, {false, d}, {true, r.lb()}, {true, r.ub()}}, f, a))
+    return std::nullopt;
+  ex busiest = by_gcd_cases(abs(lin->first).to_long(), k, [&](const ex& g) {
+    ex kp = k / g, out = 0;
+    for (long s = 0; s < M; ++s) {
+      exvector loads;
+      for (long j = 0; j < M; ++j) {
+        ex item = r.lb() + j + s * i;
+        ex load = rebuild_reduction(r, ReduceKind::Sum, 0, ceil_of((n - j) / kp) - 1, wc.subs(exmap{{i, item}}));
+        loads.push_back(j == 0 ? load : compare(Cmp::Le, j, kp - 1) * load);
+      }
+      out += compare(Cmp::Eq, mod_of(kp, M), s) * make_max(loads);
+    }
+    return out;
+  });
+  return nonempty_guard(n, f) * busiest;
+}
+
 // Block map: max(w * sum (i = lb, ub) { c * unitvec((s i + e) div k + d) }), s = +-1, w c free
 // of i and >= 0. Blocks hold the j = s i + e with q k <= j < (q + 1) k; the j form the
 // consecutive run from lb + e (s = 1), e - ub (s = -1: blocks numbered from the top, the

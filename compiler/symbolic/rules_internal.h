@@ -141,6 +141,13 @@ void find_linear_choices(const ex& x, const ex& i, std::vector<LinearChoice>& ou
 // every residue: exactly one guard is 1 at each point. The (guard, x_j) pairs, else nullopt.
 std::optional<std::vector<std::pair<ex, ex>>> residue_cases(const ex& e, const Facts& f);
 
+// ---- rules_periodic.cpp --------------------------------------------------------------------
+
+// The least common multiple T of the numeric moduli m of the residues (a i + e) mod m through
+// which h sees i (a, e integers free of i, proved): h(i + T) = h(i). 1 when h is free of i;
+// 0 when i occurs elsewhere or T would exceed 12.
+long numeric_period(const ex& h, const ex& i, const Facts& f);
+
 // ---- rules_compare.cpp ----------------------------------------------------------------------
 
 // e with the comparisons the facts decide replaced by 1 or 0, and 0 mod k, 0 div k by 0

@@ -27,6 +27,10 @@ namespace {
 
 constexpr long kMaxPeriod = 12;  // the rule writes out one term per index of a period
 
+}  // namespace
+
+namespace detail {
+
 // The least common multiple of the moduli m of the residues (a i + e) mod m through which h
 // sees i (m a positive integer number, a and e free of i and integers, proved): h(i + T) =
 // h(i) for that T. 1 when h is free of i; 0 when i occurs elsewhere (bare, in a symbolic
@@ -53,6 +57,10 @@ long numeric_period(const ex& h, const ex& i, const Facts& f) {
   }
   return t;
 }
+
+}  // namespace detail
+
+namespace {
 
 // h sees i only through residues R mod m (m a positive integer number) of one node R = (s i +
 // e) mod P (s = +-1, e an integer, P a positive integer, all proved; P not a number): any
@@ -429,6 +437,36 @@ std::optional<ex> rule_sum_residue_split(const ex& e, const Facts& f, Assumption
     ex count = floor_of((r->ub() - q) / k) - floor_of((r->lb() - 1 - q) / k);
     total += count * body;
   }
+  return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
+}
+
+// sum (i = lb, ub) { B } where B sees i only through residues (a i + e) mod m with numeric
+// moduli m and any integer a, e (numeric_period: period T, 2..12): B(i) = B(q) for i = q
+// modulo T, so the sum is sum_q count_q B(q) over q = 0..T - 1, count_q = floor((ub - q) /
+// T) - floor((lb - 1 - q) / T) as in sum_residue_split, whose one modulus and unit slopes
+// this does not need: a stride's parity, (2 i + B) mod 3; a test that never holds, (2 i) mod
+// 4 == 1. Exact for any B that fails at no q (B(q) is written even where count_q is 0);
+// guarded where the range may be more than one short of non-empty. Side conditions: lb, ub
+// integers (proved or assumed); a, e integers (proved, as numeric_period requires).
+std::optional<ex> rule_sum_numeric_period(const ex& e, const Facts& f, Assumptions& asm_) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  const long T = numeric_period(r->body(), i, f);
+  if (T < 2 || position_mentions(r->body(), i)) return std::nullopt;
+  exvector bodies;
+  try {  // GiNaC refuses 1 / (i mod 2) at q = 0 outright
+    for (long q = 0; q < T; ++q) {
+      bodies.push_back(r->body().subs(exmap{{i, q}}, subs_options::no_pattern));
+      if (may_fail(bodies.back(), f)) return std::nullopt;
+    }
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, asm_)) return std::nullopt;
+  ex total = 0;
+  for (long q = 0; q < T; ++q)
+    total += (floor_of((r->ub() - q) / T) - floor_of((r->lb() - 1 - q) / T)) * bodies[q];
   return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
 }
 

@@ -1153,6 +1153,46 @@ TEST_CASE_FIXTURE(Ranges, "an extremum of a body of (i mod P) mod 2 reads three 
   CHECK(!rule_ext_class_window(Max(i, m, n, (n - i) * (i - m) / (1 + mod_of(mod_of(i, P), 2))), facts, a));
 }
 
+TEST_CASE_FIXTURE(Ranges, "a sum of a body of residues with numeric moduli and any slope splits by its period (sum_numeric_period)") {
+  symbol i("i");
+  // a stride's residue from a symbolic start, (2 i + m) mod 3, and a test that never holds
+  ex e = Sum(i, m, n, mod_of(2 * i + m + 1, 3) + 1 / (1 + mod_of(3 * i, 2)));
+  auto r = rule_sum_numeric_period(e, facts, a);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  CHECK(agrees(*r, e, points()));
+  CHECK(agrees(simp(*r), e, points()));
+  ex never = Sum(i, m, n, compare(Cmp::Eq, mod_of(2 * i, 4), 1));
+  auto rn = rule_sum_numeric_period(never, facts, a);
+  REQUIRE(rn);
+  CHECK(simp(*rn).is_zero());
+  // a symbolic modulus, i outside a residue, a body that fails at a residue: left alone
+  CHECK(!rule_sum_numeric_period(Sum(i, m, n, mod_of(2 * i, P)), facts, a));
+  CHECK(!rule_sum_numeric_period(Sum(i, m, n, i * mod_of(i, 2)), facts, a));
+  CHECK(!rule_sum_numeric_period(Sum(i, m, n, 1 / mod_of(i, 2)), facts, a));
+}
+
+TEST_CASE_FIXTURE(Ranges, "a cyclic map with a weight periodic in the index takes the busiest of the first classes (vmax_cyclic_periodic)") {
+  symbol i("i");
+  // odd items twice as dear, dealt cyclically from a symbolic start
+  ex v = vector_max(Sum(i, m, n, (1 + mod_of(i, 2)) * unitvec(mod_of(i, P))));
+  auto r = rule_vmax_cyclic_periodic(v, facts, a);
+  REQUIRE(r);
+  ex s = simp(*r);
+  CHECK(count_reductions(s) == 0);
+  CHECK(agrees(s, v, points()));
+  // a stride of 2 and an offset (red-black): positions (2 i + 1) mod P; a weight of period 3
+  ex v2 = vector_max(Sum(i, m, n, (3 - mod_of(i + 1, 3)) * unitvec(mod_of(2 * i + 1, P))));
+  auto r2 = rule_vmax_cyclic_periodic(v2, facts, a);
+  REQUIRE(r2);
+  ex s2 = simp(*r2);
+  CHECK(count_reductions(s2) == 0);
+  CHECK(agrees(s2, v2, points()));
+  // a weight that may be negative, a weight outside a residue: left alone
+  CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, m, n, (mod_of(i, 2) - 1) * unitvec(mod_of(i, P)))), facts, a));
+  CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, m, n, (i + mod_of(i, 2)) * unitvec(mod_of(i, P)))), facts, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a sum over a range proved at most a few items long is written out (sum_short_range)") {
   // the last step of a shrinking loop: one step or none
   Facts g = F;
