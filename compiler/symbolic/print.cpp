@@ -511,7 +511,10 @@ std::optional<std::string> divides_text(const ex& x) {
   // a gcd per path through it.
   if (!has_symbol(x)) return std::nullopt;
   ex nd = x.normal().numer_denom();
-  if (!nd.op(1).is_equal(1) && is_a<symbol>(nd.op(1)) && (is_a<symbol>(nd.op(0)) || is_a<mul>(nd.op(0))))
+  // "P divides N" for N / P, "4 divides B" for B / 4
+  const ex& den = nd.op(1);
+  bool whole = is_a<numeric>(den) && ex_to<numeric>(den).is_pos_integer();
+  if (!den.is_equal(1) && (is_a<symbol>(den) || whole) && (is_a<symbol>(nd.op(0)) || is_a<mul>(nd.op(0))))
     return to_pamela(nd.op(1)) + " divides " + to_pamela(nd.op(0));
   return std::nullopt;
 }

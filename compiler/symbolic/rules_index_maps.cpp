@@ -412,7 +412,8 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
 // integer and o = (lb + e) mod k, the first block holds min(n, k - o) and the second
 // min(k, n - k + o), and every later one at most as many as the second: the busiest is
 // max(min(n, k - o), min(k, n - k + o)). Side conditions: k > 0, e an integer (proved,
-// or implied by start 0 and the integer bounds);
+// or implied by start 0 and the integer bounds); for an offset start, k an integer (proved,
+// or assumed for a symbolic k: "P divides N" for blocks of N / P);
 // lb, ub integers (proved or assumed); w c >= 0; guarded for a possibly empty range.
 std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
@@ -428,6 +429,13 @@ std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
   auto wc = map_weight(*m, f, a);
   if (!wc) return std::nullopt;
   bool int_k = f.provably_integer(p->k);
+  std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}};
+  // From an offset start a real block length leaves blocks of floor(k) and ceil(k) items in
+  // a pattern of k's fraction; a symbolic k (N / P rows a block) is assumed an integer.
+  if (!start.is_zero() && !int_k && !is_class<numeric>(p->k)) {
+    conds.push_back({true, p->k});
+    int_k = true;
+  }
   if (start.is_zero()) {
     busiest = make_min({n, int_k ? p->k : ceil_of(p->k)});
   } else if (int_k) {
@@ -436,7 +444,7 @@ std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
   } else {
     return std::nullopt;
   }
-  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  if (!require(conds, f, a)) return std::nullopt;
   return nonempty_guard(n, f) * busiest * *wc;
 }
 

@@ -534,8 +534,19 @@ TEST_CASE_FIXTURE(Fixture, "block map: the busiest block holds min(n, B) items")
       for (int jj = 0; jj <= 6; ++jj) p2.push_back({{N, n}, {j, jj}});
     CHECK(agrees(*rb, vb, p2));
   }
-  // a real block size and a start other than 0: left alone
-  CHECK(!rule_vmax_block(vector_max(Sum(i, 1, N, unitvec(idiv_of(i, B)))), g, a));
+  // a symbolic block size and a start other than 0: B an integer is assumed (and checked by
+  // every evaluator), and the form holds wherever it is
+  Assumptions asm_b;
+  ex off = vector_max(Sum(i, 1, N, unitvec(idiv_of(i, B))));
+  auto ro = rule_vmax_block(off, g, asm_b);
+  REQUIRE(ro);
+  CHECK(asm_b.items.count("B is an integer") == 1);
+  std::vector<GiNaC::exmap> p3;
+  for (int n = 0; n <= 11; ++n)  // N >= 0 by default, as the fixture declares it
+    for (int b : {1, 2, 3, 4, 7}) p3.push_back({{N, n}, {B, b}});
+  CHECK(agrees(*ro, off, p3));
+  // a block size that is a number but not an integer, from a start other than 0: left alone
+  CHECK(!rule_vmax_block(vector_max(Sum(i, 1, N, unitvec(idiv_of(i, numeric(5, 2))))), g, a));
   CHECK(!rule_vmax_block(v, F, a));  // B > 0 unknown
 }
 
