@@ -359,7 +359,8 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
 // + j + s t) }, each sum closed by the periodic sum rules; positions no item reaches hold 0,
 // below every load. Side conditions: k a positive integer, a an integer (|a| <= 64), e, d
 // integers, d >= 0, lb, ub integers (proved or assumed); w c >= 0 on the range (proved), not
-// failing unless the range is provably non-empty; guarded for an empty range.
+// failing unless the range is provably non-empty; guarded for an empty range. A weight
+// that is a residue filter alone is left to the progression it selects (sum_mod_select).
 std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -370,6 +371,10 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   ex wc = m->w * m->c;
   const long M = numeric_period(wc, i, f);
   if (M < 2 || M > 4) return std::nullopt;
+  // A residue filter times a weight free of i (if (i mod 2 == 0)) is a progression whose
+  // map vmax_cyclic reads with one count: ceil(2 (floor(N / 2) + 1) / P).
+  if (pamela_function(m->c) == Fn::Eq && residue_test(m->c, i, f)) return std::nullopt;
+  if (auto sel = residue_selection(m->c, i, f); sel && !sel->rest.has(i)) return std::nullopt;
   ex fn, d = 0;
   for (const ex& t : operands_of(m->pos.expand(), true)) {
     if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
@@ -497,6 +502,47 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   ex last_full = part(r.lb() + (q - 1) * k, r.lb() + q * k - 1);
   if (whole) return compare(Cmp::Le, 1, q) * last_full;
   return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
+}
+
+// Block map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) * unitvec((i +
+// e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer, and c seeing
+// i only through residues with numeric moduli, of period M (numeric_period, 2..12): odd rows
+// twice as dear, (i mod 2) + 1, in blocks of B. With q = floor(n / k) full blocks [lb + b k,
+// lb + b k + k - 1] and a partial one after them, a full block's load depends on b only
+// through its first index modulo M, and blocks b and b mod M start at the same residue, so
+// the busiest is among the full blocks b = 0..M - 1 (those with b + 1 <= q) and the partial
+// block: max over them of the sums of w c over each block, closed by the periodic sum
+// rules. Positions no item reaches hold 0, below every load. Side conditions: k > 0 and lb
+// + e = 0 (proved), k an integer (proved, or assumed for a symbolic k); w c >= 0 on the
+// range (proved), not failing unless the range is provably non-empty; lb, ub integers
+// (proved or assumed); guarded for an empty range.
+std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  ex wc = m->w * m->c;
+  const long M = numeric_period(wc, i, f);
+  if (M < 2) return std::nullopt;
+  auto p = mod_div_position(m->pos, i, Fn::Div);
+  if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
+  const ex& k = p->k;
+  if (!f.provably_positive(k) || (is_class<numeric>(k) && !f.provably_integer(k))) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1;
+  if (may_fail(wc, f) && !f.provably_nonneg(n - 1)) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  if (!in.provably_nonneg(wc)) return std::nullopt;
+  if (!require({{true, k}, {true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
+  ex q = floor_of(n / k);
+  exvector loads;
+  for (long b = 0; b < M; ++b)
+    loads.push_back(compare(Cmp::Le, b + 1, q) * part(r.lb() + b * k, r.lb() + b * k + k - 1));
+  loads.push_back(part(r.lb() + q * k, r.ub()));
+  return nonempty_guard(n, f) * make_max(loads);
 }
 
 // Block map with a concave weight symmetric about the middle of the range: max(w * sum (i =

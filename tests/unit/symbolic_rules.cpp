@@ -1204,6 +1204,25 @@ TEST_CASE_FIXTURE(Ranges, "a cyclic map with a weight periodic in the index take
   CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, m, n, (i + mod_of(i, 2)) * unitvec(mod_of(i, P)))), facts, a));
 }
 
+TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes the busiest of the first blocks or the partial one (vmax_block_periodic)") {
+  symbol i("i");
+  // odd rows twice as dear, in blocks of P rows from a symbolic start
+  ex v = vector_max(Sum(i, m, n, (1 + mod_of(i, 2)) * unitvec(idiv_of(i - m, P))));
+  auto r = rule_vmax_block_periodic(v, facts, a);
+  REQUIRE(r);
+  ex s = simp(*r);
+  CHECK(count_reductions(s) == 0);
+  CHECK(agrees(s, v, points()));
+  // a weight of period 3
+  ex v2 = vector_max(Sum(i, 0, n, (3 - mod_of(i + 1, 3)) * unitvec(idiv_of(i, P))));
+  auto r2 = rule_vmax_block_periodic(v2, facts, a);
+  REQUIRE(r2);
+  CHECK(agrees(simp(*r2), v2, points()));
+  // blocks that do not start at the range's start, a weight that may be negative: left alone
+  CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, m, n, (1 + mod_of(i, 2)) * unitvec(idiv_of(i, P)))), facts, a));
+  CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, 0, n, (mod_of(i, 2) - 1) * unitvec(idiv_of(i, P)))), facts, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a sum over a range proved at most a few items long is written out (sum_short_range)") {
   // the last step of a shrinking loop: one step or none
   Facts g = F;
