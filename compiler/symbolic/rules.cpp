@@ -506,6 +506,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_period_split", rule_sum_period_split},
       {"sum_numeric_period", rule_sum_numeric_period},
       {"sum_floor_ratio", rule_sum_floor_ratio},
+      {"sum_rounding_split", rule_sum_rounding_split},
       {"ext_const", rule_ext_const},
       {"ext_shift", rule_ext_shift},
       {"ext_scale", rule_ext_scale},

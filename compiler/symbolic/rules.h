@@ -89,6 +89,7 @@ std::optional<ex> rule_ext_periodic(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_ext_product_at_end(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_ratio(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_rounding_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_collect(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a);

@@ -286,8 +286,8 @@ std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions&) 
 }
 
 // sum (i = lb, ub) { B } where B is a polynomial (degree <= 4) in roundings of one quotient
-// and in i: every floor or ceil in B that holds i is F((s i + e) / Q) for one Q free of i and
-// one s = +-1, with offsets that agree up to whole multiples of Q once a ceil is written as a
+// and in i: every floor, ceil or div (a div b = floor(a / b)) in B that holds i is F((s i +
+// e) / Q) for one Q free of i and one s = +-1, with offsets that agree up to whole multiples of Q once a ceil is written as a
 // floor (ceil(j / Q) = floor((j + Q - 1) / Q) for integers j, Q): each is then
 // floor(j / Q) + m for j = s i + e0 and an integer m, and B = sum_d g_d(i) floor(j / Q) ^ d
 // with g_d polynomials in i (free coefficients). With h_d(j) = g_d(i), the sum is F(J1) -
@@ -311,7 +311,7 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
     if (!x.has(i)) return true;
     if (is_class<reduction>(x)) return false;
     Fn fn = pamela_function(x);
-    if (fn == Fn::Floor || fn == Fn::Ceil) {
+    if (fn == Fn::Floor || fn == Fn::Ceil || (fn == Fn::Div && !x.op(1).has(i))) {
       if (std::none_of(rounds.begin(), rounds.end(), [&](const ex& y) { return y.is_equal(x); })) rounds.push_back(x);
       return rounds.size() <= 4;
     }
@@ -328,7 +328,8 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   };
   std::vector<Form> forms;
   for (const ex& fl : rounds) {
-    ex x = fl.op(0).expand();
+    // a div b is floor(a / b) for every real a and b != 0
+    ex x = (pamela_function(fl) == Fn::Div ? fl.op(0) / fl.op(1) : fl.op(0)).expand();
     if (!x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
     ex c = x.coeff(i, 1), x0 = x.coeff(i, 0);
     if (c.has(i) || x0.has(i)) return std::nullopt;
@@ -474,6 +475,77 @@ std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions&) {
   if (is_class<numeric>(x) && is_class<numeric>(k)) return std::nullopt;  // folded already
   if (!f.provably_positive(k) || !f.provably_nonneg(x) || !f.provably_positive(k - x)) return std::nullopt;
   return fn == Fn::Mod ? x : ex(0);
+}
+
+// sum (i = lb, ub) { B } where i occurs inside roundings by numbers: floor(c i + x), ceil(c i
+// + x), (a i + e) div m and (a i + e) mod m (c = a / m) with c a rational number, x free of
+// i, and some c not an integer (an odd-even phase's k div 2, ceil(k / 2)). With L the least
+// common multiple of the c's denominators (2..6) and i = L u + rho for rho = 0..L - 1, c L u
+// is an integer, so floor(c i + x) = c L u + floor(c rho + x) (the same for ceil and div),
+// and (a i + e) mod m = (a rho + e) mod m: the sum is sum over rho of sum (u = ceil((lb -
+// rho) / L), floor((ub - rho) / L)) { B(L u + rho) } with those roundings linear in u,
+// which the other sum rules close (sum (k = 0, N - 1) { ceil((floor(N / 2) - ceil(k / 2)) / P)
+// }). The substitution is an identity at every integer i, so B may hold i anywhere else
+// too. Side conditions: lb, ub integers (proved or assumed); guarded where the range may be
+// more than one short of non-empty (the u ranges would then count items the range lacks).
+// Tried after the other sum rules; a load whose position holds i is the vector rules'.
+std::optional<ex> rule_sum_rounding_split(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  struct Rounding {
+    ex node, slope, rest;  // node = F(slope i + rest); for div and mod, over the modulus
+    Fn fn;
+  };
+  std::vector<Rounding> rounds;
+  long L = 1;
+  bool fractional = false;
+  std::function<bool(const ex&)> walk = [&](const ex& x) {
+    if (!x.has(i)) return true;
+    Fn fn = pamela_function(x);
+    bool by_number = (fn == Fn::Div || fn == Fn::Mod) && is_class<numeric>(x.op(1)) &&
+                     ex_to<numeric>(x.op(1)).is_pos_integer();
+    if (fn == Fn::Floor || fn == Fn::Ceil || by_number) {
+      ex arg = (by_number ? x.op(0) / x.op(1) : x.op(0)).expand();
+      if (arg.is_polynomial(i) && arg.degree(i) == 1 && arg.ldegree(i) >= 0) {
+        ex c = arg.coeff(i, 1), rest = (arg - c * i).expand();
+        if (is_class<numeric>(c) && ex_to<numeric>(c).is_rational() && !rest.has(i)) {
+          long den = ex_to<numeric>(c).denom().to_long();
+          L = std::lcm(L, den);
+          fractional = fractional || den > 1;
+          if (std::none_of(rounds.begin(), rounds.end(), [&](const Rounding& y) { return y.node.is_equal(x); }))
+            rounds.push_back({x, c, rest, fn});
+          return L <= 6;
+        }
+      }
+    }
+    for (size_t k = 0; k < x.nops(); ++k)
+      if (!walk(x.op(k))) return false;
+    return true;
+  };
+  if (!walk(r->body()) || !fractional || L < 2 || position_mentions(r->body(), i)) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  // GiNaC substitutes inside a node before it compares the node with the map's keys, so the
+  // roundings go first (in terms of u), then i.
+  GiNaC::symbol u("_u");
+  ex total = 0;
+  for (long rho = 0; rho < L; ++rho) {
+    exmap m;
+    for (const Rounding& x : rounds) {
+      ex step = x.slope * L * u;  // an integer for every integer u
+      ex at = x.slope * rho + x.rest;
+      switch (x.fn) {
+        case Fn::Floor: m[x.node] = step + floor_of(at); break;
+        case Fn::Ceil: m[x.node] = step + ceil_of(at); break;
+        case Fn::Div: m[x.node] = step + floor_of(at); break;
+        default: m[x.node] = mod_of((at * x.node.op(1)).expand(), x.node.op(1)); break;
+      }
+    }
+    ex body = r->body().subs(m, subs_options::no_pattern);
+    body = body.subs(exmap{{i, L * u + rho}}, subs_options::no_pattern).subs(exmap{{u, i}}, subs_options::no_pattern);
+    total += rebuild_reduction(*r, ReduceKind::Sum, ceil_of((r->lb() - rho) / L), floor_of((r->ub() - rho) / L), body);
+  }
+  return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
 }
 
 }  // namespace pamc::sym

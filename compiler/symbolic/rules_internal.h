@@ -128,6 +128,7 @@ struct LinearChoice {
   ex b;
   bool strict = false;  // x < y: g1 (= 1) only where a i + b > 0
   ex scale = 1;         // |slope| divided out of a symbolic slope: b * scale is d's own offset
+  bool tie_at_edge = true;  // g1 = g2 where a i + b = 0 (false for a rounded difference)
 };
 // With a range r, a slope of proved sign that is 0 only where r has no value also counts
 // (signed_slope): i = 0..ceil(N / C) - 1 has none at C = 0.
@@ -147,6 +148,9 @@ std::optional<std::vector<std::pair<ex, ex>>> residue_cases(const ex& e, const F
 // which h sees i (a, e integers free of i, proved): h(i + T) = h(i). 1 when h is free of i;
 // 0 when i occurs elsewhere or T would exceed 12.
 long numeric_period(const ex& h, const ex& i, const Facts& f);
+
+// Does the position of some unitvec in e mention i? (A load the vector-max rules read whole.)
+bool position_mentions(const ex& e, const ex& i);
 
 // ---- rules_compare.cpp ----------------------------------------------------------------------
 

@@ -394,9 +394,8 @@ std::optional<ex> rule_sum_full_period(const ex& e, const Facts& f, Assumptions&
 
 constexpr long kMaxResidueSplit = 16;
 
-namespace {
+namespace detail {
 
-// Does the position of some unitvec in e mention i?
 bool position_mentions(const ex& e, const ex& i) {
   if (pamela_function(e) == Fn::Unitvec) return e.op(0).has(i);
   for (size_t k = 0; k < e.nops(); ++k)
@@ -404,7 +403,7 @@ bool position_mentions(const ex& e, const ex& i) {
   return false;
 }
 
-}  // namespace
+}  // namespace detail
 
 // sum (i = lb, ub) { B } where B depends on i only through residues (s i + e) mod k for one
 // constant k (2 <= k <= kMaxResidueSplit; s = +-1, e an integer free of i), over any range:

@@ -464,7 +464,8 @@ void rounded_choices(const ex& x, const ex& i, const Facts& f, std::vector<Linea
         ex b = lin[0].b - edge / scale;
         numeric s = upward ? 1 : -1;
         bool first_is_g1 = m.is_max();
-        out.push_back({x, first_is_g1 ? g1 : g2, first_is_g1 ? g2 : g1, true, s * a, (s * b).expand(), strict});
+        // d jumps at the edge, so g1 and g2 need not be equal there: no tie to give away.
+        out.push_back({x, first_is_g1 ? g1 : g2, first_is_g1 ? g2 : g1, true, s * a, (s * b).expand(), strict, 1, false});
       }
     }
   }
@@ -532,8 +533,9 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
   // The split is i < L against i >= L. A comparison (a <= b) is 1 at d = 0, so its tie
   // belongs to g1: L = ceil(t) when g1 lies above, L = floor(t) + 1 below; (a < b) is 0
   // there. A max, min or abs has equal sides at d = 0, so the tie may go either way: L =
-  // ceil(t) for both, one form for a min and a max.
-  const bool tie_free = is_class<extremum>(c->node) || is_ex_the_function(c->node, abs);
+  // ceil(t) for both, one form for a min and a max. Not for a rounded difference (d =
+  // alpha ceil(L) + beta), which need not be 0 where its linear condition is at its edge.
+  const bool tie_free = (is_class<extremum>(c->node) || is_ex_the_function(c->node, abs)) && c->tie_at_edge;
   const bool g1_above = c->strict ? c->a.is_positive() : c->a.is_positive() == c->is_max;
   ex L;
   if (c->strict) L = g1_above ? fl(t) + 1 : cl(t);

@@ -1223,6 +1223,33 @@ TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes
   CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, 0, n, (mod_of(i, 2) - 1) * unitvec(idiv_of(i, P)))), facts, a));
 }
 
+TEST_CASE_FIXTURE(Ranges, "a max whose sides differ by a rounding splits where the rounding's test turns, not where the sides tie (sum_piecewise)") {
+  symbol k("k");
+  // 12 - 6 ceil((k - 4) / 5) >= 7 iff k <= 4; at k = 4 the sides differ by 5
+  ex e = Sum(k, 1, n, make_max({12 - 6 * ceil_of((k - 4) / 5), 7}));
+  auto r = rule_sum_piecewise(e, facts, a);
+  REQUIRE(r);
+  CHECK(agrees(simp(*r), e, points()));
+  ex ef = Sum(k, m, n, make_max({2 * floor_of((9 - k) / 3), 3}));
+  auto rf = rule_sum_piecewise(ef, facts, a);
+  REQUIRE(rf);
+  CHECK(agrees(simp(*rf), ef, points()));
+}
+
+TEST_CASE_FIXTURE(Ranges, "a sum over roundings by numbers splits by the residue that makes them linear (sum_rounding_split)") {
+  symbol k("k");
+  // an odd-even phase's half step beside a rounding by P: k = 2 u + rho
+  ex e = Sum(k, m, n, ceil_of((n - idiv_of(k, 2) + 1) / P) + mod_of(3 * k + 1, 4) * floor_of(k / 2));
+  auto r = rule_sum_rounding_split(e, facts, a);
+  REQUIRE(r);
+  CHECK(agrees(*r, e, points()));
+  ex s = simp(*r);
+  CHECK(agrees(s, e, points()));
+  // slopes that are whole numbers, or roundings by a symbol only: left alone
+  CHECK(!rule_sum_rounding_split(Sum(k, m, n, floor_of(2 * k + n / 3)), facts, a));
+  CHECK(!rule_sum_rounding_split(Sum(k, m, n, floor_of(k / P)), facts, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "a sum over a range proved at most a few items long is written out (sum_short_range)") {
   // the last step of a shrinking loop: one step or none
   Facts g = F;
