@@ -347,20 +347,23 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
 }
 
 // Cyclic map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) *
-// unitvec((a i + e) mod k + d) }) where c sees i only through residues with numeric moduli,
-// of period M (numeric_period, 2..4): odd items twice as dear, (i mod 2) + 1. With k' = k /
+// unitvec((a i + e) mod k + d) }) where c sees i through residues with numeric moduli, of
+// period M (2..4), and otherwise (the residues frozen) not at all or monotonically: odd
+// items twice as dear, (i mod 2) + 1, also times the items left, (N - i + 1). With k' = k /
 // gcd(a, k) the fibers are the classes of lb + j, j = 0..k' - 1 (as in vmax_cyclic_weighted),
-// class j holding cnt_j = ceil((n - j) / k') items lb + j + k' t, t = 0..cnt_j - 1, and cnt_j
-// falls as j grows. On a fiber k' t = s t modulo M, s = k' mod M, so item t weighs
-// w c(lb + j + s t): the load of class j depends on j only through j mod M and cnt_j. With
-// w c >= 0, class j mod M (the same items' weights, as many or more of them) is at least as
-// busy as class j, so the max is over j = 0..M - 1 that are classes (j <= k' - 1):
-// sum over s of (k' mod M == s) max over j of (j <= k' - 1) sum (t = 0, cnt_j - 1) { w c(lb
-// + j + s t) }, each sum closed by the periodic sum rules; positions no item reaches hold 0,
+// class j holding cnt_j = ceil((n - j) / k') items lb + j + k' t, cnt_j falling as j grows.
+// On a fiber k' t = s t modulo M, s = k' mod M, so item t's residues are those of lb + j + s
+// t. With w c >= 0 and the rest nonincreasing (or free of i), class j mod M (the same
+// residues item by item, each item at or before its partner, as many items or more) is at
+// least as busy as class j: the max is over j = 0..M - 1 that are classes (j <= k' - 1).
+// With the rest nondecreasing, mirrored: the classes whose last items are ub - j, j =
+// 0..M - 1, items ub - j - k' t, t = 0..floor((ub - j - lb) / k'). One case per value s of
+// k' mod M; each load a sum closed by the sum rules; positions no item reaches hold 0,
 // below every load. Side conditions: k a positive integer, a an integer (|a| <= 64), e, d
-// integers, d >= 0, lb, ub integers (proved or assumed); w c >= 0 on the range (proved), not
-// failing unless the range is provably non-empty; guarded for an empty range. A weight
-// that is a residue filter alone is left to the progression it selects (sum_mod_select).
+// integers, d >= 0, lb, ub integers (proved or assumed); w c >= 0 on the range and the
+// monotonicity (proved, the residues as integers in 0..m - 1); w c not failing unless the
+// range is provably non-empty; guarded for an empty range. A weight that is a residue
+// filter alone is left to the progression it selects (sum_mod_select).
 std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -369,7 +372,22 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
   ex wc = m->w * m->c;
-  const long M = numeric_period(wc, i, f);
+  // The residues by numbers through which wc sees i, and the rest of wc with each frozen
+  // as a symbol in 0..m - 1: the rest must be free of i or monotone in it.
+  exvector nodes;
+  std::function<void(const ex&)> walk = [&](const ex& x) {
+    if (!x.has(i)) return;
+    if (pamela_function(x) == Fn::Mod && is_class<numeric>(x.op(1)) && x.op(0).has(i)) {
+      if (std::none_of(nodes.begin(), nodes.end(), [&](const ex& y) { return y.is_equal(x); })) nodes.push_back(x);
+      return;
+    }
+    for (size_t k = 0; k < x.nops(); ++k) walk(x.op(k));
+  };
+  walk(wc);
+  if (nodes.empty()) return std::nullopt;
+  ex all = 0;
+  for (const ex& x : nodes) all += x;
+  const long M = numeric_period(all, i, f);
   if (M < 2 || M > 4) return std::nullopt;
   // A residue filter times a weight free of i (if (i mod 2 == 0)) is a progression whose
   // map vmax_cyclic reads with one count: ceil(2 (floor(N / 2) + 1) / P).
@@ -390,15 +408,45 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   Facts in = f;
   in.declare_index(r.index(), r.lb(), r.ub());
   if (!in.provably_nonneg(wc)) return std::nullopt;
+  bool up = false;
+  exmap freeze;
+  Facts step = f;
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  for (const ex& x : nodes) {
+    GiNaC::symbol rho("_rho");
+    step.declare_index(rho, 0, x.op(1) - 1);
+    freeze[x] = rho;
+  }
+  ex frozen = wc.subs(freeze, subs_options::no_pattern);
+  if (frozen.has(i)) {
+    ex diff = (frozen.subs(exmap{{i, i + 1}}) - frozen).expand();
+    up = step.provably_nonneg(diff);
+    if (!up && !step.provably_nonpos(diff)) return std::nullopt;
+  }
   if (!require({{true, lin->second}, {true, d}, {false, d}, {true, r.lb()}, {true, r.ub()}}, f, a))
     return std::nullopt;
+  // The weight of the item at x = x0 +- k' t, its residues read at x0 +- s t (k' = s mod M).
+  GiNaC::symbol T("_t");
+  auto item_weight = [&](const ex& residue_at, const ex& at) {
+    exmap by_residue;
+    for (const ex& x : nodes) by_residue[x] = x.subs(exmap{{i, residue_at}}, subs_options::no_pattern);
+    ex w = wc.subs(by_residue, subs_options::no_pattern).subs(exmap{{i, at}}, subs_options::no_pattern);
+    return w.subs(exmap{{T, i}}, subs_options::no_pattern);
+  };
   ex busiest = by_gcd_cases(abs(lin->first).to_long(), k, [&](const ex& g) {
     ex kp = k / g, out = 0;
     for (long s = 0; s < M; ++s) {
       exvector loads;
       for (long j = 0; j < M; ++j) {
-        ex item = r.lb() + j + s * i;
-        ex load = rebuild_reduction(r, ReduceKind::Sum, 0, ceil_of((n - j) / kp) - 1, wc.subs(exmap{{i, item}}));
+        ex load;
+        if (!up) {  // the class of lb + j: items lb + j + k' t
+          ex w = item_weight(r.lb() + j + s * T, r.lb() + j + kp * T);
+          load = rebuild_reduction(r, ReduceKind::Sum, 0, ceil_of((n - j) / kp) - 1, w);
+        } else {  // the class whose last item is ub - j: items ub - j - k' t
+          ex w = item_weight(r.ub() - j - s * T, r.ub() - j - kp * T);
+          load = rebuild_reduction(r, ReduceKind::Sum, 0, floor_of((r.ub() - j - r.lb()) / kp), w);
+          if (j > 0) load = compare(Cmp::Le, j, r.ub() - r.lb()) * load;
+        }
         loads.push_back(j == 0 ? load : compare(Cmp::Le, j, kp - 1) * load);
       }
       out += compare(Cmp::Eq, mod_of(kp, M), s) * make_max(loads);

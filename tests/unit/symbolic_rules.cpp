@@ -1199,9 +1199,23 @@ TEST_CASE_FIXTURE(Ranges, "a cyclic map with a weight periodic in the index take
   ex s2 = simp(*r2);
   CHECK(count_reductions(s2) == 0);
   CHECK(agrees(s2, v2, points()));
-  // a weight that may be negative, a weight outside a residue: left alone
+  // times the items left (falling in i) and times i (rising): the first classes, the last
+  ex v3 = vector_max(Sum(i, m, n, (n - i + 1) * (1 + mod_of(i, 2)) * unitvec(mod_of(i + 1, P))));
+  auto r3 = rule_vmax_cyclic_periodic(v3, facts, a);
+  REQUIRE(r3);
+  CHECK(agrees(simp(*r3), v3, points()));
+  Facts pos = facts;  // i >= 0 over the range, so i (1 + i mod 2) rises
+  pos.add_lower(m, 0, false);
+  ex v4 = vector_max(Sum(i, m, n, i * (1 + mod_of(i, 2)) * unitvec(mod_of(2 * i, P))));
+  auto r4 = rule_vmax_cyclic_periodic(v4, pos, a);
+  REQUIRE(r4);
+  std::vector<GiNaC::exmap> nonneg_m;
+  for (const auto& pt : points())
+    if (pt.at(m) >= 0) nonneg_m.push_back(pt);
+  CHECK(agrees(simp(*r4), v4, nonneg_m));
+  // a weight that may be negative, a rest that is not monotone: left alone
   CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, m, n, (mod_of(i, 2) - 1) * unitvec(mod_of(i, P)))), facts, a));
-  CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, m, n, (i + mod_of(i, 2)) * unitvec(mod_of(i, P)))), facts, a));
+  CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, 0, n, (n - i) * i * (1 + mod_of(i, 2)) * unitvec(mod_of(i, P)))), facts, a));
 }
 
 TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes the busiest of the first blocks or the partial one (vmax_block_periodic)") {
