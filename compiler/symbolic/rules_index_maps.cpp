@@ -346,6 +346,53 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   });
 }
 
+namespace {
+
+// A weight that sees i through residues (a i + e) mod m with numeric moduli (the nodes, of
+// period M = 2..12) and otherwise, with each node frozen as an integer in 0..m - 1, not at
+// all or monotonically in i over the range (proved step by step): up for nondecreasing.
+struct PeriodicWeight {
+  exvector nodes;
+  long M = 0;
+  bool up = false;
+};
+std::optional<PeriodicWeight> periodic_weight(const ex& wc, const reduction& r, const Facts& f) {
+  const ex& i = r.index_ex();
+  PeriodicWeight out;
+  std::function<void(const ex&)> walk = [&](const ex& x) {
+    if (!x.has(i)) return;
+    if (pamela_function(x) == Fn::Mod && is_class<numeric>(x.op(1)) && x.op(0).has(i)) {
+      if (std::none_of(out.nodes.begin(), out.nodes.end(), [&](const ex& y) { return y.is_equal(x); }))
+        out.nodes.push_back(x);
+      return;
+    }
+    for (size_t k = 0; k < x.nops(); ++k) walk(x.op(k));
+  };
+  walk(wc);
+  if (out.nodes.empty()) return std::nullopt;
+  ex all = 0;
+  for (const ex& x : out.nodes) all += x;
+  out.M = numeric_period(all, i, f);
+  if (out.M < 2) return std::nullopt;
+  exmap freeze;
+  Facts step = f;
+  step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  for (const ex& x : out.nodes) {
+    GiNaC::symbol rho("_rho");
+    step.declare_index(rho, 0, x.op(1) - 1);
+    freeze[x] = rho;
+  }
+  ex frozen = wc.subs(freeze, subs_options::no_pattern);
+  if (frozen.has(i)) {
+    ex diff = (frozen.subs(exmap{{i, i + 1}}) - frozen).expand();
+    out.up = step.provably_nonneg(diff);
+    if (!out.up && !step.provably_nonpos(diff)) return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
+
 // Cyclic map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) *
 // unitvec((a i + e) mod k + d) }) where c sees i through residues with numeric moduli, of
 // period M (2..4), and otherwise (the residues frozen) not at all or monotonically: odd
@@ -372,23 +419,10 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
   ex wc = m->w * m->c;
-  // The residues by numbers through which wc sees i, and the rest of wc with each frozen
-  // as a symbol in 0..m - 1: the rest must be free of i or monotone in it.
-  exvector nodes;
-  std::function<void(const ex&)> walk = [&](const ex& x) {
-    if (!x.has(i)) return;
-    if (pamela_function(x) == Fn::Mod && is_class<numeric>(x.op(1)) && x.op(0).has(i)) {
-      if (std::none_of(nodes.begin(), nodes.end(), [&](const ex& y) { return y.is_equal(x); })) nodes.push_back(x);
-      return;
-    }
-    for (size_t k = 0; k < x.nops(); ++k) walk(x.op(k));
-  };
-  walk(wc);
-  if (nodes.empty()) return std::nullopt;
-  ex all = 0;
-  for (const ex& x : nodes) all += x;
-  const long M = numeric_period(all, i, f);
-  if (M < 2 || M > 4) return std::nullopt;
+  auto pw = periodic_weight(wc, r, f);
+  if (!pw || pw->M > 4) return std::nullopt;
+  const long M = pw->M;
+  const exvector& nodes = pw->nodes;
   // A residue filter times a weight free of i (if (i mod 2 == 0)) is a progression whose
   // map vmax_cyclic reads with one count: ceil(2 (floor(N / 2) + 1) / P).
   if (pamela_function(m->c) == Fn::Eq && residue_test(m->c, i, f)) return std::nullopt;
@@ -408,21 +442,7 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   Facts in = f;
   in.declare_index(r.index(), r.lb(), r.ub());
   if (!in.provably_nonneg(wc)) return std::nullopt;
-  bool up = false;
-  exmap freeze;
-  Facts step = f;
-  step.declare_index(r.index(), r.lb(), r.ub() - 1);
-  for (const ex& x : nodes) {
-    GiNaC::symbol rho("_rho");
-    step.declare_index(rho, 0, x.op(1) - 1);
-    freeze[x] = rho;
-  }
-  ex frozen = wc.subs(freeze, subs_options::no_pattern);
-  if (frozen.has(i)) {
-    ex diff = (frozen.subs(exmap{{i, i + 1}}) - frozen).expand();
-    up = step.provably_nonneg(diff);
-    if (!up && !step.provably_nonpos(diff)) return std::nullopt;
-  }
+  const bool up = pw->up;
   if (!require({{true, lin->second}, {true, d}, {false, d}, {true, r.lb()}, {true, r.ub()}}, f, a))
     return std::nullopt;
   // The weight of the item at x = x0 +- k' t, its residues read at x0 +- s t (k' = s mod M).
@@ -554,8 +574,10 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
 
 // Block map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) * unitvec((i +
 // e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer, and c seeing
-// i only through residues with numeric moduli, of period M (numeric_period, 2..12): odd rows
-// twice as dear, (i mod 2) + 1, in blocks of B. With q = floor(n / k) full blocks [lb + b k,
+// i through residues with numeric moduli, of period M (2..12), and otherwise, the residues
+// frozen, not at all or monotonically (periodic_weight): odd rows twice as dear, (i mod 2) +
+// 1, in blocks of B. For a rising rest, read "the last M full blocks" below: block b + M has
+// the same residues as block b item by item, each item later. With q = floor(n / k) full blocks [lb + b k,
 // lb + b k + k - 1] and a partial one after them, a full block's load depends on b only
 // through its first index modulo M, and blocks b and b mod M start at the same residue, so
 // the busiest is among the full blocks b = 0..M - 1 (those with b + 1 <= q) and the partial
@@ -572,8 +594,9 @@ std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumpti
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
   ex wc = m->w * m->c;
-  const long M = numeric_period(wc, i, f);
-  if (M < 2) return std::nullopt;
+  auto pw = periodic_weight(wc, r, f);
+  if (!pw) return std::nullopt;
+  const long M = pw->M;
   auto p = mod_div_position(m->pos, i, Fn::Div);
   if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
   const ex& k = p->k;
@@ -587,8 +610,10 @@ std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumpti
   auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
   ex q = floor_of(n / k);
   exvector loads;
-  for (long b = 0; b < M; ++b)
-    loads.push_back(compare(Cmp::Le, b + 1, q) * part(r.lb() + b * k, r.lb() + b * k + k - 1));
+  for (long j = 0; j < M; ++j) {
+    ex b = pw->up ? q - 1 - j : ex(j);  // the last M full blocks for a rising rest
+    loads.push_back(compare(Cmp::Le, j + 1, q) * part(r.lb() + b * k, r.lb() + b * k + k - 1));
+  }
   loads.push_back(part(r.lb() + q * k, r.ub()));
   return nonempty_guard(n, f) * make_max(loads);
 }

@@ -1232,6 +1232,15 @@ TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes
   auto r2 = rule_vmax_block_periodic(v2, facts, a);
   REQUIRE(r2);
   CHECK(agrees(simp(*r2), v2, points()));
+  // times the items left, and times i (the last full blocks are the busiest)
+  ex v3 = vector_max(Sum(i, m, n, (n - i + 1) * (1 + mod_of(i, 2)) * unitvec(idiv_of(i - m, P))));
+  auto r3 = rule_vmax_block_periodic(v3, facts, a);
+  REQUIRE(r3);
+  CHECK(agrees(simp(*r3), v3, points()));
+  ex v4 = vector_max(Sum(i, 0, n, i * (1 + mod_of(i, 3)) * unitvec(idiv_of(i, P))));
+  auto r4 = rule_vmax_block_periodic(v4, facts, a);
+  REQUIRE(r4);
+  CHECK(agrees(simp(*r4), v4, points()));
   // blocks that do not start at the range's start, a weight that may be negative: left alone
   CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, m, n, (1 + mod_of(i, 2)) * unitvec(idiv_of(i, P)))), facts, a));
   CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, 0, n, (mod_of(i, 2) - 1) * unitvec(idiv_of(i, P)))), facts, a));
