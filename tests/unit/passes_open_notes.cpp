@@ -30,10 +30,10 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
   std::string chunks = open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))");
   CHECK(chunks.find("i mod P is a cyclic map, but its weight min(C, N - C * i) is not proved >= 0") != std::string::npos);
   CHECK(chunks.find("not an index map") == std::string::npos);
-  // A block map read, with a weight >= 0 whose sum over a block pamc does not close (yet: a
-  // block of C items holds about C / 2 odd ones; when it closes, this case needs another
-  // example).
-  std::string parity = open_line("par (i = 0, N - 1) use(cpu(i div C), i mod 2 + 1)");
-  CHECK(parity.find("i div C is a block map, but the busiest position's load (i mod 2 + 1 summed over the i that "
-                    "share a position) has no closed form pamc finds") != std::string::npos);
+  // A block map read, with a weight >= 0 whose sum over a block pamc does not close (yet: the
+  // parity of i mod P, whose period P is symbolic, over blocks of C; the parity of i itself,
+  // i mod 2 + 1, closes; when this one does, the case needs another example).
+  std::string parity = open_line("par (i = 0, N - 1) use(cpu(i div C), 1 + (i mod P) mod 2)");
+  CHECK(parity.find("i div C is a block map, but the busiest position's load (i mod P mod 2 + 1 summed over the "
+                    "i that share a position) has no closed form pamc finds") != std::string::npos);
 }
