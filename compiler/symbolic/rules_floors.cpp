@@ -287,8 +287,9 @@ std::optional<ex> rule_floor_residue(const ex& e, const Facts& f, Assumptions&) 
 
 // sum (i = lb, ub) { B } where B is a polynomial (degree <= 4) in roundings of one quotient
 // and in i: every floor, ceil or div (a div b = floor(a / b)) in B that holds i is F((s i +
-// e) / Q) for one Q free of i and one s = +-1, with offsets that agree up to whole multiples of Q once a ceil is written as a
-// floor (ceil(j / Q) = floor((j + Q - 1) / Q) for integers j, Q): each is then
+// e) / Q) for one Q free of i and one s = +-1, with offsets that agree up to whole
+// multiples of Q once a ceil is written as a floor (ceil(j / Q) = floor((j + Q - 1) / Q)
+// for integers j, Q): each is then
 // floor(j / Q) + m for j = s i + e0 and an integer m, and B = sum_d g_d(i) floor(j / Q) ^ d
 // with g_d polynomials in i (free coefficients). With h_d(j) = g_d(i), the sum is F(J1) -
 // F(J0 - 1) over the j range, where F(n) = sum_d T_d(A - 1) + A ^ d (G_d(n) - G_d(A Q - 1)),
@@ -477,18 +478,19 @@ std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions&) {
   return fn == Fn::Mod ? x : ex(0);
 }
 
-// sum (i = lb, ub) { B } where i occurs inside roundings by numbers: floor(c i + x), ceil(c i
-// + x), (a i + e) div m and (a i + e) mod m (c = a / m) with c a rational number, x free of
-// i, and some c not an integer (an odd-even phase's k div 2, ceil(k / 2)). With L the least
-// common multiple of the c's denominators (2..6) and i = L u + rho for rho = 0..L - 1, c L u
-// is an integer, so floor(c i + x) = c L u + floor(c rho + x) (the same for ceil and div),
-// and (a i + e) mod m = (a rho + e) mod m: the sum is sum over rho of sum (u = ceil((lb -
-// rho) / L), floor((ub - rho) / L)) { B(L u + rho) } with those roundings linear in u,
-// which the other sum rules close (sum (k = 0, N - 1) { ceil((floor(N / 2) - ceil(k / 2)) / P)
-// }). The substitution is an identity at every integer i, so B may hold i anywhere else
-// too. Side conditions: lb, ub integers (proved or assumed); guarded where the range may be
-// more than one short of non-empty (the u ranges would then count items the range lacks).
-// Tried after the other sum rules; a load whose position holds i is the vector rules'.
+// sum (i = lb, ub) { B } where i occurs inside roundings by numbers: floor(c i + x), ceil(c
+// i + x), (a i + e) div m and (a i + e) mod m (c = a / m) with c a rational number, x free
+// of i, and some c not an integer (an odd-even phase's k div 2, ceil(k / 2)). With L the
+// least common multiple of the c's denominators (2..6) and i = L u + rho for rho = 0..L -
+// 1, c L u is an integer, so floor(c i + x) = c L u + floor(c rho + x) (the same for ceil
+// and div), and (a i + e) mod m = (a rho + e) mod m: the sum is sum over rho of sum (u =
+// ceil((lb - rho) / L), floor((ub - rho) / L)) { B(L u + rho) } with those roundings linear
+// in u, which the other sum rules close (sum (k = 0, N - 1) { ceil((floor(N / 2) - ceil(k /
+// 2)) / P) }). The substitution is an identity at every integer i, so B may hold i anywhere
+// else too. Side conditions: lb, ub integers (proved or assumed); guarded where the range
+// may be more than one short of non-empty (the u ranges would then count items the range
+// lacks). Tried after the other sum rules; a load whose position holds i is the vector
+// rules'.
 std::optional<ex> rule_sum_rounding_split(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r) return std::nullopt;
@@ -513,8 +515,8 @@ std::optional<ex> rule_sum_rounding_split(const ex& e, const Facts& f, Assumptio
           long den = ex_to<numeric>(c).denom().to_long();
           L = std::lcm(L, den);
           fractional = fractional || den > 1;
-          if (std::none_of(rounds.begin(), rounds.end(), [&](const Rounding& y) { return y.node.is_equal(x); }))
-            rounds.push_back({x, c, rest, fn});
+          auto same = [&](const Rounding& y) { return y.node.is_equal(x); };
+          if (std::none_of(rounds.begin(), rounds.end(), same)) rounds.push_back({x, c, rest, fn});
           return L <= 6;
         }
       }
@@ -542,8 +544,10 @@ std::optional<ex> rule_sum_rounding_split(const ex& e, const Facts& f, Assumptio
       }
     }
     ex body = r->body().subs(m, subs_options::no_pattern);
-    body = body.subs(exmap{{i, L * u + rho}}, subs_options::no_pattern).subs(exmap{{u, i}}, subs_options::no_pattern);
-    total += rebuild_reduction(*r, ReduceKind::Sum, ceil_of((r->lb() - rho) / L), floor_of((r->ub() - rho) / L), body);
+    body = body.subs(exmap{{i, L * u + rho}}, subs_options::no_pattern);
+    body = body.subs(exmap{{u, i}}, subs_options::no_pattern);
+    ex lo = ceil_of((r->lb() - rho) / L), hi = floor_of((r->ub() - rho) / L);
+    total += rebuild_reduction(*r, ReduceKind::Sum, lo, hi, body);
   }
   return nonempty_guard(r->ub() - r->lb() + 1, f) * total;
 }

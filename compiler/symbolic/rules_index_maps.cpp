@@ -397,20 +397,20 @@ std::optional<PeriodicWeight> periodic_weight(const ex& wc, const reduction& r, 
 // unitvec((a i + e) mod k + d) }) where c sees i through residues with numeric moduli, of
 // period M (2..4), and otherwise (the residues frozen) not at all or monotonically: odd
 // items twice as dear, (i mod 2) + 1, also times the items left, (N - i + 1). With k' = k /
-// gcd(a, k) the fibers are the classes of lb + j, j = 0..k' - 1 (as in vmax_cyclic_weighted),
-// class j holding cnt_j = ceil((n - j) / k') items lb + j + k' t, cnt_j falling as j grows.
-// On a fiber k' t = s t modulo M, s = k' mod M, so item t's residues are those of lb + j + s
-// t. With w c >= 0 and the rest nonincreasing (or free of i), class j mod M (the same
-// residues item by item, each item at or before its partner, as many items or more) is at
-// least as busy as class j: the max is over j = 0..M - 1 that are classes (j <= k' - 1).
-// With the rest nondecreasing, mirrored: the classes whose last items are ub - j, j =
-// 0..M - 1, items ub - j - k' t, t = 0..floor((ub - j - lb) / k'). One case per value s of
-// k' mod M; each load a sum closed by the sum rules; positions no item reaches hold 0,
-// below every load. Side conditions: k a positive integer, a an integer (|a| <= 64), e, d
-// integers, d >= 0, lb, ub integers (proved or assumed); w c >= 0 on the range and the
-// monotonicity (proved, the residues as integers in 0..m - 1); w c not failing unless the
-// range is provably non-empty; guarded for an empty range. A weight that is a residue
-// filter alone is left to the progression it selects (sum_mod_select).
+// gcd(a, k) the fibers are the classes of lb + j, j = 0..k' - 1 (as in
+// vmax_cyclic_weighted), class j holding cnt_j = ceil((n - j) / k') items lb + j + k' t,
+// cnt_j falling as j grows. On a fiber k' t = s t modulo M, s = k' mod M, so item t's
+// residues are those of lb + j + s t. With w c >= 0 and the rest nonincreasing (or free of
+// i), class j mod M (the same residues item by item, each item at or before its partner, as
+// many items or more) is at least as busy as class j: the max is over j = 0..M - 1 that are
+// classes (j <= k' - 1). With the rest nondecreasing, mirrored: the classes whose last
+// items are ub - j, j = 0..M - 1, items ub - j - k' t, t = 0..floor((ub - j - lb) / k').
+// One case per value s of k' mod M; each load a sum closed by the sum rules; positions no
+// item reaches hold 0, below every load. Side conditions: k a positive integer, a an
+// integer (|a| <= 64), e, d integers, d >= 0, lb, ub integers (proved or assumed); w c >= 0
+// on the range and the monotonicity (proved, the residues as integers in 0..m - 1); w c not
+// failing unless the range is provably non-empty; guarded for an empty range. A weight that
+// is a residue filter alone is left to the progression it selects (sum_mod_select).
 std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -572,20 +572,21 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
 }
 
-// Block map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) * unitvec((i +
-// e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer, and c seeing
-// i through residues with numeric moduli, of period M (2..12), and otherwise, the residues
-// frozen, not at all or monotonically (periodic_weight): odd rows twice as dear, (i mod 2) +
-// 1, in blocks of B. For a rising rest, read "the last M full blocks" below: block b + M has
-// the same residues as block b item by item, each item later. With q = floor(n / k) full blocks [lb + b k,
-// lb + b k + k - 1] and a partial one after them, a full block's load depends on b only
-// through its first index modulo M, and blocks b and b mod M start at the same residue, so
-// the busiest is among the full blocks b = 0..M - 1 (those with b + 1 <= q) and the partial
-// block: max over them of the sums of w c over each block, closed by the periodic sum
-// rules. Positions no item reaches hold 0, below every load. Side conditions: k > 0 and lb
-// + e = 0 (proved), k an integer (proved, or assumed for a symbolic k); w c >= 0 on the
-// range (proved), not failing unless the range is provably non-empty; lb, ub integers
-// (proved or assumed); guarded for an empty range.
+// Block map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) *
+// unitvec((i + e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer,
+// and c seeing i through residues with numeric moduli, of period M (2..12), and otherwise,
+// the residues frozen, not at all or monotonically (periodic_weight): odd rows twice as
+// dear, (i mod 2) + 1, in blocks of B. There are q = floor(n / k) full blocks [lb + b k, lb
+// + b k + k - 1] and a partial one after them. Blocks M apart start at the same residue, so
+// they hold the same residues item by item, each item of the later block k M further on:
+// with w c >= 0 and the rest falling (or free of i), block b mod M is at least as busy as
+// block b, and with the rest rising, the later block is. So the busiest is among the first
+// M full blocks (the last M for a rising rest; those that exist, j + 1 <= q) and the
+// partial block: max over them of the sums of w c over each block, closed by the sum rules.
+// Positions no item reaches hold 0, below every load. Side conditions: k > 0 and lb + e = 0
+// (proved), k an integer (proved, or assumed for a symbolic k); w c >= 0 on the range and
+// the monotonicity (proved); w c not failing unless the range is provably non-empty; lb, ub
+// integers (proved or assumed); guarded for an empty range.
 std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));

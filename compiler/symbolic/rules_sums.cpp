@@ -465,7 +465,9 @@ void rounded_choices(const ex& x, const ex& i, const Facts& f, std::vector<Linea
         numeric s = upward ? 1 : -1;
         bool first_is_g1 = m.is_max();
         // d jumps at the edge, so g1 and g2 need not be equal there: no tie to give away.
-        out.push_back({x, first_is_g1 ? g1 : g2, first_is_g1 ? g2 : g1, true, s * a, (s * b).expand(), strict, 1, false});
+        LinearChoice choice{x, first_is_g1 ? g1 : g2, first_is_g1 ? g2 : g1, true, s * a, (s * b).expand(), strict};
+        choice.tie_at_edge = false;
+        out.push_back(choice);
       }
     }
   }
