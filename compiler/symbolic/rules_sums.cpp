@@ -22,10 +22,14 @@ namespace pamc::sym {
 using namespace GiNaC;
 using namespace detail;
 
-// sum (i = lb, ub) { 0 } = 0. Always.
-std::optional<ex> rule_sum_zero(const ex& e, const Facts&, Assumptions&) {
+// sum (i = lb, ub) { 0 } = 0. Side conditions: lb, ub integers (proved, else assumed when
+// they mention parameters only), as for any other count: a loop whose bound is not an
+// integer has no value even when its body costs nothing (seq (i = 1, P / 2) delay(0) at
+// P = 3), and a dead branch (if (k == 0) with k >= 1) leaves such a body.
+std::optional<ex> rule_sum_zero(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_red(e, ReduceKind::Sum);
   if (!r || !r->body().is_zero()) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
   return ex(0);
 }
 

@@ -99,6 +99,24 @@ TEST_CASE_FIXTURE(Fixture, "sum of an index-free body: count * body, when count 
   CHECK(b.items.count("Q is an integer") == 1);
 }
 
+TEST_CASE_FIXTURE(Fixture, "a sum of nothing is 0 only where its bounds are integers") {
+  // A loop whose bound is not an integer has no value, even with a body that costs
+  // nothing: the bound is proved, or assumed (and checked by every evaluator), or the sum
+  // stays.
+  CHECK(same(*rule_sum_zero(Sum(i, 1, N, 0), F, a), 0));
+  CHECK(a.items.empty());
+  Assumptions b;
+  CHECK(same(*rule_sum_zero(Sum(i, 1, N / 2, 0), F, b), 0));
+  CHECK(b.items.count("2 divides N") == 1);
+  // a bound 2 ^ j of an enclosing index j cannot be assumed once for all j: left alone
+  Facts g = F;
+  g.declare_index(j, 1, N);
+  Assumptions c;
+  CHECK(!rule_sum_zero(Sum(i, 1, P / GiNaC::pow(2, j), 0), g, c));
+  CHECK(c.items.empty());
+  CHECK(!rule_sum_zero(Sum(i, 1, N, x), F, c));
+}
+
 TEST_CASE_FIXTURE(Fixture, "sum split and index-free factors") {
   auto r = rule_sum_split(Sum(i, 1, N, i + x), F, a);
   REQUIRE(r);
