@@ -9,6 +9,7 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <algorithm>
+#include <tuple>
 #include <optional>
 #include <cmath>
 
@@ -275,10 +276,19 @@ bool same_end(const End& a, const End& b) {
 }
 }  // namespace
 
+struct Facts::RangeMemo {
+  std::vector<std::tuple<const void*, int, Interval>> known;
+};
+
 Interval Facts::symbol_range(const symbol& s, int depth) const {
   auto it = info_.find(s);
   if (it == info_.end()) return Interval::all();
   const Info& info = it->second;
+  RangeMemo* memo = range_memo_.memo;
+  if (memo && (!info.lower.empty() || !info.upper.empty())) {
+    for (const auto& [who, d, r] : memo->known)
+      if (who == &info && d == depth) return r;
+  }
   // The symbolic bounds' interval, once (the bounds recurse: computing it twice per level
   // would double the work at every level of a chain of bounds).
   Interval bounds = Interval::all();
@@ -308,10 +318,22 @@ Interval Facts::symbol_range(const symbol& s, int depth) const {
     auto& log = DefaultBoundLog::used();
     if (log.empty() || !log.back().is_equal(s)) log.push_back(s);
   }
+  // Remembered within this range() call only (a repeat needs no second log entry: the
+  // rule that asked records each symbol once).
+  if (memo && (!info.lower.empty() || !info.upper.empty())) memo->known.emplace_back(&info, depth, r);
   return r;
 }
 
-Interval Facts::range(const ex& e) const { return range_rec(e, 0); }
+Interval Facts::range(const ex& e) const {
+  if (range_memo_.memo) return range_rec(e, 0);
+  RangeMemo memo;
+  range_memo_.memo = &memo;
+  struct Reset {
+    RangeMemoSlot& slot;
+    ~Reset() { slot.memo = nullptr; }
+  } reset{range_memo_};
+  return range_rec(e, 0);
+}
 
 namespace {
 // The range of a node that holds whatever the facts: [0, 1] for a unit vector's entries or a

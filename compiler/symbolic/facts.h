@@ -94,6 +94,18 @@ private:
     Interval iv_declared = Interval::all();  // iv without that default (declare_parameter)
   };
   Interval range_rec(const ex& e, int depth) const;
+  // The ranges of symbols already computed within one range() call, by symbol and depth:
+  // symbolic bounds recurse into the bounds of their symbols, and a chain of loop indices
+  // whose bounds share symbols would otherwise be walked once per path (exponential in
+  // the nesting). Not copied with the facts.
+  struct RangeMemo;
+  struct RangeMemoSlot {
+    RangeMemo* memo = nullptr;
+    RangeMemoSlot() = default;
+    RangeMemoSlot(const RangeMemoSlot&) {}
+    RangeMemoSlot& operator=(const RangeMemoSlot&) { return *this; }
+  };
+  mutable RangeMemoSlot range_memo_;
   bool integer_rec(const ex& e, bool registry) const;
   Interval symbol_range(const GiNaC::symbol& s, int depth) const;
   bool prove(const ex& e, bool strict) const { return prove_at(e, strict, 0); }
