@@ -57,6 +57,7 @@ struct Facts::ProofMemo {
   };
   std::map<ex, SymbolFacts, ex_is_less> symbols;
   ex registries;  // the integer expressions and atoms, as a list (empty until first asked)
+  int empty = -1;  // numerically_empty(), once asked (-1: not yet)
 };
 
 namespace {
@@ -156,7 +157,11 @@ ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
     for (const ex& g : integer_atoms_) atoms.append(g);
     memo.registries = lst{exprs, atoms};
   }
-  return lst{e, facts, memo.registries};
+  // Facts no point meets (an index over 1..0) prove every claim: the cases of a proof that
+  // lead there hold vacuously. Such an answer is for these facts only, whatever symbols the
+  // claim mentions, so the key says whether the facts are empty.
+  if (memo.empty < 0) memo.empty = numerically_empty() ? 1 : 0;
+  return lst{e, facts, memo.registries, memo.empty};
 }
 
 // A failed proof takes back what it logged: it relied on nothing.

@@ -274,6 +274,21 @@ TEST_CASE_FIXTURE(Fixture, "max/min algebra: dominated arguments, common factors
   CHECK(rule_max_dominated(make_max({N, P}), g, a)->is_equal(N));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a vacuous proof under facts no point meets is not reused elsewhere") {
+  // Under an index over 1..0 every claim holds vacuously; the memo shared by all facts must
+  // not hand that answer to facts without the empty index, even though the claim does not
+  // mention it (the vmax property test saw -3 (N mod 2 == 0) >= 0 "proved" that way, and a
+  // negative load lost its offset).
+  ex claim = -compare(Cmp::Eq, mod_of(N, 2), 0);
+  Facts empty = F;
+  empty.declare_index(j, 1, 0);
+  CHECK(empty.provably_nonneg(claim));
+  CHECK(!F.provably_nonneg(claim));
+  Facts other = F;
+  other.declare_index(p, 1, N);
+  CHECK(!other.provably_nonneg(claim));
+}
+
 TEST_CASE_FIXTURE(Fixture, "facts: interval and sign analysis") {
   CHECK(F.provably_nonneg(N * P + M));
   CHECK(!F.provably_positive(N));
