@@ -557,6 +557,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_offset", rule_vmax_offset},
       {"vmax_index_sum", rule_vmax_index_sum},
       {"vmax_position_weight", rule_vmax_position_weight},
+      {"vmax_residue_weight", rule_vmax_residue_weight},
       {"vmax_all_but_diagonal", rule_vmax_all_but_diagonal},
       {"ext_fiber_vector", rule_ext_fiber_vector},
       {"max_inner_load", rule_max_inner_load},

@@ -98,10 +98,6 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
   return wc;
 }
 
-}  // namespace detail
-
-namespace {
-
 // f(gcd(a, k)) for a positive integer a and an integer k >= 1, as cases on k mod a: the sum
 // over the values g that gcd(a, s) takes for s = 0..a-1 of [k mod a in the s with gcd g] *
 // f(g). Each case is a guard the simplifier reads as a fact (k mod 2 == 0 makes k / 2 an
@@ -126,6 +122,10 @@ ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn) {
   }
   return out;
 }
+
+}  // namespace detail
+
+namespace {
 
 // Strided cyclic map: max(w * sum (i = lb, ub) { c * unitvec((a i + e) mod k + d) }) with a
 // a nonzero integer constant (|a| <= 64), k an integer >= 1 (the model's fact for a mod),

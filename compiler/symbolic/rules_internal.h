@@ -9,6 +9,7 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -177,6 +178,10 @@ struct ModDivPos {
   int s = 1;
 };
 std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, bool allow_neg = false);
+
+// f(gcd(a, k)) for a positive integer a and an integer k >= 1, as guarded cases on k mod a
+// (gcd(2, P) gives (P mod 2 == 0) f(2) + (P mod 2 == 1) f(1)); a number k gives f(gcd).
+ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn);
 
 // The busiest-position factor w * c of a map sum: index-free, >= 0, and not failing where
 // the range may be empty (denominators >= 1 assumed if need be).

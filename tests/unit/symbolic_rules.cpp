@@ -1251,6 +1251,67 @@ TEST_CASE_FIXTURE(Ranges, "a cyclic map with a weight periodic in the index take
   CHECK(!rule_vmax_cyclic_periodic(vector_max(Sum(i, 0, n, (n - i) * i * (1 + mod_of(i, 2)) * unitvec(mod_of(i, P)))), facts, a));
 }
 
+namespace {
+// The points where every recorded assumption holds (the evaluators check them, and fall
+// back to the model elsewhere).
+std::vector<GiNaC::exmap> where_assumed(const Assumptions& as, const std::vector<GiNaC::exmap>& pts) {
+  std::vector<GiNaC::exmap> out;
+  for (const auto& env : pts) {
+    bool ok = true;
+    try {
+      for (const ex& x : as.nonneg) {
+        WorkBudget b;
+        ok = ok && evaluate(x, env, b).scalar >= 0;
+      }
+      for (const ex& x : as.integer) {
+        WorkBudget b;
+        ok = ok && evaluate(x, env, b).scalar.is_integer();
+      }
+    } catch (const EvalError&) {
+      ok = false;
+    }
+    if (ok) out.push_back(env);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE_FIXTURE(Ranges, "a weight of the residue by the map's own modulus under a reversed or strided map (vmax_residue_weight)") {
+  symbol i("i");
+  // P = 4, 6, 8: a stride of 2 pairs residues r and r + P / 2 of either parity
+  std::vector<GiNaC::exmap> pts = points();
+  for (int x : {-2, 0, 3, 9, 14})
+    for (int y : {-3, 0, 2})
+      for (int p : {4, 6, 8}) pts.push_back({{n, x}, {m, y}, {P, p}});
+  // The rule's result, exact wherever the model has a value; its simplified form, where
+  // what the later steps assumed holds (P >= 2: two speeds need two workers).
+  auto check = [&](const ex& v) {
+    Assumptions none;
+    auto r = rule_vmax_residue_weight(v, facts, none);
+    REQUIRE(r);
+    CHECK(none.items.empty());
+    CHECK(agrees(*r, v, pts));
+    Assumptions later;
+    ex s = simplify(*r, facts, later, st);
+    auto held = where_assumed(later, pts);
+    CHECK(held.size() >= 30);  // the later steps may assume P >= 6 (three speeds in pairs)
+    CHECK(agrees(s, v, held));
+    return s;
+  };
+  // workers of two speeds, items dealt from the far end: (P - i) mod P
+  ex s = check(vector_max(Sum(i, m, n, unitvec(mod_of(P - i, P)) / (2 - mod_of(mod_of(i, P), 2)))));
+  CHECK(count_reductions(s) == 0);
+  // two at a time, (2 i + 1) mod P: residues r and r + P / 2 share a position when P is even
+  check(vector_max(Sum(i, m, n, (1 + mod_of(mod_of(i + 1, P), 3)) * unitvec(mod_of(2 * i + 1, P)))));
+  // a stride of -3
+  check(vector_max(Sum(i, m, n, mod_of(i, P) * unitvec(mod_of(1 - 3 * i, P)))));
+  // the plain map is vmax_position_weight's; a weight by another modulus, or that may be
+  // negative, is left alone
+  CHECK(!rule_vmax_residue_weight(vector_max(Sum(i, m, n, mod_of(i, P) * unitvec(mod_of(i, P)))), facts, a));
+  CHECK(!rule_vmax_residue_weight(vector_max(Sum(i, m, n, mod_of(i, 3) * unitvec(mod_of(2 * i, P)))), facts, a));
+  CHECK(!rule_vmax_residue_weight(vector_max(Sum(i, m, n, (mod_of(i, P) - 1) * unitvec(mod_of(2 * i, P)))), facts, a));
+}
+
 TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes the busiest of the first blocks or the partial one (vmax_block_periodic)") {
   symbol i("i");
   // odd rows twice as dear, in blocks of P rows from a symbolic start
