@@ -98,6 +98,18 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
   return wc;
 }
 
+std::optional<StridedPos> strided_position(const ex& pos, const ex& i) {
+  ex fn, d = 0;
+  for (const ex& t : operands_of(pos.expand(), true)) {
+    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+    else d += t;
+  }
+  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(fn.op(0), i);
+  if (!lin || !lin->first.is_integer() || lin->first.is_zero() || abs(lin->first) > 64) return std::nullopt;
+  return StridedPos{lin->first, lin->second, fn.op(1), d};
+}
+
 // f(gcd(a, k)) for a positive integer a and an integer k >= 1, as cases on k mod a: the sum
 // over the values g that gcd(a, s) takes for s = 0..a-1 of [k mod a in the s with gcd g] *
 // f(g). Each case is a guard the simplifier reads as a fact (k mod 2 == 0 makes k / 2 an
@@ -137,21 +149,15 @@ namespace {
 std::optional<ex> vmax_strided(const MapSum& m, const Facts& f, Assumptions& a) {
   const reduction& r = ex_to<reduction>(m.red);
   const ex& i = r.index_ex();
-  ex fn, d = 0;
-  for (const ex& t : operands_of(m.pos.expand(), true)) {
-    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
-    else d += t;
-  }
-  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
-  auto lin = linear_in(fn.op(0), i);
-  if (!lin || !lin->first.is_integer() || abs(lin->first) > 64 || abs(lin->first) == 1) return std::nullopt;
-  const ex& k = fn.op(1);
+  auto sp = strided_position(m.pos, i);
+  if (!sp || abs(sp->a) == 1) return std::nullopt;
+  const ex& k = sp->k;
   if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
   auto wc = map_weight(m, f, a);
   if (!wc) return std::nullopt;
-  if (!require({{true, r.lb()}, {true, r.ub()}, {true, lin->second}, {true, d}, {false, d}}, f, a)) return std::nullopt;
+  if (!require({{true, r.lb()}, {true, r.ub()}, {true, sp->e}, {true, sp->d}, {false, sp->d}}, f, a)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;
-  return nonempty_guard(n, f) * by_gcd_cases(abs(lin->first).to_long(), k, [&](const ex& g) { return ceil_of(n * g / k); }) * *wc;
+  return nonempty_guard(n, f) * by_gcd_cases(abs(sp->a).to_long(), k, [&](const ex& g) { return ceil_of(n * g / k); }) * *wc;
 }
 
 }  // namespace
@@ -320,18 +326,12 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
     if (!f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
     k = p->k;
   } else {
-    ex fn, d = 0;
-    for (const ex& t : operands_of(m->pos.expand(), true)) {
-      if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
-      else d += t;
-    }
-    if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
-    auto lin = linear_in(fn.op(0), i);
-    if (!lin || !lin->first.is_integer() || abs(lin->first) > 64) return std::nullopt;
-    k = fn.op(1);
+    auto sp = strided_position(m->pos, i);
+    if (!sp) return std::nullopt;
+    k = sp->k;
     if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
-    if (!require({{true, lin->second}, {true, d}, {false, d}}, f, a)) return std::nullopt;
-    stride = abs(lin->first).to_long();
+    if (!require({{true, sp->e}, {true, sp->d}, {false, sp->d}}, f, a)) return std::nullopt;
+    stride = abs(sp->a).to_long();
   }
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;
@@ -427,15 +427,9 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   // map vmax_cyclic reads with one count: ceil(2 (floor(N / 2) + 1) / P).
   if (pamela_function(m->c) == Fn::Eq && residue_test(m->c, i, f)) return std::nullopt;
   if (auto sel = residue_selection(m->c, i, f); sel && !sel->rest.has(i)) return std::nullopt;
-  ex fn, d = 0;
-  for (const ex& t : operands_of(m->pos.expand(), true)) {
-    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
-    else d += t;
-  }
-  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
-  auto lin = linear_in(fn.op(0), i);
-  if (!lin || !lin->first.is_integer() || abs(lin->first) > 64) return std::nullopt;
-  const ex& k = fn.op(1);
+  auto sp = strided_position(m->pos, i);
+  if (!sp) return std::nullopt;
+  const ex& k = sp->k;
   if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;
   if (may_fail(wc, f) && !f.provably_nonneg(n - 1)) return std::nullopt;
@@ -443,7 +437,7 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   in.declare_index(r.index(), r.lb(), r.ub());
   if (!in.provably_nonneg(wc)) return std::nullopt;
   const bool up = pw->up;
-  if (!require({{true, lin->second}, {true, d}, {false, d}, {true, r.lb()}, {true, r.ub()}}, f, a))
+  if (!require({{true, sp->e}, {true, sp->d}, {false, sp->d}, {true, r.lb()}, {true, r.ub()}}, f, a))
     return std::nullopt;
   // The weight of the item at x = x0 +- k' t, its residues read at x0 +- s t (k' = s mod M).
   GiNaC::symbol T("_t");
@@ -453,7 +447,7 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
     ex w = wc.subs(by_residue, subs_options::no_pattern).subs(exmap{{i, at}}, subs_options::no_pattern);
     return w.subs(exmap{{T, i}}, subs_options::no_pattern);
   };
-  ex busiest = by_gcd_cases(abs(lin->first).to_long(), k, [&](const ex& g) {
+  ex busiest = by_gcd_cases(abs(sp->a).to_long(), k, [&](const ex& g) {
     ex kp = k / g, out = 0;
     for (long s = 0; s < M; ++s) {
       exvector loads;

@@ -179,6 +179,15 @@ struct ModDivPos {
 };
 std::optional<ModDivPos> mod_div_position(const ex& pos, const ex& i, Fn which, bool allow_neg = false);
 
+// pos = (a i + e) mod k + d: the first remainder in pos that holds i, with a a nonzero
+// integer (|a| <= 64) and e, k, d free of i (d: the rest of pos). nullopt for any other
+// shape. The strided and cyclic map rules read their positions through it.
+struct StridedPos {
+  GiNaC::numeric a;
+  ex e, k, d;
+};
+std::optional<StridedPos> strided_position(const ex& pos, const ex& i);
+
 // f(gcd(a, k)) for a positive integer a and an integer k >= 1, as guarded cases on k mod a
 // (gcd(2, P) gives (P mod 2 == 0) f(2) + (P mod 2 == 1) f(1)); a number k gives f(gcd).
 ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn);
