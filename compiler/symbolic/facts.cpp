@@ -9,9 +9,9 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <algorithm>
-#include <tuple>
-#include <optional>
 #include <cmath>
+#include <optional>
+#include <tuple>
 
 namespace pamc::sym {
 
@@ -284,8 +284,9 @@ Interval Facts::symbol_range(const symbol& s, int depth) const {
   auto it = info_.find(s);
   if (it == info_.end()) return Interval::all();
   const Info& info = it->second;
-  RangeMemo* memo = range_memo_.memo;
-  if (memo && (!info.lower.empty() || !info.upper.empty())) {
+  // Only symbols with symbolic bounds: a numeric range costs less than the look-up.
+  RangeMemo* memo = info.lower.empty() && info.upper.empty() ? nullptr : range_memo_.memo;
+  if (memo) {
     for (const auto& [who, d, r] : memo->known)
       if (who == &info && d == depth) return r;
   }
@@ -320,7 +321,7 @@ Interval Facts::symbol_range(const symbol& s, int depth) const {
   }
   // Remembered within this range() call only (a repeat needs no second log entry: the
   // rule that asked records each symbol once).
-  if (memo && (!info.lower.empty() || !info.upper.empty())) memo->known.emplace_back(&info, depth, r);
+  if (memo) memo->known.emplace_back(&info, depth, r);
   return r;
 }
 

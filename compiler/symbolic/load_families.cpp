@@ -475,16 +475,9 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   // (r + off) mod P runs over 0..P - 1 once as r does, so the max over r is the same.
   bool by_residue = false;
   if (g.has(l.index)) {
-    exmap residues;
-    bool ok = true;
-    for (const_preorder_iterator it = w.preorder_begin(); ok && it != w.preorder_end(); ++it) {
-      if (pamela_function(*it) != Fn::Mod || !it->op(1).is_equal(P) || !it->op(0).has(l.index)) continue;
-      auto li = detail::linear_in(it->op(0), l.index);
-      ok = li && li->first == 1 && f.provably_integer(li->second);
-      if (ok) residues[*it] = li->second.is_zero() ? ex(r) : mod_of(r + li->second, P);
-    }
-    if (!ok || residues.empty()) return std::nullopt;
-    g = w.subs(residues, subs_options::no_pattern);
+    auto residues = detail::residues_at(w, l.index, P, r, f, false);
+    if (!residues) return std::nullopt;
+    g = w.subs(*residues, subs_options::no_pattern);
     if (g.has(l.index)) return std::nullopt;
     by_residue = true;
   }

@@ -110,6 +110,20 @@ std::optional<StridedPos> strided_position(const ex& pos, const ex& i) {
   return StridedPos{lin->first, lin->second, fn.op(1), d};
 }
 
+std::optional<exmap> residues_at(const ex& w, const ex& i, const ex& P, const symbol& rho, const Facts& f,
+                                 bool reversed_too) {
+  exmap out;
+  for (const_preorder_iterator it = w.preorder_begin(); it != w.preorder_end(); ++it) {
+    if (pamela_function(*it) != Fn::Mod || !it->op(1).is_equal(P) || !it->op(0).has(i)) continue;
+    auto li = linear_in(it->op(0), i);
+    if (!li || !(li->first.is_equal(1) || (reversed_too && li->first.is_equal(-1))) || !f.provably_integer(li->second))
+      return std::nullopt;
+    out[*it] = li->first.is_equal(1) && li->second.is_zero() ? ex(rho) : mod_of(li->first * rho + li->second, P);
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
 // f(gcd(a, k)) for a positive integer a and an integer k >= 1, as cases on k mod a: the sum
 // over the values g that gcd(a, s) takes for s = 0..a-1 of [k mod a in the s with gcd g] *
 // f(g). Each case is a guard the simplifier reads as a fact (k mod 2 == 0 makes k / 2 an

@@ -188,6 +188,12 @@ struct StridedPos {
 };
 std::optional<StridedPos> strided_position(const ex& pos, const ex& i);
 
+// The residues (s i + c) mod P in w read at i mod P = rho: rho for i mod P itself, else
+// (s rho + c) mod P, for s = 1 (or -1 when reversed_too) and c a proved integer. nullopt
+// when w holds another residue by P of i, or none.
+std::optional<GiNaC::exmap> residues_at(const ex& w, const ex& i, const ex& P, const GiNaC::symbol& rho,
+                                        const Facts& f, bool reversed_too);
+
 // f(gcd(a, k)) for a positive integer a and an integer k >= 1, as guarded cases on k mod a
 // (gcd(2, P) gives (P mod 2 == 0) f(2) + (P mod 2 == 1) f(1)); a number k gives f(gcd).
 ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn);

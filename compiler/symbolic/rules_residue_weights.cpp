@@ -32,30 +32,18 @@ std::optional<ex> rule_vmax_residue_weight(const ex& e, const Facts& f, Assumpti
   if (!m) return std::nullopt;
   const reduction& r = ex_to<reduction>(m->red);
   const ex& i = r.index_ex();
-  if (pamela_function(m->pos) != Fn::Mod) return std::nullopt;
-  const ex& P = m->pos.op(1);
-  if (P.has(i)) return std::nullopt;
-  auto lin = linear_in(m->pos.op(0), i);
-  if (!lin || !lin->first.is_integer() || lin->first.is_equal(1) || lin->first.is_zero() ||
-      abs(lin->first) > 8)
-    return std::nullopt;
-  const long stride = abs(lin->first).to_long();
+  auto sp = strided_position(m->pos, i);
+  if (!sp || !sp->d.is_zero() || sp->a.is_equal(1) || abs(sp->a) > 8) return std::nullopt;
+  const ex& P = sp->k;
+  const long stride = abs(sp->a).to_long();
   ex wc = m->w * m->c;
   if (!wc.has(i)) return std::nullopt;  // index-free weights: vmax_cyclic
-  if (!f.provably_positive(P) || !f.provably_integer(P) || !f.provably_integer(lin->second)) return std::nullopt;
-  // Every residue of i in the weight, read through rho.
+  if (!f.provably_positive(P) || !f.provably_integer(P) || !f.provably_integer(sp->e)) return std::nullopt;
+  // Every residue of i in the weight, read through rho ((i mod P) mod 2: the inner one).
   symbol rho(r.index().get_name());
-  exmap residues;
-  for (const_preorder_iterator it = wc.preorder_begin(); it != wc.preorder_end(); ++it) {
-    if (pamela_function(*it) != Fn::Mod || !it->op(0).has(i)) continue;
-    if (!it->op(1).is_equal(P)) continue;  // (i mod P) mod 2: its inner residue is read
-    auto li = linear_in(it->op(0), i);
-    if (!li || !(li->first.is_equal(1) || li->first.is_equal(-1)) || !f.provably_integer(li->second))
-      return std::nullopt;
-    residues[*it] = mod_of(li->first * rho + li->second, P);
-  }
-  if (residues.empty()) return std::nullopt;
-  ex g = wc.subs(residues, subs_options::no_pattern);
+  auto residues = residues_at(wc, i, P, rho, f, true);
+  if (!residues) return std::nullopt;
+  ex g = wc.subs(*residues, subs_options::no_pattern);
   if (g.has(i)) return std::nullopt;
   Facts fr = f;
   fr.declare_index(rho, 0, P - 1);
