@@ -228,6 +228,21 @@ void collect_bounds(const ex& e, exvector& out) {
   for (size_t k = 0; k < e.nops(); ++k) collect_bounds(e.op(k), out);
 }
 
+// What a branch not taken still asks of the model: its loops, each with nothing to add (a
+// 0 body, inner loops kept). Brute force evaluates such a branch's loops (only a division by
+// zero or a domain error is covered by the zero factor), so a bound that is not an integer
+// there leaves the model without a value; these zero-body loops close to 0 where their
+// bounds are integers (sum_zero, proved or assumed) and keep that check otherwise.
+ex dead_loops(const ex& e) {
+  if (is_class<reduction>(e)) {
+    const auto& r = ex_to<reduction>(e);
+    return rebuild_reduction(r, r.kind(), r.lb(), r.ub(), dead_loops(r.body())) + dead_loops(r.lb()) + dead_loops(r.ub());
+  }
+  ex out = 0;
+  for (size_t k = 0; k < e.nops(); ++k) out += dead_loops(e.op(k));
+  return out;
+}
+
 // y with each residue x mod k that a guard (x mod k == r) fixes replaced by r: where the
 // guard is 1 they are equal, and where it is 0 the product is 0 (zero-factor rule).
 // (i mod 2 == 0) * (i mod 2 + 1) is (i mod 2 == 0) * 1. Not where the residue sits in a
@@ -373,6 +388,12 @@ struct Driver {
       x = e.map(child);
     }
     check_numbers(x);
+    // A product that a factor made 0 (a guard decided under the facts, `if (k == 0)` at k =
+    // 1) drops its loops with it; their bounds are still checked (dead_loops).
+    if (x.is_zero() && is_class<mul>(e) && count_reductions(e) > 0) {
+      ex dead = dead_loops(e);
+      if (!dead.is_zero()) return run(dead, cx);
+    }
     if (no_rule_applies(x)) return x;
     if (firings_left <= 0) {
       ++exhausted;
