@@ -11,6 +11,7 @@
 #include "compiler/symbolic/normal_memo.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
+#include "compiler/symbolic/rules_internal.h"  // shared_factors
 
 #include <algorithm>
 #include <functional>
@@ -211,6 +212,18 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   if (ok(*this, e)) return true;
   // Interval arithmetic only: every retry below expands (exponential in such a power).
   if (has_large_power(e)) return false;
+  // Terms that share a factor, as that product: t + t floor((N - k - 1) / P) is t (1 +
+  // floor(...)), whose factors' ranges are each >= 0 where the sum's terms are not.
+  // A sum whose terms share a factor, as that product: t + t floor((N - k - 1) / P) is t (1 +
+  // floor(...)), >= 0 (> 0) where each factor is, each proved on its own.
+  if (depth < 3 && is_a<add>(e)) {
+    auto g = detail::shared_factors(e);
+    if (g && is_a<mul>(*g)) {
+      bool all = true;
+      for (size_t k = 0; all && k < g->nops(); ++k) all = prove_at(g->op(k), strict, depth + 1);
+      if (all) return true;
+    }
+  }
   // One 0/1 test minus another, c1 - c2 >= 0: c2 implies c1, which holds where c1's slack
   // is at least c2's ((3 <= P) implies (2 <= P): P - 2 >= P - 3), strictly where c1 is
   // strict and c2 is not.

@@ -2135,3 +2135,36 @@ TEST_CASE_FIXTURE(Fixture, "a remainder beside its quotient prints as the number
   ex other = mod_of(N - 1, W) + 2 * W * floor_of((N - 1) / W);
   CHECK(to_pamela(simplify(other, g, b, s)).find("mod") != std::string::npos);
 }
+
+// The per-step load of a Px x Py cyclic grid over a shrinking square: the j count,
+// floor((N - k - 1) / Q) + 1, times t arrives expanded, t + t floor(...), and each term alone
+// may be negative (floor(-1 / Q) = -1 at k = N).
+TEST_CASE_FIXTURE(Fixture, "a sum whose terms share a factor is proved >= 0 through its factors") {
+  symbol k("k"), Q("Q"), t("t");
+  F.declare(Q, "Q");
+  F.declare_integer(Q);
+  F.add_lower(Q, 1, false);
+  F.declare(t, "t");
+  F.declare_index(k, 1, N);
+  const ex count = floor_of((N - k - 1) / Q) + 1;
+  CHECK(F.provably_nonneg((t * count).expand()));
+  // Not where a factor may be negative: 1 - floor((N - k) / Q) is 1 - N + 1 < 0 at Q = 1, k = 1.
+  CHECK_FALSE(F.provably_nonneg((t * (1 - floor_of((N - k) / Q))).expand()));
+  CHECK_FALSE(F.provably_nonneg((t * (count - 1)).expand()));
+  // And the load it makes closes: the busiest position of the cyclic rows gets ceil((N - k) / P)
+  // of them, each with that weight.
+  symbol i("i");
+  Facts G = F;
+  G.declare(P, "P");
+  G.add_lower(P, 1, false);
+  ex load = vector_max(Sum(i, k + 1, N, (t * count).expand() * unitvec(mod_of(i, P))));
+  ex s = simplify(load, G, a, st);
+  CHECK(count_reductions(s) == 0);
+  for (int n : {1, 2, 5, 9})
+    for (int kk = 1; kk <= n; ++kk)
+      for (int pp : {1, 2, 3})
+        for (int qq : {1, 2, 4}) {
+          GiNaC::exmap env{{N, n}, {k, kk}, {P, pp}, {Q, qq}, {t, numeric(3, 2)}};
+          CHECK(ev(s, env) == ev(load, env));
+        }
+}
