@@ -243,6 +243,30 @@ ex dead_loops(const ex& e) {
   return out;
 }
 
+// A product of guards without those another of them implies: (1 <= P) (2 <= P) is (2 <= P),
+// since P - 1 >= P - 2. The product is the same 0 or 1 at every point. Linear tests a <= b
+// (a < b) only, compared by their slack b - a as the prover does.
+ex without_implied_guards(const ex& g, const Facts& f) {
+  if (!is_class<mul>(g)) return g;
+  exvector fs(g.begin(), g.end());
+  std::vector<bool> dropped(fs.size(), false);
+  auto test = [](const ex& x) { Fn fn = pamela_function(x); return fn == Fn::Le || fn == Fn::Lt; };
+  for (size_t i = 0; i < fs.size(); ++i) {
+    if (!test(fs[i])) continue;
+    for (size_t j = 0; j < fs.size() && !dropped[i]; ++j) {
+      if (i == j || dropped[j] || !test(fs[j])) continue;
+      // fs[j] implies fs[i] where fs[i]'s slack is at least fs[j]'s (strictly where only fs[i] is strict).
+      ex slack = (fs[i].op(1) - fs[i].op(0)) - (fs[j].op(1) - fs[j].op(0));
+      bool strict = pamela_function(fs[i]) == Fn::Lt && pamela_function(fs[j]) == Fn::Le;
+      if (strict ? f.provably_positive(slack) : f.provably_nonneg(slack)) dropped[i] = true;
+    }
+  }
+  ex out = 1;
+  for (size_t i = 0; i < fs.size(); ++i)
+    if (!dropped[i]) out *= fs[i];
+  return out;
+}
+
 // y with each residue x mod k that a guard (x mod k == r) fixes replaced by r: where the
 // guard is 1 they are equal, and where it is 0 the product is 0 (zero-factor rule).
 // (i mod 2 == 0) * (i mod 2 + 1) is (i mod 2 == 0) * 1. Not where the residue sits in a
@@ -502,6 +526,7 @@ struct Driver {
       before *= guard_list[k];
       so_far.add(guard_facts_of[k]);
     }
+    g = without_implied_guards(g, f);
     // The other factors under all the guards (before is now their whole product).
     const size_t inner = c.guard_child(cx, before, so_far);
     ex y = 1;
