@@ -227,14 +227,26 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   // One 0/1 test minus another, c1 - c2 >= 0: c2 implies c1, which holds where c1's slack
   // is at least c2's ((3 <= P) implies (2 <= P): P - 2 >= P - 3), strictly where c1 is
   // strict and c2 is not.
+  // A product of 0/1 tests is at most each of them, so c1 - c2 c3 ... >= 0 where one c_j
+  // implies c1.
   if (!strict && is_a<add>(e) && e.nops() == 2) {
     for (int k = 0; k < 2; ++k) {
-      const ex &c1 = e.op(k), c2 = -e.op(1 - k);
-      Fn f1 = pamela_function(c1), f2 = pamela_function(c2);
-      if ((f1 != Fn::Le && f1 != Fn::Lt) || (f2 != Fn::Le && f2 != Fn::Lt)) continue;
-      ex slack = (c1.op(1) - c1.op(0)) - (c2.op(1) - c2.op(0));
-      if (f1 == Fn::Lt && f2 == Fn::Le ? prove_at(slack, true, depth + 1) : prove_at(slack, false, depth + 1))
-        return true;
+      const ex &c1 = e.op(k), sub = -e.op(1 - k);
+      Fn f1 = pamela_function(c1);
+      if (f1 != Fn::Le && f1 != Fn::Lt) continue;
+      exvector tests;
+      if (is_a<mul>(sub)) tests.assign(sub.begin(), sub.end());
+      else tests.push_back(sub);
+      bool all_tests = true;
+      for (const ex& c : tests) all_tests = all_tests && is_comparison(c);
+      if (!all_tests) continue;
+      for (const ex& c2 : tests) {
+        Fn f2 = pamela_function(c2);
+        if (f2 != Fn::Le && f2 != Fn::Lt) continue;
+        ex slack = (c1.op(1) - c1.op(0)) - (c2.op(1) - c2.op(0));
+        if (f1 == Fn::Lt && f2 == Fn::Le ? prove_at(slack, true, depth + 1) : prove_at(slack, false, depth + 1))
+          return true;
+      }
     }
   }
   // A product with a 0/1 test, c * h >= 0: where c is 0 the product is; where it is 1, its

@@ -88,7 +88,21 @@ std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions&) {
   // Only differences built from symbols and numbers: an owner test such as
   // (i - 1) div B != i div B is the sum rules' business, and proving it costs.
   if (!is_comparison(e)) return std::nullopt;
-  if (has_function_or_reduction(e.op(0)) || has_function_or_reduction(e.op(1))) return std::nullopt;
+  if (has_function_or_reduction(e.op(0)) || has_function_or_reduction(e.op(1))) {
+    // A remainder's or rounding's own range may decide it: (N - 1) mod P <= -1 is 0 for P
+    // >= 1. Intervals only (no case splits), and only a < or <= (an equality of roundings
+    // is the residue rules').
+    Fn fn = pamela_function(e);
+    // Not where a side may have no value (a remainder of N / (P - 1), a scalar added to a
+    // vector): the range would decide a comparison that brute force cannot evaluate.
+    if ((fn != Fn::Lt && fn != Fn::Le) || count_reductions(e) > 0 || may_fail(e, f)) return std::nullopt;
+    for (const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+      if (pamela_function(*it) == Fn::VectorMax || pamela_function(*it) == Fn::Unitvec) return std::nullopt;
+    Interval d = f.range(e.op(1) - e.op(0));  // b - a
+    if (fn == Fn::Lt ? d.positive() : d.nonneg()) return ex(1);
+    if (fn == Fn::Lt ? d.nonpos() : d.negative()) return ex(0);
+    return std::nullopt;
+  }
   if (auto t = decide_comparison(e, f)) return ex(*t ? 1 : 0);
   return std::nullopt;
 }
@@ -280,7 +294,16 @@ std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions&) 
   if (fn != Fn::Lt && fn != Fn::Le) return std::nullopt;
   if (is_vector_valued(e)) return std::nullopt;
   for (int side = 0; side < 2; ++side) {
-    ex x = e.op(side), k = 1;
+    ex x = e.op(side), k = 1, b = e.op(1 - side);
+    // 2 ^ s + c <= P is 2 ^ s <= P - c: the terms beside the power move across.
+    if (is_class<add>(x)) {
+      ex pw;
+      for (const ex& t : x)
+        if (t.has(ex(2)) && f.mentions_index(t) && pw.is_zero()) pw = t;
+      if (pw.is_zero() || f.mentions_index(x - pw)) continue;
+      b = b - (x - pw);
+      x = pw;
+    }
     if (is_class<mul>(x) && x.nops() == 2 && is_class<numeric>(x.op(1))) k = x.op(1), x = x.op(0);
     else if (is_class<mul>(x) && x.nops() == 2 && is_class<numeric>(x.op(0))) k = x.op(0), x = x.op(1);
     if (!is_class<power>(x) || !x.op(0).is_equal(2) || !f.mentions_index(x.op(1))) continue;
@@ -291,7 +314,6 @@ std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions&) 
     while (r.is_integer() && r > 1 && (r / 2).is_integer()) r = r / 2, j = j + 1;
     while (!r.is_integer() && (r * 2) <= 1) r = r * 2, j = j - 1;
     if (r != 1) continue;
-    const ex& b = e.op(1 - side);
     if (f.mentions_index(b)) continue;  // 2 ^ d <= p stays linear in p for the sum over p
     ex a = x.op(1) + j, lb = log2_of(b);
     Cmp c = fn == Fn::Lt ? Cmp::Lt : Cmp::Le;

@@ -382,12 +382,29 @@ std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a)
   Interval iv = in.range(r->body());
   bool is_max = r->kind() == ReduceKind::Max;
   const End& bound = is_max ? iv.hi : iv.lo;
-  if (bound.inf || bound.open) return std::nullopt;
-  ex h = bound.v;
+  ex h;
   bool reached = false;
-  for (const ex& at : {r->lb(), r->ub()}) {
-    ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
-    if (is_max ? f.provably_nonneg(g - h) : f.provably_nonpos(g - h)) reached = true;
+  if (!bound.inf && !bound.open) {
+    h = bound.v;
+    for (const ex& at : {r->lb(), r->ub()}) {
+      ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
+      if (is_max ? f.provably_nonneg(g - h) : f.provably_nonpos(g - h)) reached = true;
+    }
+  }
+  // Else a symbolic bound reached at an end: g(lb) >= g(i) for every i in range (proved),
+  // for bodies of tests, whose values the prover compares test by test. A butterfly's
+  // max (p = 0, P - 1) { (p + 2 ^ s + 1 <= P) (p mod 2 ^ (s + 1) + 1 <= 2 ^ s) } is its
+  // value at p = 0, (2 ^ s + 1 <= P).
+  if (!reached && has_comparison(r->body()) && is_class<mul>(r->body())) {
+    for (const ex& at : {r->lb(), r->ub()}) {
+      ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
+      if (g.has(r->index_ex()) || may_fail(g, f)) continue;
+      if (is_max ? in.provably_nonneg(g - r->body()) : in.provably_nonpos(g - r->body())) {
+        h = g;
+        reached = true;
+        break;
+      }
+    }
   }
   if (!reached) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
@@ -429,125 +446,6 @@ std::optional<ex> rule_ext_indicator(const ex& e, const Facts& f, Assumptions& a
   return g * decide_all(holds, f);
 }
 
-
-namespace {
-// x with each test a == b (a != b) whose sides differ by a i + c, a a number, written as the
-// two steps (a <= b) (b <= a) (one less that): equal exactly where both hold, so the
-// breakpoints of each step bracket the one index where the test holds (a boundary process,
-// (p == 0) h + (p == P - 1) h).
-ex equalities_as_steps(const ex& x, const ex& i) {
-  if (!x.has(i) || is_class<reduction>(x)) return x;
-  Fn fn = pamela_function(x);
-  if ((fn == Fn::Eq || fn == Fn::Ne) && linear_in((x.op(1) - x.op(0)).expand(), i)) {
-    ex both = compare(Cmp::Le, x.op(0), x.op(1)) * compare(Cmp::Le, x.op(1), x.op(0));
-    return fn == Fn::Eq ? both : 1 - both;
-  }
-  struct Walk : map_function {
-    const ex& i;
-    explicit Walk(const ex& i_) : i(i_) {}
-    ex operator()(const ex& y) override { return equalities_as_steps(y, i); }
-  } walk(i);
-  return x.map(walk);
-}
-}  // namespace
-
-// max/min (i = lb, ub) { B } where B depends on i only through two-way choices that are
-// linear in i (find_linear_choices: max/min/abs of sides whose difference is a i + b, and
-// comparisons) and is otherwise of degree <= 1 in i: B is linear on each piece between the
-// choices' switching points, so its extremes over the integers are at the ends of pieces.
-// The candidates are lb, ub and, per choice with switch point t = -b / a, the last index
-// before the switch and the first after it (floor(t), ceil(t) for a max/min/abs, which are
-// continuous; L - 1, L for a comparison that starts holding at L), each clamped into
-// [lb, ub]; the result is the max/min of B at the candidates (a boundary process:
-// max (p = 0, P - 1) { (p > 0) t + (p < P - 1) t }; a sum of distances). Side conditions:
-// at most 4 choices; every combination of the choices' sides leaves B of degree <= 1 in i
-// or monotone in i by its structure (checked); lb, ub integers and a non-empty range (proved or assumed; a par's max over a
-// maybe-empty range is guarded as in ext_const); b does not fail.
-std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions& a) {
-  const reduction* r = as_ext_red(e);
-  if (!r || is_vector_valued(r->body())) return std::nullopt;
-  const ex& i = r->index_ex();
-  std::vector<LinearChoice> found;
-  const ex body = equalities_as_steps(r->body(), i);
-  find_linear_choices(body, i, found, &f);
-  if (found.empty()) return std::nullopt;
-  // Distinct nodes only (a choice found twice is one choice).
-  std::vector<LinearChoice> cs;
-  for (const auto& c : found) {
-    bool seen = false;
-    for (const auto& d : cs) seen = seen || d.node.is_equal(c.node);
-    if (!seen) cs.push_back(c);
-  }
-  if (cs.size() > 4) return std::nullopt;  // distinct choices: min(N, i) used three times is one
-  for (const auto& c : cs)
-    if (may_fail(c.b, f)) return std::nullopt;
-  // Linear on every piece: each combination of sides; or monotone by structure (a step
-  // (1 <= p) on top of floor((N - p) / P)), whose extremes on a piece are at its ends too.
-  Facts fr = f;
-  fr.declare_index(r->index(), r->lb(), r->ub());
-  exvector vertices;  // of the pieces whose extreme may lie inside them
-  for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
-    exmap m;
-    for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
-    ex x = body.subs(m, subs_options::no_pattern).expand();
-    if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
-    // A convex quadratic piece has its max at a piece end (a concave one its min): the sum
-    // of distances sum (j) { abs(j - i) } closed piecewise. A concave one (for a max; convex
-    // for a min) with a leading coefficient of proved strict sign has it at an end or at
-    // an integer next to its vertex -B / (2 A), which joins the candidates (a count of the
-    // rows still to come times a weight that grows: (N - p + 1) (p - W)).
-    if (x.is_polynomial(i) && x.degree(i) == 2) {
-      ex lead = x.coeff(i, 2);
-      if (!lead.has(i) && (r->kind() == ReduceKind::Max ? fr.provably_nonneg(lead) : fr.provably_nonpos(lead)))
-        continue;
-      ex lin = x.coeff(i, 1);
-      if (!lead.has(i) && !lin.has(i) && (r->kind() == ReduceKind::Max ? fr.provably_positive(-lead) : fr.provably_positive(lead))) {
-        vertices.push_back((-lin / (2 * lead)).expand());
-        continue;
-      }
-    }
-    if (!structural_direction(x, i, fr)) return std::nullopt;
-  }
-  bool nonempty = require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a);
-  if (!nonempty && !(r->empty_is_zero() && !may_fail(r->body(), f) &&
-                     require({{true, r->lb()}, {true, r->ub()}}, f, a)))
-    return std::nullopt;
-  auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
-  auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
-  exvector points{r->lb(), r->ub()};
-  for (const auto& c : cs) {
-    ex t = (-c.b / ex(c.a)).expand();
-    bool is_cmp = c.g1.is_equal(1) && c.g2.is_zero() && c.is_max;
-    if (!is_cmp) {
-      points.push_back(fl(t));
-      points.push_back(cl(t));
-    } else if (c.a.is_positive()) {  // holds from L on
-      ex L = c.strict ? fl(t) + 1 : cl(t);
-      points.push_back(L - 1);
-      points.push_back(L);
-    } else {  // holds up to U
-      ex U = c.strict ? cl(t) - 1 : fl(t);
-      points.push_back(U);
-      points.push_back(U + 1);
-    }
-  }
-  for (const ex& v : vertices) {
-    if (may_fail(v, f)) return std::nullopt;
-    points.push_back(fl(v));
-    points.push_back(cl(v));
-  }
-  exvector values;
-  for (const ex& p : points) {
-    ex at = p;
-    if (!p.is_equal(r->lb()) && !p.is_equal(r->ub())) at = make_min({make_max({p, r->lb()}), r->ub()});
-    ex v = body.subs(exmap{{i, at}}, subs_options::no_pattern);
-    bool dup = false;
-    for (const ex& w : values) dup = dup || w.is_equal(v);
-    if (!dup) values.push_back(v);
-  }
-  ex out = r->kind() == ReduceKind::Max ? make_max(values) : make_min(values);
-  return nonempty ? out : compare(Cmp::Le, r->lb(), r->ub()) * out;
-}
 
 // max (p = lo, hi) { sum (j = lb, ub) { (j + e) div k == p + d } }: the most items any block
 // p + d of size k receives from the n = ub - lb + 1 consecutive j + e starting at 0

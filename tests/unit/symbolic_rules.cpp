@@ -2168,3 +2168,71 @@ TEST_CASE_FIXTURE(Fixture, "a sum whose terms share a factor is proved >= 0 thro
           CHECK(ev(s, env) == ev(load, env));
         }
 }
+
+// A remainder's own range decides a comparison with it: (N - 1) mod P is in 0..P - 1 for P
+// >= 1, so (N - 1) mod P <= -1 is 0 and -1 < (N - 1) mod P is 1 (workers of two speeds left
+// such tests in their max arms). Not where a side may have no value: at P = 1, N / (P - 1)
+// has none, and neither has the model.
+TEST_CASE_FIXTURE(Fixture, "a remainder's range decides a comparison, but not one that may have no value") {
+  Facts G = F;
+  G.add_lower(P, 1, false);
+  auto r0 = rule_cmp_decide(compare(Cmp::Le, mod_of(N - 1, P), -1), G, a);
+  REQUIRE(r0);
+  CHECK(r0->is_zero());
+  auto r1 = rule_cmp_decide(compare(Cmp::Lt, -1, mod_of(N - 1, P)), G, a);
+  REQUIRE(r1);
+  CHECK(r1->is_equal(1));
+  CHECK_FALSE(rule_cmp_decide(compare(Cmp::Le, mod_of(N / (P - 1), 2), -1), G, a));
+  CHECK_FALSE(rule_cmp_decide(compare(Cmp::Le, mod_of(N - 1, P), 0), G, a));  // 1 where P divides N - 1
+}
+
+// A butterfly stage: node p sends when p mod 2 ^ (s + 1) < 2 ^ s and its partner p + 2 ^ s
+// exists. Some node sends iff node 0 does, so the max over p is the test at p = 0, (2 ^ s +
+// 1 <= P): its value at an end bounds every other (the prover compares the product of
+// tests with one of them). Then the count of stages s in 0..L - 1 with 2 ^ s + 1 <= P closes
+// through log2 (the 1 moves across: 2 ^ s <= P - 1).
+TEST_CASE_FIXTURE(Fixture, "a butterfly's busiest link is node 0's, and its stages are counted through log2") {
+  symbol s("s"), L("L");
+  Facts G = F;
+  G.declare(L, "L");
+  G.declare_integer(L);
+  G.declare_index(s, 0, L - 1);
+  ex pw = GiNaC::pow(2, s);
+  ex body = compare(Cmp::Le, pw + p + 1, P) * compare(Cmp::Le, mod_of(p, 2 * pw) + 1, pw);
+  auto m = rule_ext_attained(Max(p, 0, P - 1, body), G, a);
+  REQUIRE(m);
+  CHECK(count_reductions(*m) == 0);
+  Facts H = F;
+  H.declare(L, "L");
+  H.declare_integer(L);
+  ex total = simplify(Sum(s, 0, L - 1, *m), H, a, st);
+  CHECK(count_reductions(total) == 0);
+  for (int pp = 0; pp <= 9; ++pp)
+    for (int ll = 0; ll <= 5; ++ll) {
+      numeric brute = 0;
+      for (int ss = 0; ss <= ll - 1; ++ss) {
+        bool any = false;
+        for (int q = 0; q <= pp - 1; ++q) any = any || ((q % (2 << ss)) < (1 << ss) && q + (1 << ss) < pp);
+        brute += any ? 1 : 0;
+      }
+      CHECK(ev(total, {{P, pp}, {L, ll}}) == brute);
+    }
+  // Not where neither end's value bounds the rest: p = 2 ^ s may send where p = 0 and p = P - 1
+  // do not.
+  CHECK_FALSE(rule_ext_attained(Max(p, 0, P - 1, compare(Cmp::Le, pw, p) * compare(Cmp::Le, p + pw + 1, P)), G, a));
+}
+
+// A product of guards keeps only those no other guard implies: a boundary process's two
+// neighbours, (2 <= P) + (2 <= P) (3 <= P), read (2 <= P) + (3 <= P).
+TEST_CASE_FIXTURE(Fixture, "a guard that another guard of the product implies is dropped") {
+  ex g = simp(compare(Cmp::Le, 1, P) * compare(Cmp::Le, 2, P) * N);
+  CHECK(same(g, compare(Cmp::Le, 2, P) * N));
+  ex h = simp(compare(Cmp::Le, 2, P) + compare(Cmp::Le, 2, P) * compare(Cmp::Le, 3, P));
+  CHECK(same(h, compare(Cmp::Le, 2, P) + compare(Cmp::Le, 3, P)));
+  // Neither implies the other: both stay.
+  ex k = simp(compare(Cmp::Le, 2, P) * compare(Cmp::Le, P, N) * M);
+  CHECK(count_reductions(k) == 0);
+  for (int pp = -1; pp <= 4; ++pp)
+    for (int nn = 0; nn <= 4; ++nn)
+      CHECK(ev(k, {{P, pp}, {N, nn}, {M, 3}}) == ((2 <= pp && pp <= nn) ? 3 : 0));
+}
