@@ -161,6 +161,30 @@ std::optional<ex> inner_reduction(const ex& e) {
   return best;
 }
 
+// Two roundings (floor, ceil, div, mod) of arguments linear in i whose slopes are not
+// rational multiples of each other: 1 / Px and 1 / Py. nullopt otherwise.
+std::optional<std::pair<ex, ex>> two_divisors(const ex& body, const ex& i) {
+  exvector divisors;
+  for (const_preorder_iterator it = body.preorder_begin(); it != body.preorder_end(); ++it) {
+    Fn fn = pamela_function(*it);
+    if (fn != Fn::Floor && fn != Fn::Ceil && fn != Fn::Div && fn != Fn::Mod) continue;
+    ex arg = fn == Fn::Floor || fn == Fn::Ceil ? it->op(0) : it->op(0) / it->op(1);
+    ex x = arg.expand();
+    if (!x.is_polynomial(i) || x.degree(i) != 1) continue;
+    ex slope = x.coeff(i, 1);
+    if (slope.has(i) || is_class<numeric>(slope)) continue;
+    ex d = (1 / slope).normal();
+    if (to_pamela(d).rfind("-", 0) == 0) d = -d;  // 1 / (-1 / Py): the divisor Py
+    for (const ex& o : divisors)
+      if (!is_class<numeric>((d / o).normal())) {
+        exvector two = detail::sorted_by_text({o, d});
+        return std::make_pair(two[0], two[1]);
+      }
+    divisors.push_back(d);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string why_open(const ex& e, const Facts& facts) {
@@ -182,6 +206,10 @@ std::string why_open(const ex& e, const Facts& facts) {
     return "its bounds are not known to be integers";
   if (auto pos = position_in(body, i)) return why_load_open(r, *pos, facts);
   if (has_predicate(body, i)) return "the condition on " + name + " is not a residue or linear test pamc counts";
+  if (auto two = two_divisors(body, i))
+    return "the body rounds " + name + " by " + to_pamela(two->first) + " and by " + to_pamela(two->second) +
+           ", so its terms repeat only with their least common multiple, which has no closed form in " +
+           to_pamela(two->first) + " and " + to_pamela(two->second);
   if (r.kind() != ReduceKind::Sum)
     return std::string("the body is neither monotone nor convex in ") + name + ", so the " +
            (r.kind() == ReduceKind::Max ? "max" : "min") + " is not at an end of the range";

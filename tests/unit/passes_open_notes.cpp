@@ -37,3 +37,15 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
   CHECK(parity.find("i div C is a block map, but the busiest position's load (i mod P mod 2 + 1 summed over the "
                     "i that share a position) has no closed form pamc finds") != std::string::npos);
 }
+
+// Steps of an LU over a P x C cyclic grid: each step's busiest processor closes, and the sum
+// over the steps of two roundings by different divisors is what stays; the note says why
+// (no closed form in P and C), not that no rule applies.
+TEST_CASE("open notes: a sum of roundings by two divisors names them") {
+  std::string lu = open_line("seq (k = 1, N) par (i = k + 1, N) par (j = k + 1, N) use(cpu((i mod P) * C + j mod C), 1)");
+  CHECK(lu.find("sum over k") != std::string::npos);
+  CHECK(lu.find("the body rounds k by C and by P, so its terms repeat only with their least common multiple") !=
+        std::string::npos);
+  // One divisor: closed, no note.
+  CHECK(open_line("seq (k = 1, N) par (i = k + 1, N) use(cpu(i mod P), 1)").empty());
+}
