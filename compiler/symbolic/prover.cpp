@@ -212,8 +212,6 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   if (ok(*this, e)) return true;
   // Interval arithmetic only: every retry below expands (exponential in such a power).
   if (has_large_power(e)) return false;
-  // Terms that share a factor, as that product: t + t floor((N - k - 1) / P) is t (1 +
-  // floor(...)), whose factors' ranges are each >= 0 where the sum's terms are not.
   // A sum whose terms share a factor, as that product: t + t floor((N - k - 1) / P) is t (1 +
   // floor(...)), >= 0 (> 0) where each factor is, each proved on its own.
   if (depth < 3 && is_a<add>(e)) {

@@ -297,9 +297,13 @@ std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions&) 
     ex x = e.op(side), k = 1, b = e.op(1 - side);
     // 2 ^ s + c <= P is 2 ^ s <= P - c: the terms beside the power move across.
     if (is_class<add>(x)) {
+      auto power_of_two = [&](const ex& t) {  // k 2 ^ a, a mentioning an index
+        ex y = is_class<mul>(t) && t.nops() == 2 && is_class<numeric>(t.op(1)) ? t.op(0) : t;
+        return is_class<power>(y) && y.op(0).is_equal(2) && f.mentions_index(y.op(1));
+      };
       ex pw;
       for (const ex& t : x)
-        if (t.has(ex(2)) && f.mentions_index(t) && pw.is_zero()) pw = t;
+        if (power_of_two(t) && pw.is_zero()) pw = t;
       if (pw.is_zero() || f.mentions_index(x - pw)) continue;
       b = b - (x - pw);
       x = pw;
