@@ -161,8 +161,8 @@ std::optional<ex> inner_reduction(const ex& e) {
   return best;
 }
 
-// Two roundings (floor, ceil, div, mod) of arguments linear in i whose slopes are not
-// rational multiples of each other: 1 / Px and 1 / Py. nullopt otherwise.
+// Two roundings (floor, ceil, div, mod) of arguments linear in i by divisors neither of which
+// divides the other: 1 / Px and 1 / Py (not B and B * P). nullopt otherwise.
 std::optional<std::pair<ex, ex>> two_divisors(const ex& body, const ex& i) {
   exvector divisors;
   for (const_preorder_iterator it = body.preorder_begin(); it != body.preorder_end(); ++it) {
@@ -175,8 +175,10 @@ std::optional<std::pair<ex, ex>> two_divisors(const ex& body, const ex& i) {
     if (slope.has(i) || is_class<numeric>(slope)) continue;
     ex d = (1 / slope).normal();
     if (to_pamela(d).rfind("-", 0) == 0) d = -d;  // 1 / (-1 / Py): the divisor Py
+    // Not when one divides the other (B and B * P repeat with B * P).
+    auto multiple = [](const ex& x, const ex& y) { return (x / y).normal().denom().is_equal(1); };
     for (const ex& o : divisors)
-      if (!is_class<numeric>((d / o).normal())) {
+      if (!multiple(d, o) && !multiple(o, d)) {
         exvector two = detail::sorted_by_text({o, d});
         return std::make_pair(two[0], two[1]);
       }

@@ -685,12 +685,17 @@ std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptio
 }
 
 // Block-cyclic map: max(w * sum (i = lb, ub) { c * unitvec(((i + e) div B) mod P + d) }) with
-// lb + e = 0, B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items
-// j = i + e = 0..n-1 form blocks of B dealt round-robin to P owners. Every full round of B P
-// items gives each owner B; the rest, n mod (B P), goes block by block from owner 0, which
-// gets min(n mod (B P), B) of it and is the busiest: (B floor(n / (B P)) + min(n mod (B P),
-// B)) w c. Side conditions: B, P positive integers, lb + e = 0 (proved); lb, ub integers
-// (proved or assumed); guarded for an empty range.
+// B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items j = i + e =
+// s..s+n-1 (s = lb + e) lie in blocks of B dealt round-robin to P owners. Every full round of
+// B P consecutive items gives each owner B; the rest, m = n mod (B P) items, is a window that
+// starts v = s mod B into a block. An owner's share of it is at most B and at most m; the
+// window's first block holds B - v of it, its last m - (B - v) when it spans two blocks, and
+// a block in between (or, for P >= 2, a window that wraps round to its first owner) gives B,
+// which m - (B - v) >= B also says. So the busiest gets B floor(n / (B P)) + min(m, B,
+// max(B - v, m - B + v)), and for P = 1 the one owner gets all m (the (P <= 1) B arm). From
+// a block start (s = 0) that is owner 0's B floor(n / (B P)) + min(m, B). Checked against
+// counting for B, P = 1..5, s = -12..12, n = 0..39. Side conditions: B, P positive integers
+// (proved); s, lb, ub integers (proved or assumed); guarded for an empty range.
 std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -708,15 +713,19 @@ std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumption
   ex B = inner.op(1);
   auto lin = linear_in(inner.op(0), i);
   if (B.has(i) || !lin || lin->first != 1) return std::nullopt;
-  if (!(r.lb() + lin->second).expand().is_zero()) return std::nullopt;
+  const ex start = (r.lb() + lin->second).expand();
   if (!f.provably_integer(B) || !f.provably_positive(B) || !f.provably_integer(P) || !f.provably_positive(P))
     return std::nullopt;
   auto wc = map_weight(*m, f, a);
   if (!wc) return std::nullopt;
-  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
-  ex n = r.ub() - r.lb() + 1;
-  ex busiest = B * floor_of(n / (B * P)) + make_min({mod_of(n, B * P), B});
-  return nonempty_guard(n, f) * busiest * *wc;
+  if (!require({{true, r.lb()}, {true, r.ub()}, {true, start}}, f, a)) return std::nullopt;
+  ex n = r.ub() - r.lb() + 1, rest = mod_of(n, B * P);
+  ex share = make_min({rest, B});
+  if (!start.is_zero()) {
+    ex v = mod_of(start, B);
+    share = make_min({rest, B, make_max({B - v, rest - B + v, compare(Cmp::Le, P, 1) * B})});
+  }
+  return nonempty_guard(n, f) * (B * floor_of(n / (B * P)) + share) * *wc;
 }
 
 // A block map under another map, with a weight of the index: max(w * sum (i = lb, ub) { c(i) *

@@ -2236,3 +2236,32 @@ TEST_CASE_FIXTURE(Fixture, "a guard that another guard of the product implies is
     for (int nn = 0; nn <= 4; ++nn)
       CHECK(ev(k, {{P, pp}, {N, nn}, {M, 3}}) == ((2 <= pp && pp <= nn) ? 3 : 0));
 }
+
+// Blocks of B dealt round-robin to P owners, over a range that starts anywhere (the trailing
+// columns k..N of an LU step under a block-cyclic layout): the busiest owner gets B per full
+// round of B P items and, of the rest, at most a block, at most the rest, and at least the
+// larger end of the window. Compared with the unsimplified load at every point.
+TEST_CASE_FIXTURE(Fixture, "a block-cyclic map over a range that starts inside a block") {
+  symbol B("B"), k("k");
+  Facts G = F;
+  G.declare(B, "B");
+  G.declare_integer(B);
+  G.add_lower(B, 1, false);
+  G.add_lower(P, 1, false);
+  G.declare_unbounded(k, "k");
+  G.declare_integer(k);
+  for (const ex& shift : {ex(0), ex(3)}) {
+    ex load = vector_max(Sum(i, k, N, unitvec(mod_of(idiv_of(i + shift, B), P))));
+    Assumptions as;
+    RuleStats rs;
+    ex s = simplify(load, G, as, rs);
+    CHECK(count_reductions(s) == 0);
+    for (int bb = 1; bb <= 4; ++bb)
+      for (int pp = 1; pp <= 4; ++pp)
+        for (int kk = -5; kk <= 6; ++kk)
+          for (int nn = kk - 2; nn <= kk + 20; nn += 3) {
+            GiNaC::exmap env{{B, bb}, {P, pp}, {k, kk}, {N, nn}};
+            CHECK(ev(s, env) == ev(load, env));
+          }
+  }
+}
