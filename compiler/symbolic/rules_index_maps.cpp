@@ -737,7 +737,8 @@ std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumption
 // the cyclic and monotone rules read (a triangle's rows in blocks dealt cyclically). A
 // constant weight is vmax_block_cyclic's, which needs no whole blocks. Side conditions: B a
 // positive integer, (lb + e) / B and (ub + e + 1) / B integers (proved or assumed: "B divides
-// N"); lb, ub integers. Exact wherever they hold.
+// N"; not assumed for a number lb + e: "B divides 1" would hold at B = 1 alone); lb, ub
+// integers. Exact wherever they hold.
 std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -762,6 +763,10 @@ std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions
   if (!f.provably_positive(B) || !f.provably_integer(B)) return std::nullopt;
   const ex off = lin->second;
   ex first = ((r.lb() + off) / B).expand(), last = ((r.ub() + off + 1) / B).expand();
+  // Not where the first block's start would be an assumption about a number: "1 / B is an
+  // integer" (a range from 1) holds at B = 1 alone, and every other point would fall back to
+  // the model.
+  if (is_class<numeric>((r.lb() + off).expand()) && !f.provably_integer(first)) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}, {true, first}, {true, last}}, f, a)) return std::nullopt;
   ex block = make_reduction(ReduceKind::Sum, t, 0, B - 1, m->c.subs(exmap{{i, b * B + t - off}}));
   return vector_max(m->w * make_reduction(ReduceKind::Sum, b, first, last - 1, block * unitvec(pos_b)));

@@ -2264,4 +2264,10 @@ TEST_CASE_FIXTURE(Fixture, "a block-cyclic map over a range that starts inside a
             CHECK(ev(s, env) == ev(load, env));
           }
   }
+  // A weight of the index from 1 is not closed by assuming that B divides 1 (true at B = 1
+  // alone, so every other point would fall back to the model).
+  Assumptions as;
+  RuleStats rs;
+  simplify(vector_max(Sum(i, 1, N, i * unitvec(mod_of(idiv_of(i, B), P)))), G, as, rs);
+  for (const auto& text : as.items) CHECK(text.find("1 / B") == std::string::npos);
 }
