@@ -382,22 +382,25 @@ std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a)
   Interval iv = in.range(r->body());
   bool is_max = r->kind() == ReduceKind::Max;
   const End& bound = is_max ? iv.hi : iv.lo;
+  // A bound reached at an end: a number from the intervals, or for a product of tests its
+  // value at that end (below).
+  const bool tests = has_comparison(r->body()) && is_class<mul>(r->body());
+  if ((bound.inf || bound.open) && !tests) return std::nullopt;
   ex h;
   bool reached = false;
+  exvector ends;  // the body at lb and at ub
+  for (const ex& at : {r->lb(), r->ub()}) ends.push_back(decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f));
   if (!bound.inf && !bound.open) {
     h = bound.v;
-    for (const ex& at : {r->lb(), r->ub()}) {
-      ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
+    for (const ex& g : ends)
       if (is_max ? f.provably_nonneg(g - h) : f.provably_nonpos(g - h)) reached = true;
-    }
   }
   // Else a symbolic bound reached at an end: g(lb) >= g(i) for every i in range (proved),
   // for bodies of tests, whose values the prover compares test by test. A butterfly's
   // max (p = 0, P - 1) { (p + 2 ^ s + 1 <= P) (p mod 2 ^ (s + 1) + 1 <= 2 ^ s) } is its
   // value at p = 0, (2 ^ s + 1 <= P).
-  if (!reached && has_comparison(r->body()) && is_class<mul>(r->body())) {
-    for (const ex& at : {r->lb(), r->ub()}) {
-      ex g = decide_all(r->body().subs(exmap{{r->index_ex(), at}}), f);
+  if (!reached && tests) {
+    for (const ex& g : ends) {
       if (g.has(r->index_ex()) || may_fail(g, f)) continue;
       if (is_max ? in.provably_nonneg(g - r->body()) : in.provably_nonpos(g - r->body())) {
         h = g;

@@ -243,9 +243,9 @@ ex dead_loops(const ex& e) {
   return out;
 }
 
-// A product of guards without those another of them implies: (1 <= P) (2 <= P) is (2 <= P),
-// since P - 1 >= P - 2. The product is the same 0 or 1 at every point. Linear tests a <= b
-// (a < b) only, compared by their slack b - a as the prover does.
+// A product of guards without those another of them implies: (1 <= P) (2 <= P) is (2 <= P).
+// For 0/1 values, g_j implies g_i where g_i - g_j >= 0, which the prover shows for two
+// linear tests by their slacks (P - 1 >= P - 2). The product is the same at every point.
 ex without_implied_guards(const ex& g, const Facts& f) {
   if (!is_class<mul>(g)) return g;
   exvector fs(g.begin(), g.end());
@@ -253,13 +253,8 @@ ex without_implied_guards(const ex& g, const Facts& f) {
   auto test = [](const ex& x) { Fn fn = pamela_function(x); return fn == Fn::Le || fn == Fn::Lt; };
   for (size_t i = 0; i < fs.size(); ++i) {
     if (!test(fs[i])) continue;
-    for (size_t j = 0; j < fs.size() && !dropped[i]; ++j) {
-      if (i == j || dropped[j] || !test(fs[j])) continue;
-      // fs[j] implies fs[i] where fs[i]'s slack is at least fs[j]'s (strictly where only fs[i] is strict).
-      ex slack = (fs[i].op(1) - fs[i].op(0)) - (fs[j].op(1) - fs[j].op(0));
-      bool strict = pamela_function(fs[i]) == Fn::Lt && pamela_function(fs[j]) == Fn::Le;
-      if (strict ? f.provably_positive(slack) : f.provably_nonneg(slack)) dropped[i] = true;
-    }
+    for (size_t j = 0; j < fs.size() && !dropped[i]; ++j)
+      if (i != j && !dropped[j] && test(fs[j]) && f.provably_nonneg(fs[i] - fs[j])) dropped[i] = true;
   }
   ex out = 1;
   for (size_t i = 0; i < fs.size(); ++i)
