@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace pamc::sym {
@@ -222,8 +223,11 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
   // proof about the index may also use lb <= ub: with ub - lb = c s + k linear in a symbol
   // s (c = +-1, or k, c numbers), that bounds s (par (p = 0, P - 1) gives P >= 1 inside).
   ex d = (ub - lb).expand();
-  for (auto& [s, info] : info_) {
-    if (s.is_equal(i) || !d.has(s) || !is_a<symbol>(s)) continue;
+  // The declared symbols of d, found in one walk of d (not a walk per declared symbol).
+  std::set<ex, ex_is_less> in_d;
+  for (const_preorder_iterator it = d.preorder_begin(); it != d.preorder_end(); ++it)
+    if (is_a<symbol>(*it) && !it->is_equal(i) && info_.count(*it)) in_d.insert(*it);
+  for (const ex& s : in_d) {
     if (!d.is_polynomial(s) || d.degree(s) != 1) continue;
     ex c = d.coeff(s, 1), k = d.coeff(s, 0);
     if (!is_a<numeric>(c) || c.is_zero()) continue;
