@@ -1,6 +1,7 @@
 #include "compiler/passes/pipeline.h"
 
 #include "compiler/passes/lower.h"
+#include "compiler/symbolic/ceil_counts.h"
 #include "compiler/symbolic/evaluate.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
@@ -89,7 +90,12 @@ void simplify_model(CostModel& model) {
     if (!better) break;
     best = std::move(next);
   }
-  for (std::size_t k = 0; k < model.equations.size(); ++k) model.equations[k].value = best.values[k];
+  // Counts as ceilings (ceil_counts.h), for the equations a reader sees; a delta_ (a load
+  // vector, often long) is left as it is.
+  for (std::size_t k = 0; k < model.equations.size(); ++k)
+    model.equations[k].value = model.equations[k].role == EquationRole::Delta
+                                   ? best.values[k]
+                                   : sym::ceil_counts(best.values[k], model.facts);
   model.assumptions = best.assumptions;
   sym::drop_implied_nonneg(model.assumptions);
   sym::drop_redundant_assumptions(model.assumptions, model.facts);

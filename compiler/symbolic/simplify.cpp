@@ -22,7 +22,6 @@
 // Every firing is appended to a log of rule indices; an entry remembers its slice of the
 // log and a hit appends that slice again. tidy() (tidy.h) counts tidy_factor the same way.
 #include "compiler/symbolic/simplify.h"
-#include "compiler/symbolic/ceil_counts.h"
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/evaluate.h"
@@ -610,7 +609,6 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
       fired.emplace_back(rules[k].name, n[k]);
     }
   long tidy_fired = 0;
-  out = ceil_counts(out, facts);
   out = tidy(out, c.tidy, tidy_fired);
   if (tidy_fired) stats.fired["tidy_factor"] += tidy_fired;
   stats.residual_reductions = count_reductions(out);
