@@ -212,6 +212,18 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   if (ok(*this, e)) return true;
   // Interval arithmetic only: every retry below expands (exponential in such a power).
   if (has_large_power(e)) return false;
+  // A product whose factors are each >= 0 (> 0 for strict), with a positive number in front:
+  // the weight i (N - i + 1) of a triangle's row over 1 <= i <= N - 1, where each factor
+  // needs its own bound (i >= 1; i <= N - 1) and the expanded form needs both at once.
+  if (depth < 3 && is_a<mul>(e)) {
+    bool all = true;
+    for (size_t k = 0; all && k < e.nops(); ++k) {
+      const ex& f = e.op(k);
+      if (is_a<numeric>(f)) all = ex_to<numeric>(f).is_positive();
+      else all = prove_at(f, strict, depth + 1);
+    }
+    if (all) return true;
+  }
   // A sum whose terms share a factor, as that product: t + t floor((N - k - 1) / P) is t (1 +
   // floor(...)), >= 0 (> 0) where each factor is, each proved on its own.
   if (depth < 3 && is_a<add>(e)) {

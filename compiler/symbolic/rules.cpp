@@ -101,22 +101,34 @@ namespace detail {
 // is shared. An identity.
 std::optional<ex> shared_factors(const ex& h) {
   if (!is_class<add>(h)) return std::nullopt;
+  // A term's factors as (base, exponent): x^k with k a positive integer is (x, k), any other
+  // factor (x, 1); numbers are left out. N i + i - i^2 shares i, the least power of i.
   auto factors_of = [](const ex& t) {
-    exvector out;
-    for (const ex& x : operands_of(t, false))
-      if (!is_class<numeric>(x)) out.push_back(x);
+    std::vector<std::pair<ex, numeric>> out;
+    for (const ex& x : operands_of(t, false)) {
+      if (is_class<numeric>(x)) continue;
+      if (is_class<power>(x) && is_class<numeric>(x.op(1)) && ex_to<numeric>(x.op(1)).is_pos_integer())
+        out.emplace_back(x.op(0), ex_to<numeric>(x.op(1)));
+      else
+        out.emplace_back(x, numeric(1));
+    }
     return out;
   };
-  exvector common = factors_of(h.op(0));
+  auto common = factors_of(h.op(0));
   for (size_t k = 1; k < h.nops() && !common.empty(); ++k) {
-    exvector here = factors_of(h.op(k)), kept;
-    for (const ex& x : common)
-      if (std::any_of(here.begin(), here.end(), [&](const ex& y) { return y.is_equal(x); })) kept.push_back(x);
+    auto here = factors_of(h.op(k));
+    std::vector<std::pair<ex, numeric>> kept;
+    for (const auto& [x, n] : common)
+      for (const auto& [y, m] : here)
+        if (y.is_equal(x)) {
+          kept.emplace_back(x, n < m ? n : m);
+          break;
+        }
     common = kept;
   }
   if (common.empty()) return std::nullopt;
   ex c = 1;
-  for (const ex& x : common) c *= x;
+  for (const auto& [x, n] : common) c *= pow(x, n);
   ex rest = 0;
   for (const ex& t : h) rest += t / c;
   return c * rest.expand();

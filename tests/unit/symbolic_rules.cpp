@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/symbolic/symbolic.h"
+#include "compiler/symbolic/rules_internal.h"
 
 #include <random>
 
@@ -2167,6 +2168,35 @@ TEST_CASE_FIXTURE(Fixture, "a sum whose terms share a factor is proved >= 0 thro
           GiNaC::exmap env{{N, n}, {k, kk}, {P, pp}, {Q, qq}, {t, numeric(3, 2)}};
           CHECK(ev(s, env) == ev(load, env));
         }
+}
+
+// A product is >= 0 where each factor is, each proved with its own bound: the weight
+// i (N - i + 1) of a triangle's row i = 1..N - 1 needs i >= 1 for one factor and i <= N - 1
+// for the other, which the expanded N i + i - i^2 never gets at once. The expanded form is
+// proved through its shared factor, the least power of i in its terms.
+TEST_CASE_FIXTURE(Fixture, "a product is proved >= 0 through its factors, a sum through its least shared power") {
+  Facts G = F;
+  G.declare_index(i, 1, N - 1);
+  CHECK(G.provably_nonneg(i * (N - i + 1)));
+  CHECK(G.provably_nonneg(N * i + i - i * i));
+  CHECK(G.provably_positive(3 * i * (N - i)));
+  CHECK(G.provably_nonneg(i * i * (N - i) + 2 * i * i));  // i^2 (N - i + 2)
+  // Not where a factor may be negative, nor with a negative number in front.
+  CHECK_FALSE(G.provably_nonneg(i * (N - 2 * i)));       // i = N - 1 > N / 2 at N >= 3
+  CHECK_FALSE(G.provably_nonneg(-2 * i * (N - i + 1)));
+  CHECK_FALSE(G.provably_nonneg(i * i - N * i - i));     // the negated weight
+  CHECK_FALSE(G.provably_nonneg(i * x));
+  CHECK_FALSE(G.provably_positive(i * (N - i - 1)));     // 0 at i = N - 1
+  // Values: each claim checked where the facts hold.
+  for (int n = 2; n <= 12; ++n)
+    for (int ii = 1; ii <= n - 1; ++ii) {
+      CHECK(ii * (n - ii + 1) >= 0);
+      CHECK(ii * ii * (n - ii) + 2 * ii * ii >= 0);
+      CHECK(3 * ii * (n - ii) > 0);
+    }
+  CHECK(detail::shared_factors(N * i + i - i * i)->is_equal(i * (N + 1 - i)));
+  CHECK(detail::shared_factors(i * i * N + 2 * i * i * i)->is_equal(i * i * (N + 2 * i)));
+  CHECK_FALSE(detail::shared_factors(N * i + x));
 }
 
 // A remainder's own range decides a comparison with it: (N - 1) mod P is in 0..P - 1 for P
