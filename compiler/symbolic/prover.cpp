@@ -352,6 +352,26 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   for (const auto& [m, f] : tries) {
     ex y = x.subs(m).expand();
     if (ok(f, y)) return true;
+    // Linear in its slacks with coefficients >= 0, y is least at slack 0, the bound itself:
+    // N - i with i = N / P - t is N - N / P + t, proved from N - N / P >= 0, which its own
+    // tactics prove (the shared factor N). Near the top only: the proof of y0 retries too.
+    if (depth == 0) {
+      // The slacks: the fresh symbols of the substituted values (declared by the try only).
+      std::set<ex, ex_is_less> slacks;
+      for (const auto& [sym, v] : m)
+        for (const_preorder_iterator it = v.preorder_begin(); it != v.preorder_end(); ++it)
+          if (is_a<symbol>(*it) && !info_.count(*it)) slacks.insert(*it);
+      exmap at_bound;
+      bool slack_ok = true;
+      for (const ex& t : slacks)
+        if (slack_ok && y.has(t)) {
+          slack_ok = y.is_polynomial(t) && y.degree(t) == 1;
+          ex c = slack_ok ? y.coeff(t, 1) : ex(0);
+          slack_ok = slack_ok && is_a<numeric>(c) && !ex_to<numeric>(c).is_negative();
+          at_bound[t] = 0;
+        }
+      if (slack_ok && !at_bound.empty() && f.prove_at(y.subs(at_bound).expand(), strict, depth + 1)) return true;
+    }
     // A bound that rounds (i <= ceil(N / C) - 1) brings its floor or ceil in with it; relaxed,
     // N - C i >= 0 follows (C ceil(N / C) < N + C). Near the top only, one rounding only.
     if (depth <= 1 && mentions_index(x)) {

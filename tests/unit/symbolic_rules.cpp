@@ -2199,6 +2199,25 @@ TEST_CASE_FIXTURE(Fixture, "a product is proved >= 0 through its factors, a sum 
   CHECK_FALSE(detail::shared_factors(N * i + x));
 }
 
+// A claim linear in an index with a slope of one sign is least at the index's bound: N - i
+// for i <= N / P is N - N / P + t with t >= 0, proved from N - N / P >= 0 (the shared factor
+// N), which the interval check after the substitution alone never sees.
+TEST_CASE_FIXTURE(Fixture, "a claim is proved at the bound its slack leaves, where the slack only adds") {
+  Facts G = F;
+  G.declare_parameter(M, "M");
+  G.add_lower(P, 1, false);
+  G.declare_index(i, 1, N / P);
+  CHECK(G.provably_nonneg(N - i));
+  CHECK(G.provably_nonneg(N * P - i));
+  // Not where the claim at the bound fails (2 N / P > N at P = 1), nor where the slack's
+  // coefficient is negative (i - 1 - N / P is least at i = 1, where it is -N / P).
+  CHECK_FALSE(G.provably_nonneg(N - 2 * i));
+  CHECK_FALSE(G.provably_nonneg(i - 1 - N / P));
+  for (int n = 0; n <= 12; ++n)
+    for (int pp = 1; pp <= 4; ++pp)
+      for (int ii = 1; ii * pp <= n; ++ii) CHECK(n - ii >= 0);
+}
+
 // A remainder's own range decides a comparison with it: (N - 1) mod P is in 0..P - 1 for P
 // >= 1, so (N - 1) mod P <= -1 is 0 and -1 < (N - 1) mod P is 1 (workers of two speeds left
 // such tests in their max arms). Not where a side may have no value: at P = 1, N / (P - 1)
