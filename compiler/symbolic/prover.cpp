@@ -212,27 +212,31 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   if (ok(*this, e)) return true;
   // Interval arithmetic only: every retry below expands (exponential in such a power).
   if (has_large_power(e)) return false;
-  // A product whose factors are each >= 0 (> 0 for strict), with a positive number in front:
-  // the weight i (N - i + 1) of a triangle's row over 1 <= i <= N - 1, where each factor
-  // needs its own bound (i >= 1; i <= N - 1) and the expanded form needs both at once.
-  if (depth < 3 && is_a<mul>(e)) {
-    bool all = true;
-    for (size_t k = 0; all && k < e.nops(); ++k) {
-      const ex& f = e.op(k);
-      if (is_a<numeric>(f)) all = ex_to<numeric>(f).is_positive();
-      else all = prove_at(f, strict, depth + 1);
+  // A product whose factors each have a proved sign (>= 0 or <= 0; > 0 or < 0 for strict),
+  // an even number of them negative with the number in front: the weight i (N - i + 1) of a
+  // triangle's row over 1 <= i <= N - 1, where each factor needs its own bound (i >= 1; i <=
+  // N - 1) and the expanded form needs both at once. GiNaC may hold it as -i (i - N - 1).
+  auto signed_factors = [&](const ex& m) {
+    int sign = 1;
+    for (size_t k = 0; k < m.nops(); ++k) {
+      const ex& f = m.op(k);
+      if (is_a<numeric>(f)) {
+        const numeric& c = ex_to<numeric>(f);
+        if (!c.is_real() || c.is_zero()) return false;
+        if (c.is_negative()) sign = -sign;
+      } else if (!prove_at(f, strict, depth + 1)) {
+        if (!prove_at((-f).expand(), strict, depth + 1)) return false;
+        sign = -sign;
+      }
     }
-    if (all) return true;
-  }
+    return sign > 0;
+  };
+  if (depth < 3 && is_a<mul>(e) && signed_factors(e)) return true;
   // A sum whose terms share a factor, as that product: t + t floor((N - k - 1) / P) is t (1 +
   // floor(...)), >= 0 (> 0) where each factor is, each proved on its own.
   if (depth < 3 && is_a<add>(e)) {
     auto g = detail::shared_factors(e);
-    if (g && is_a<mul>(*g)) {
-      bool all = true;
-      for (size_t k = 0; all && k < g->nops(); ++k) all = prove_at(g->op(k), strict, depth + 1);
-      if (all) return true;
-    }
+    if (g && is_a<mul>(*g) && signed_factors(*g)) return true;
   }
   // One 0/1 test minus another, c1 - c2 >= 0: c2 implies c1, which holds where c1's slack
   // is at least c2's ((3 <= P) implies (2 <= P): P - 2 >= P - 3), strictly where c1 is

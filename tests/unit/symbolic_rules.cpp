@@ -1831,12 +1831,14 @@ TEST_CASE_FIXTURE(Fixture, "load families on disjoint positions: a process grid'
 
 TEST_CASE_FIXTURE(Fixture, "max over residue classes: a body that sees the index's parity (ext_residue_split)") {
   // workers of two speeds: the load of worker w is its share of N items times 1 / (1 + w mod 2)
-  symbol w("w"), W("W");
+  symbol w("w"), W("W"), Nu("Nu");
   F.declare(W, "W");
   F.declare_integer(W);
-  ex share = floor_of((N - w) / W) + 1;
+  F.declare_unbounded(Nu, "Nu");
+  F.declare_integer(Nu);
+  ex share = floor_of((Nu - w) / W) + 1;
   ex m = make_reduction(ReduceKind::Max, w, 0, W - 1, share / (1 + mod_of(w, 2)), true);
-  // the share may be negative as far as the facts know (N < w - W), so an empty class
+  // the share may be negative as far as the facts know (Nu < w - W), so an empty class
   // cannot count as 0: both classes must be non-empty, W >= 2 is assumed (and checked)
   Assumptions as;
   auto r = rule_ext_residue_split(m, F, as);
@@ -1845,8 +1847,8 @@ TEST_CASE_FIXTURE(Fixture, "max over residue classes: a body that sees the index
   CHECK(r->nops() == 2);
   CHECK(as.items.count("W >= 2") == 1);
   std::vector<GiNaC::exmap> pts;
-  for (numeric n : {0, 1, 2, 7, 10})
-    for (numeric ww : {2, 3, 6, 9}) pts.push_back({{N, n}, {W, ww}});
+  for (numeric n : {-9, -3, 0, 1, 2, 7, 10})
+    for (numeric ww : {2, 3, 6, 9}) pts.push_back({{Nu, n}, {N, abs(n)}, {W, ww}});
   CHECK(agrees(*r, m, pts));
   ex s = simplify(m, F, as, st);
   CHECK(agrees(s, m, pts));
