@@ -149,12 +149,16 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
       for (const ex& k : *coeffs) {
         if (f.provably_integer(k)) continue;
         if (f.mentions_index(k)) return false;
+        if (is_class<numeric>(k)) return false;  // "0.5 is an integer": false at every point
         split.push_back({true, k});
       }
       continue;
     }
     if (f.mentions_index(c.e)) return false;
     if (!c.integer && is_class<numeric>(c.e.expand())) return false;  // provably false
+    // Negative wherever the facts hold (0 >= 2 ^ ceil(log2(P))): an assumption no point
+    // meets leaves a closed form that is never used. The rule gives up instead.
+    if (!c.integer && f.provably_positive(-c.e)) return false;
     unproved.push_back(&c);
   }
   for (const Cond& c : split) unproved.push_back(&c);
