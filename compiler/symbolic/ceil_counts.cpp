@@ -88,9 +88,9 @@ ex in_sum(const ex& s, const Facts& facts, const Counts& floors) {
   return s;
 }
 
-// How often each floor stands in e (a walk by op(), which allocates nothing: this runs
-// on every equation's result).
-// The bodies of open loops are not read, as the rewrite does not enter them.
+// How often each floor stands in e, by a walk over op() (no iterator stack: this runs on
+// every printed equation). The bodies of open loops are not read; the rewrite does not
+// enter them either.
 void count_floors(const ex& e, Counts& floors) {
   if (is_exactly_a<numeric>(e) || is_exactly_a<symbol>(e) || is_a<reduction>(e)) return;
   if (pamela_function(e) == Fn::Floor) ++floors[e];

@@ -1,6 +1,6 @@
 // Counts printed as a person writes them: c * floor((x - 1) / m) + c is c * ceil(x / m).
-// A step of simplify() after the rules and before tidy(); it needs the facts, which tidy
-// does not read.
+// The last step of simplify_model (pipeline.cpp), after tidy(), on the chosen round's
+// equations except the delta_ load vectors; it needs the facts, which tidy does not read.
 #pragma once
 
 #include "compiler/symbolic/facts.h"
