@@ -356,6 +356,17 @@ Interval fixed_range(const ex& e) {
 }  // namespace
 
 Interval Facts::range_rec(const ex& e, int depth) const {
+  if (!nonneg_atoms_.empty() && !is_class<numeric>(e) && !is_class<symbol>(e))
+    for (const ex& a : nonneg_atoms_)
+      if (e.is_equal(a)) {
+        Interval r = range_of_node(e, depth);
+        if (r.lo.inf != 0 || r.lo.v.is_negative()) r.lo = End{0, 0, false};
+        return r;
+      }
+  return range_of_node(e, depth);
+}
+
+Interval Facts::range_of_node(const ex& e, int depth) const {
   if (is_class<numeric>(e)) {
     const numeric& n = ex_to<numeric>(e);
     if (n.is_real()) return Interval::point(n);

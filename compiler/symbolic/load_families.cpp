@@ -630,11 +630,24 @@ std::optional<ex> rule_sum_fiber_total(const ex& e, const Facts& f, Assumptions&
 
 namespace {
 
-// v(p) >= 0 elementwise for every p of r's range, family by family.
-bool nonneg_loads(const ex& v, const reduction& r, const Facts& f) {
+// v(p) >= 0 elementwise for every p of r's range, family by family: proved, or for a weight
+// free of the family's own loops (a branch's use, maybe repeated), at the ends of its weight's concave factors
+// over p (nonneg_weight_conds), the conditions added to `conds` for the rule's require.
+bool nonneg_loads(const ex& v, const reduction& r, const Facts& f, std::vector<detail::Cond>& conds) {
   std::vector<Loop> loops;
   std::vector<Family> fams;
-  return read_families(v, loops, 1, 1, fams) && weights_nonneg(fams, within(f, {{r.index(), r.lb(), r.ub()}}));
+  if (!read_families(v, loops, 1, 1, fams)) return false;
+  const Facts in = within(f, {{r.index(), r.lb(), r.ub()}});
+  for (const Family& fam : fams) {
+    const ex w = fam.outer * fam.weight;
+    if (within(in, fam.loops).provably_nonneg(w)) continue;
+    for (const Loop& l : fam.loops)
+      if (w.has(l.index)) return false;
+    auto sign = detail::nonneg_weight_conds(w, r.index(), r.lb(), r.ub(), f, in);
+    if (!sign) return false;
+    conds.insert(conds.end(), sign->conds.begin(), sign->conds.end());
+  }
+  return true;
 }
 
 // v is g times one position (every unitvec in v the same, free of v's own loops): v's one
@@ -672,7 +685,7 @@ bool branch_is_its_load(const ex& g, const ex& v) {
 // the sum's unitvec positions are the inner ones, so a position without a value still has
 // none. The inner max repeats the outer one at every level of a nest of pars, and rules that
 // cannot close it (a per-branch load of an all-to-all) would leave the whole time open.
-std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&) {
+std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions& a) {
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   if (!m.is_max()) return std::nullopt;
@@ -690,7 +703,8 @@ std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&)
       if (!is_class<extremum>(r.body()) || !ex_to<extremum>(r.body()).is_max()) {
         // A branch that is only its own use (par (i) use(cpu(f(i)), g(i))): g(i) is v(i)'s
         // one entry, at most the sum's entry there, so the whole arm goes.
-        if (!branch_is_its_load(r.body(), v) || !nonneg_loads(v, r, f)) continue;
+        std::vector<detail::Cond> conds;
+        if (!branch_is_its_load(r.body(), v) || !nonneg_loads(v, r, f, conds) || !detail::require(conds, f, a)) continue;
         exvector out(args.begin(), args.end());
         out.erase(out.begin() + static_cast<long>(ri));
         return make_max(out);
@@ -705,7 +719,8 @@ std::optional<ex> rule_max_inner_load(const ex& e, const Facts& f, Assumptions&)
         }
         kept.push_back(x);
       }
-      if (!dropped || kept.empty() || !nonneg_loads(v, r, f)) continue;
+      std::vector<detail::Cond> conds;
+      if (!dropped || kept.empty() || !nonneg_loads(v, r, f, conds) || !detail::require(conds, f, a)) continue;
       exvector out(args.begin(), args.end());
       out[ri] = rebuild_reduction(r, ReduceKind::Max, r.lb(), r.ub(), kept.size() == 1 ? kept[0] : make_max(kept));
       return make_max(out);

@@ -16,7 +16,7 @@
 // same comparisons of a max's arguments were proved again at every level (cubic in the
 // depth). What a proof reads: the facts of the symbols of the claim (reduction indices
 // included) and, through their symbolic bounds, of the symbols of those bounds, and the
-// integer registries (every retry of the prover selects facts by the symbols of what it
+// integer and nonnegative registries (every retry of the prover selects facts by the symbols of what it
 // is proving). Refutation also checks that a point satisfies every other fact, but it only
 // stops proofs of false claims, which a sound prover does not prove anyway.
 #include "compiler/symbolic/facts.h"
@@ -152,10 +152,11 @@ ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
   for (const ex& s : seen)  // in the order of info_ (ex_is_less)
     if (const auto* sf = facts_of(s)) facts.append(sf->entry);
   if (memo.registries.nops() == 0) {
-    lst exprs, atoms;
+    lst exprs, atoms, nonneg;
     for (const ex& g : integer_exprs_) exprs.append(g);
     for (const ex& g : integer_atoms_) atoms.append(g);
-    memo.registries = lst{exprs, atoms};
+    for (const ex& g : nonneg_atoms_) nonneg.append(g);
+    memo.registries = lst{exprs, atoms, nonneg};
   }
   // Facts no point meets (an index over 1..0) prove every claim: the cases of a proof that
   // lead there hold vacuously. Such an answer is for these facts only, whatever symbols the

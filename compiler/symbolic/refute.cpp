@@ -80,6 +80,10 @@ bool Facts::allows(const exmap& env) const {
     auto v = exact_at(g, env);
     if (!v || !v->is_integer()) return false;
   }
+  for (const ex& g : nonneg_atoms_) {
+    auto v = exact_at(g, env);
+    if (!v || v->is_negative()) return false;
+  }
   return true;
 }
 

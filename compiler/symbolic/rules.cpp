@@ -182,6 +182,36 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
   return true;
 }
 
+std::optional<WeightSign> nonneg_weight_conds(const ex& w, const symbol& i, const ex& lb, const ex& ub,
+                                             const Facts& f, const Facts& in) {
+  WeightSign out{{}, {}, w};
+  if (in.provably_nonneg(w)) return out;
+  if (!w.has(i)) return std::nullopt;
+  std::function<void(const ex&)> add_end = [&](const ex& x) {
+    if (is_class<extremum>(x) && !ex_to<extremum>(x).is_max()) {
+      for (const ex& y : ex_to<extremum>(x).args()) add_end(y);
+      return;
+    }
+    if (!f.provably_nonneg(x)) out.conds.push_back({false, x});
+  };
+  // A product is >= 0 where each factor is: those not proved take the ends. An expanded
+  // product (N min(...) - i min(...) + min(...)) is read through its shared factors.
+  ex product = w;
+  if (is_class<add>(w))
+    if (auto g = shared_factors(w)) product = out.form = *g;
+  for (const ex& x : operands_of(product, false)) {
+    if (in.provably_nonneg(x)) continue;
+    if (!x.has(i) || !structurally_convex(x, i, f, -1)) return std::nullopt;
+    // A factor <= 0 throughout (a load the equation subtracts, p - N) is >= 0 only where it
+    // is 0 everywhere: an assumption that leaves the closed form all but unused.
+    if (in.provably_nonneg(-x)) return std::nullopt;
+    add_end(x.subs(exmap{{i, lb}}, subs_options::no_pattern));
+    add_end(x.subs(exmap{{i, ub}}, subs_options::no_pattern));
+    out.factors.push_back(x);
+  }
+  return out;
+}
+
 // The body of a sum whose range may be empty must not fail where brute force would not
 // evaluate it. A quotient by a parameter (N / P, with P >= 0 by default) fails only at
 // P = 0: then assume P >= 1 (recorded and checked: where it fails, the unsimplified model
@@ -514,6 +544,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_floor_poly", rule_sum_floor_poly},
       {"sum_div_step", rule_sum_div_step},
       {"sum_piecewise", rule_sum_piecewise},
+      {"sum_slope_zero_split", rule_sum_slope_zero_split},
       {"sum_geometric", rule_sum_geometric},
       {"sum_short_range", rule_sum_short_range},
       {"sum_full_period", rule_sum_full_period},

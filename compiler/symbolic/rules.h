@@ -54,6 +54,7 @@ std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& 
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_slope_zero_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a);

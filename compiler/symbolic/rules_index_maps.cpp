@@ -285,27 +285,36 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
 
 namespace {
 
-// The weight w c(i) of a map sum, when it is >= 0 on the range and monotone in i (proved):
-// (w c, true) for nondecreasing, (w c, false) for nonincreasing. It must not fail where the
-// range may be empty (brute force would not evaluate it there).
-std::optional<std::pair<ex, bool>> monotone_weight(const MapSum& m, const reduction& r, const Facts& f) {
+// The weight w c(i) of a map sum, when it is >= 0 on the range (proved, or at the ends of a
+// concave weight: `conds`, for the rule's require) and monotone in i (proved): (w c, true)
+// for nondecreasing, (w c, false) for nonincreasing. It must not fail where the range may be
+// empty (brute force would not evaluate it there).
+struct MonotoneWeight {
+  ex wc;
+  bool up;
+  std::vector<Cond> conds;
+};
+std::optional<MonotoneWeight> monotone_weight(const MapSum& m, const reduction& r, const Facts& f) {
   const ex& i = r.index_ex();
   ex wc = m.w * m.c;
   if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
   Facts in = f;
   in.declare_index(r.index(), r.lb(), r.ub());
-  if (!in.provably_nonneg(wc)) return std::nullopt;
+  auto sign = nonneg_weight_conds(wc, r.index(), r.lb(), r.ub(), f, in);
+  if (!sign) return std::nullopt;
   Facts step = f;
   step.declare_index(r.index(), r.lb(), r.ub() - 1);
+  sign->declare_in(in);  // >= 0 on the range wherever the conditions hold
+  sign->declare_in(step);
   ex d = (wc.subs(exmap{{i, i + 1}}) - wc).expand();
   bool up = step.provably_nonneg(d);
   if (!up && !step.provably_nonpos(d)) {
     // By structure where the difference does not simplify: i div P + 1 rises with i.
-    auto dir = structural_direction(wc, i, in);
+    auto dir = structural_direction(sign->form, i, in);
     if (!dir || *dir == 0) return std::nullopt;
     up = *dir > 0;
   }
-  return std::make_pair(wc, up);
+  return MonotoneWeight{wc, up, sign->conds};
 }
 
 }  // namespace
@@ -349,9 +358,11 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   }
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;
-  const ex& wc = mono->first;
-  bool up = mono->second;
-  if (!require({{true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
+  const ex& wc = mono->wc;
+  bool up = mono->up;
+  std::vector<Cond> conds = {{true, r.lb()}, {true, r.ub()}};
+  conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
+  if (!require(conds, f, a)) return std::nullopt;
   return by_gcd_cases(stride, k, [&](const ex& g) {
     ex period = k / g;
     ex count = ceil_of((r.ub() - r.lb() + 1) / period);
@@ -554,8 +565,8 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   bool k_integer = f.provably_integer(p->k);
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;
-  const ex& wc = mono->first;
-  bool up = mono->second;
+  const ex& wc = mono->wc;
+  bool up = mono->up;
   // A rising weight needs blocks of one size: k an integer (P divides N for blocks of N / P
   // rows), assumed and checked where not proved, and then the blocks whole (n / k, which is
   // P, an integer): with uneven blocks a shorter last block can hold less than the one
@@ -564,6 +575,7 @@ std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumpti
   ex n = r.ub() - r.lb() + 1;
   bool whole = f.provably_integer(n / k);
   std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}};
+  conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
   if (up && !k_integer) {
     conds.push_back({true, k});
     conds.push_back({true, n / k});

@@ -31,6 +31,27 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a);
 // The text of the assumption c >= 0 as recorded: positive terms >= the negated negative
 // ones (P - 1 -> "P >= 1").
 std::string nonneg_text(const ex& c);
+// A weight w >= 0 at every index i of [lb, ub]: {} where `in` (the facts with i declared)
+// proves it; else, where each factor of w that `in` does not prove >= 0 is concave in i
+// (structurally_convex under f, every coefficient's sign proved), the conditions x(lb) >= 0
+// and x(ub) >= 0 of those factors x for the rule's require: a concave function on [lb, ub]
+// is at least the smaller of its values at the ends (not for a factor proved <= 0, which
+// would be 0 throughout). A min at an end is
+// split into its arguments (min(C, N - C (N - 1)) >= 0 is C >= 0 and N - C (N - 1) >= 0).
+// nullopt otherwise. Where a recorded end condition fails, the evaluators use the model.
+// `factors` are the factors taken at their ends: >= 0 for i in [lb, ub] wherever `conds`
+// hold, so a rule may declare them so (Facts::declare_nonneg_atom) in facts with i in that
+// range for its further proofs (a product of such factors falling with i).
+struct WeightSign {
+  std::vector<Cond> conds;
+  GiNaC::exvector factors;
+  ex form;  // w as the product it was read as (its shared factors taken out), the same value
+  void declare_in(Facts& in) const {
+    for (const ex& x : factors) in.declare_nonneg_atom(x);
+  }
+};
+std::optional<WeightSign> nonneg_weight_conds(const ex& w, const GiNaC::symbol& i, const ex& lb, const ex& ub,
+                                             const Facts& f, const Facts& in);
 // True when body cannot fail, now or once a denominator parameter P >= 1 is assumed.
 bool cannot_fail_or_assume(const ex& body, const Facts& f, Assumptions& a);
 // 1 where the range of `count` items is provably non-empty, else the predicate count >= 0.

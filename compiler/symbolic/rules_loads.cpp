@@ -144,6 +144,14 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
     if (!require({{true, d}}, f, a)) return std::nullopt;
   }
   bool need_zero = false;
+  std::vector<Cond> conds{{true, r->lb()}};
+  // Failing the cases below, a weight >= 0 at the ends of its concave factors is >= 0
+  // throughout (assumed there, and checked).
+  auto assume_sign = [&]() {
+    auto sign = nonneg_weight_conds(body, r->index(), r->lb(), r->ub(), f, fi);
+    if (sign) conds.insert(conds.end(), sign->conds.begin(), sign->conds.end());
+    return sign.has_value();
+  };
   if (!fi.provably_nonneg(body)) {
     ex start = (r->lb() + d).expand();
     // The entry at lb counts only where it is an element: at a position below 0 a zero
@@ -159,11 +167,11 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
     };
     if (start.is_zero()) {
       if (!first_nonneg && !zero_together(body) && !zero_together(factor_polynomial(body)) &&
-          !f.provably_positive(last) && !f.provably_positive(-last))
+          !f.provably_positive(last) && !f.provably_positive(-last) && !assume_sign())
         return std::nullopt;
     } else if (f.provably_nonneg(start - 1) || first_nonneg) {
       need_zero = true;
-    } else {
+    } else if (!assume_sign()) {
       return std::nullopt;
     }
   }
@@ -171,7 +179,7 @@ std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a
   // would have none: unless the range is provably non-empty, the result is a max that is 0
   // on an empty range (as a par's), exact either way.
   bool nonempty = f.provably_nonneg(r->ub() - r->lb());
-  if (!require({{true, r->lb()}}, f, a)) return std::nullopt;
+  if (!require(conds, f, a)) return std::nullopt;
   ex m = make_reduction(ReduceKind::Max, r->index(), r->lb(), r->ub(), body, !nonempty);
   return need_zero ? make_max({m, 0}) : m;
 }
@@ -440,8 +448,11 @@ std::optional<ex> rule_vmax_distinct(const ex& e, const Facts& f, Assumptions& a
     Facts fi = f;
     fi.declare_index(r.index(), r.lb(), r.ub());
     const ex wc = m->w * m->c;
-    if (!m->c.has(r.index_ex()) || !fi.provably_nonneg(wc)) return std::nullopt;
-    if (!require({{true, r.lb()}}, f, a)) return std::nullopt;
+    if (!m->c.has(r.index_ex())) return std::nullopt;
+    auto sign = nonneg_weight_conds(wc, r.index(), r.lb(), r.ub(), f, fi);
+    if (!sign) return std::nullopt;
+    sign->conds.push_back({true, r.lb()});
+    if (!require(sign->conds, f, a)) return std::nullopt;
     return max_over(r, wc);
   }
   auto g = grid_map(e, f);
@@ -554,8 +565,15 @@ std::optional<ex> rule_vmax_injective(const ex& e, const Facts& f, Assumptions& 
     const ex& M = mod_node.op(1);
     if (!f.provably_positive(M) || !f.provably_nonneg(M - 1 - span)) return std::nullopt;
   }
-  if (!in.provably_nonneg(weight) || may_fail(weight, in)) return std::nullopt;
+  if (may_fail(weight, in)) return std::nullopt;
   std::vector<Cond> conds{{true, d}, {false, d}};
+  if (!in.provably_nonneg(weight)) {
+    // One loop: a weight >= 0 at the ends of its concave factors (assumed there).
+    if (loops.size() != 1) return std::nullopt;
+    auto sign = nonneg_weight_conds(weight, loops[0].index, loops[0].lb, loops[0].ub, f, in);
+    if (!sign) return std::nullopt;
+    conds.insert(conds.end(), sign->conds.begin(), sign->conds.end());
+  }
   for (const Loop& l : loops) conds.push_back({true, l.lb});
   if (!mod_node.is_zero()) {
     // Without the mod the lowest position must exist too: d + min x >= 0 is position_domain's.

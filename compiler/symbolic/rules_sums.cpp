@@ -551,6 +551,63 @@ std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a
   return part(r->lb(), make_min({r->ub(), L - 1}), b1) + part(make_max({r->lb(), L}), r->ub(), b2);
 }
 
+namespace {
+// A symbol z >= 0 (proved) that may be 0, a factor of the symbolic slope a of a two-way
+// choice in B that is linear in i (max, min or abs of two sides, or a comparison, whose
+// difference is a i + b with a free of i and of proved sign): the first in printed-text
+// order. nullopt when there is none.
+std::optional<symbol> zero_slope_factor(const ex& x, const ex& i, const Facts& f) {
+  if (!x.has(i) || is_class<reduction>(x)) return std::nullopt;
+  std::optional<ex> d;
+  if (is_class<extremum>(x) && ex_to<extremum>(x).args().size() == 2) d = ex_to<extremum>(x).args()[0] - ex_to<extremum>(x).args()[1];
+  else if (is_ex_the_function(x, abs)) d = x.op(0);
+  else if (pamela_function(x) == Fn::Le || pamela_function(x) == Fn::Lt) d = x.op(1) - x.op(0);
+  std::optional<symbol> best;
+  auto consider = [&](const symbol& z) {
+    if (!best || to_pamela(z) < to_pamela(*best)) best = z;
+  };
+  if (d) {
+    ex dx = d->expand();
+    if (dx.is_polynomial(i) && dx.degree(i) == 1 && dx.ldegree(i) >= 0) {
+      ex a = dx.coeff(i, 1);
+      if (!a.has(i) && !is_class<numeric>(a) && !may_fail(a, f) && (f.provably_nonneg(a) || f.provably_nonneg(-a)))
+        for (const ex& factor : operands_of(a, false)) {
+          ex base = is_class<power>(factor) && is_class<numeric>(factor.op(1)) && ex_to<numeric>(factor.op(1)).is_pos_integer()
+                        ? factor.op(0) : factor;
+          if (is_class<symbol>(base) && !f.mentions_index(base) && f.provably_nonneg(base) && !f.provably_positive(base))
+            consider(ex_to<symbol>(base));
+        }
+    }
+  }
+  for (size_t k = 0; k < x.nops(); ++k)
+    if (auto z = zero_slope_factor(x.op(k), i, f)) consider(*z);
+  return best;
+}
+}  // namespace
+
+// sum (i = lb, ub) { B } where B holds a two-way choice linear in i whose symbolic slope has
+// a factor z >= 0 that may be 0 (chunks of C on P processors: min(C, N - C P i), whose slope
+// -C P is 0 at C = 0, where sum_piecewise has no crossing to split at), split by z:
+//   (z == 0) * sum (i = lb, ub) { B[z := 0] } + (0 < z) * sum (i = lb, ub) { B }.
+// With z >= 0 proved, exactly one guard is 1 at every point, and the sum it multiplies is
+// the original there (B[z := 0] is B at z = 0; the bounds are kept); the other is 0 even
+// where its sum has no value (a zero factor). Under 0 < z the slope is nonzero and
+// sum_piecewise splits at the crossing. Exact; no side condition beyond z >= 0 (proved).
+std::optional<ex> rule_sum_slope_zero_split(const ex& e, const Facts& f, Assumptions&) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r || is_vector_valued(r->body())) return std::nullopt;
+  auto z = zero_slope_factor(r->body(), r->index_ex(), f);
+  if (!z) return std::nullopt;
+  // Only where the split gives sum_piecewise a crossing: under z > 0 the choice is read.
+  Facts positive = f;
+  positive.add_lower(*z, 0, true);
+  std::vector<LinearChoice> found;
+  find_linear_choices(r->body(), r->index_ex(), found, &positive, r);
+  if (found.empty()) return std::nullopt;
+  ex at_zero = r->body().subs(exmap{{*z, 0}}, subs_options::no_pattern);
+  return compare(Cmp::Eq, *z, 0) * rebuild(*r, ReduceKind::Sum, at_zero) + compare(Cmp::Lt, 0, *z) * e;
+}
+
 // sum (i = a, b) { sum (j = i + c, d) { g(j) } } with g free of i and vector-valued (loads
 // on resources that no rule closes one row at a time) = sum (j = a + c, d) { m(j) g(j) }
 // with m(j) = min(b, j - c) - a + 1 rows i that reach j (>= 1 for j >= a + c), the min

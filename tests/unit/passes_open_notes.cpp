@@ -26,10 +26,14 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
   // No index map: a square of the index.
   CHECK(open_line("par (i = 0, N - 1) use(cpu(i * i mod P), 1)").find("i ^ 2 mod P is not an index map pamc reads") !=
         std::string::npos);
-  // A cyclic map read, a weight pamc cannot prove >= 0 (chunks of C, the last one shorter).
-  std::string chunks = open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))");
-  CHECK(chunks.find("i mod P is a cyclic map, but its weight min(C, N - C * i) is not proved >= 0") != std::string::npos);
-  CHECK(chunks.find("not an index map") == std::string::npos);
+  // A cyclic map read, a weight pamc cannot prove >= 0 and whose least value may lie inside
+  // the range (convex: a max of two lines), so its ends say nothing.
+  std::string convex = open_line("par (i = 0, N - 1) use(cpu(i mod P), max(C - i, i - N))");
+  CHECK(convex.find("i mod P is a cyclic map, but its weight max(C - i, i - N) is not proved >= 0") != std::string::npos);
+  CHECK(convex.find("not an index map") == std::string::npos);
+  // Chunks of C, the last one shorter, over more chunks than N / C: a concave weight, >= 0
+  // throughout where it is at both ends, which is assumed and checked; no open note.
+  CHECK(open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))").empty());
   // A block map read, with a weight >= 0 whose sum over a block pamc does not close (yet: the
   // parity of i mod P, whose period P is symbolic, over blocks of C; the parity of i itself,
   // i mod 2 + 1, closes; when this one does, the case needs another example).

@@ -2322,3 +2322,73 @@ TEST_CASE_FIXTURE(Fixture, "a block-cyclic map over a range that starts inside a
   simplify(vector_max(Sum(i, 1, N, i * unitvec(mod_of(idiv_of(i, B), P)))), G, as, rs);
   for (const auto& text : as.items) CHECK(text.find("1 / B") == std::string::npos);
 }
+
+// A weight's sign at the ends of its concave factors: min(C, N - C i) over i = 0..N - 1 is
+// >= 0 throughout exactly where C >= 0 and N - C (N - 1) >= 0 (its two ends), which the
+// rule records; a convex factor (a max) has its least value inside, so nothing is offered.
+TEST_CASE_FIXTURE(Fixture, "a concave weight is >= 0 where its ends are, and a convex one is not read") {
+  symbol C("C");
+  Facts G = F;
+  G.declare_parameter(C, "C");
+  Facts in = G;
+  in.declare_index(i, 0, N - 1);
+  ex w = make_min({C, N - C * i});
+  auto s = detail::nonneg_weight_conds(w, i, 0, N - 1, G, in);
+  REQUIRE(s);
+  REQUIRE(s->factors.size() == 1);
+  bool end_ub = false;
+  for (const auto& c : s->conds) end_ub = end_ub || same(c.e, N - C * (N - 1));
+  CHECK(end_ub);
+  // Every point where the recorded conditions hold has w >= 0 at every i of the range (C >= 0
+  // is C's default sign, which a firing rule records as an assumption of its own).
+  for (int n = 0; n <= 6; ++n)
+    for (numeric c : {numeric(0), numeric(1, 2), numeric(1), numeric(2), numeric(7, 3)}) {
+      bool conds_hold = true;
+      for (const auto& k : s->conds) conds_hold = conds_hold && ev(k.e, {{N, n}, {C, c}}) >= 0;
+      if (!conds_hold) continue;
+      for (int ii = 0; ii <= n - 1; ++ii) CHECK(ev(w, {{N, n}, {C, c}, {i, ii}}) >= 0);
+    }
+  // A product with a factor proved >= 0 takes only the other's ends.
+  auto p = detail::nonneg_weight_conds((N - i + 1) * w, i, 0, N - 1, G, in);
+  REQUIRE(p);
+  CHECK(p->factors.size() == 1);
+  // A proved weight needs nothing; a convex one (least inside the range) is not read.
+  auto q = detail::nonneg_weight_conds(N - i, i, 0, N - 1, G, in);
+  REQUIRE(q);
+  CHECK(q->conds.empty());
+  CHECK_FALSE(detail::nonneg_weight_conds(make_max({C - i, i - N}), i, 0, N - 1, G, in));
+  // The factor declared >= 0 where the conditions hold makes a product of it provable, and
+  // only in the facts that were told (the proof memo keys on it).
+  Facts told = in;
+  s->declare_in(told);
+  CHECK(told.provably_nonneg(w));
+  CHECK(told.provably_nonneg(N - i + 1));
+  CHECK(told.provably_nonneg((N - i + 1) * w));
+  CHECK_FALSE(in.provably_nonneg((N - i + 1) * w));
+}
+
+// A symbolic slope that may be 0: chunks of C over P processors, min(C, N - C P i), has slope
+// -C P, 0 at C = 0, where there is no crossing to split at. Split by C == 0 and C > 0; the
+// value is the sum's at every point, C = 0 and fractional C included.
+TEST_CASE_FIXTURE(Fixture, "a sum whose choice's slope may be 0 is split by that factor's sign") {
+  symbol C("C");
+  Facts G = F;
+  G.declare_parameter(C, "C");
+  G.add_lower(P, 1, false);
+  ex e = Sum(i, 0, N - 1, make_min({C, N - C * P * i}));
+  auto r = rule_sum_slope_zero_split(e, G, a);
+  REQUIRE(r);
+  ex closed = simplify(*r, G, a, st);
+  CHECK(count_reductions(closed) == 0);
+  std::vector<GiNaC::exmap> pts;
+  for (int n : {0, 1, 2, 5, 9})
+    for (int pp : {1, 2, 3})
+      for (numeric c : {numeric(0), numeric(1, 3), numeric(1), numeric(2), numeric(7)}) pts.push_back({{N, n}, {P, pp}, {C, c}});
+  CHECK(agrees(closed, e, pts));
+  // Not where the factor is proved positive (sum_piecewise splits at the crossing), nor for
+  // a numeric slope.
+  Facts H = G;
+  H.add_lower(C, 1, false);
+  CHECK_FALSE(rule_sum_slope_zero_split(e, H, a));
+  CHECK_FALSE(rule_sum_slope_zero_split(Sum(i, 0, N - 1, make_min({P, N - 2 * i})), G, a));
+}
