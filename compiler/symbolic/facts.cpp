@@ -120,7 +120,8 @@ Interval pow_iv(const Interval& b, long n) {
 Interval reciprocal_iv(const Interval& b) {
   // An empty interval ("positive" with upper end 0) comes from contradictory facts, such as
   // an index of par (p = 0, -P): nothing is known (found by tests/cli/run_hostile.py).
-  if (!b.hi.inf && b.hi.v.is_zero()) return Interval::all();
+  // ([-2, 0), open at 0, is negative and not empty: its reciprocal is (-inf, -1 / 2].)
+  if (!b.hi.inf && b.hi.v.is_zero() && !b.negative()) return Interval::all();
   if (b.positive()) {
     End lo = b.hi.inf ? End{0, 0, true} : End{0, numeric(1) / b.hi.v, b.hi.open};
     End hi = (b.lo.v.is_zero()) ? End{1, 0, true} : End{0, numeric(1) / b.lo.v, b.lo.open};
@@ -356,14 +357,26 @@ Interval fixed_range(const ex& e) {
 }  // namespace
 
 Interval Facts::range_rec(const ex& e, int depth) const {
-  if (!nonneg_atoms_.empty() && !is_class<numeric>(e) && !is_class<symbol>(e))
-    for (const ex& a : nonneg_atoms_)
-      if (e.is_equal(a)) {
+  if (!signed_atoms_.empty() && !is_class<numeric>(e) && !is_class<symbol>(e))
+    for (const SignedAtom& a : signed_atoms_)
+      if (e.is_equal(a.e)) {
         Interval r = range_of_node(e, depth);
-        if (r.lo.inf != 0 || r.lo.v.is_negative()) r.lo = End{0, 0, false};
+        if (a.nonpos) {
+          if (r.hi.inf != 0 || r.hi.v.is_positive()) r.hi = End{0, 0, false};
+        } else if (r.lo.inf != 0 || r.lo.v.is_negative()) {
+          r.lo = End{0, 0, false};
+        }
         return r;
       }
   return range_of_node(e, depth);
+}
+
+void Facts::declare_nonneg_atom(const ex& e) {
+  forget_proofs();
+  // -y >= 0 is y <= 0: the node that stands in a product is y.
+  if (is_class<mul>(e) && e.nops() == 2 && e.op(1).is_equal(-1)) signed_atoms_.push_back({e.op(0), true});
+  else if (is_class<mul>(e) && e.nops() == 2 && e.op(0).is_equal(-1)) signed_atoms_.push_back({e.op(1), true});
+  else signed_atoms_.push_back({e, false});
 }
 
 Interval Facts::range_of_node(const ex& e, int depth) const {
@@ -465,6 +478,9 @@ Interval Facts::range_of_node(const ex& e, int depth) const {
       if (b.positive()) {
         Interval r = nonneg_iv();
         if (!b.hi.inf) r.hi = End{0, b.hi.v, true};
+        // An integer mod an integer m is an integer below m: at most m - 1 <= hi - 1.
+        if (!b.hi.inf && b.hi.v.is_integer() && provably_integer(e.op(1)) && provably_integer(e.op(0)))
+          r.hi = End{0, b.hi.v - 1, false};
         return r;
       }
       if (b.negative()) {

@@ -60,11 +60,9 @@ struct Facts {
   const std::vector<ex>& integer_atoms() const { return integer_atoms_; }
   // An expression known to be >= 0 under these facts (a rule's weight whose sign is assumed
   // at the ends of its range, nonneg_weight_conds): its range is clamped at 0 where it
-  // stands as a node. Only for facts that hold where that is so (the weight's own loop).
-  void declare_nonneg_atom(const ex& e) {
-    forget_proofs();
-    nonneg_atoms_.push_back(e);
-  }
+  // stands as a node (-y: y's range clamped above at 0). Only for facts that hold where
+  // that is so (the weight's own loop).
+  void declare_nonneg_atom(const ex& e);
   // A loop index: an integer with lb <= i <= ub.
   void declare_index(const GiNaC::symbol& i, const ex& lb, const ex& ub);
   void add_lower(const GiNaC::symbol& s, const ex& bound, bool strict);
@@ -101,7 +99,7 @@ private:
     Interval iv_declared = Interval::all();  // iv without that default (declare_parameter)
   };
   Interval range_rec(const ex& e, int depth) const;
-  Interval range_of_node(const ex& e, int depth) const;  // range_rec without nonneg_atoms_
+  Interval range_of_node(const ex& e, int depth) const;  // range_rec without signed_atoms_
   // The ranges of symbols already computed within one range() call, by symbol and depth:
   // symbolic bounds recurse into the bounds of their symbols, and a chain of loop indices
   // whose bounds share symbols would otherwise be walked once per path (exponential in
@@ -127,7 +125,11 @@ private:
   std::map<ex, Info, GiNaC::ex_is_less> info_;
   std::vector<ex> integer_exprs_;  // expanded, with integer constants stripped
   std::vector<ex> integer_atoms_;
-  std::vector<ex> nonneg_atoms_;
+  struct SignedAtom {
+    ex e;
+    bool nonpos;  // e <= 0 (else e >= 0)
+  };
+  std::vector<SignedAtom> signed_atoms_;
   // The proofs already made under exactly these facts (proof_memo.cpp): a rule asks the
   // same question of the same facts many times (every pair of a max's arguments, again
   // after each argument it drops). Copies share it until one of them changes.

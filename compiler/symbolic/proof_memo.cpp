@@ -155,7 +155,7 @@ ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
     lst exprs, atoms, nonneg;
     for (const ex& g : integer_exprs_) exprs.append(g);
     for (const ex& g : integer_atoms_) atoms.append(g);
-    for (const ex& g : nonneg_atoms_) nonneg.append(g);
+    for (const SignedAtom& g : signed_atoms_) nonneg.append(lst{g.e, g.nonpos ? 1 : 0});
     memo.registries = lst{exprs, atoms, nonneg};
   }
   // Facts no point meets (an index over 1..0) prove every claim: the cases of a proof that

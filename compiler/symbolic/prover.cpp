@@ -104,6 +104,13 @@ std::optional<ex> first_of(const exvector& v) {
 
 namespace {
 
+// Set while a factor of the top claim's product is proved (signed_factors): that proof, one
+// level down, may still take the slack step.
+bool& slack_for_factor() {
+  thread_local bool on = false;
+  return on;
+}
+
 // A power of a symbolic base with a large whole exponent ((N / P) ^ 1e9): expanding it, or
 // what a substitution N = 1 + t makes of it, writes out the binomial theorem term by term.
 bool has_large_power(const ex& e) {
@@ -216,6 +223,15 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   // an even number of them negative with the number in front: the weight i (N - i + 1) of a
   // triangle's row over 1 <= i <= N - 1, where each factor needs its own bound (i >= 1; i <=
   // N - 1) and the expanded form needs both at once. GiNaC may hold it as -i (i - N - 1).
+  // The factors of the top claim's own product get the slack step of the top level too (a
+  // factor N - i + 1 with i <= N / P), one level down.
+  auto factor_proof = [&](const ex& f) {
+    const bool was = slack_for_factor();
+    slack_for_factor() = depth == 0;
+    bool ok = prove_at(f, strict, depth + 1);
+    slack_for_factor() = was;
+    return ok;
+  };
   auto signed_factors = [&](const ex& m) {
     int sign = 1;
     for (size_t k = 0; k < m.nops(); ++k) {
@@ -224,8 +240,8 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
         const numeric& c = ex_to<numeric>(f);
         if (!c.is_real() || c.is_zero()) return false;
         if (c.is_negative()) sign = -sign;
-      } else if (!prove_at(f, strict, depth + 1)) {
-        if (!prove_at((-f).expand(), strict, depth + 1)) return false;
+      } else if (!factor_proof(f)) {
+        if (!factor_proof((-f).expand())) return false;
         sign = -sign;
       }
     }
@@ -359,7 +375,7 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
     // Linear in its slacks with coefficients >= 0, y is least at slack 0, the bound itself:
     // N - i with i = N / P - t is N - N / P + t, proved from N - N / P >= 0, which its own
     // tactics prove (the shared factor N). Near the top only: the proof of y0 retries too.
-    if (depth == 0) {
+    if (depth == 0 || (depth == 1 && slack_for_factor())) {
       // The slacks: the fresh symbols of the substituted values (declared by the try only).
       std::set<ex, ex_is_less> slacks;
       for (const auto& [sym, v] : m)

@@ -80,9 +80,9 @@ bool Facts::allows(const exmap& env) const {
     auto v = exact_at(g, env);
     if (!v || !v->is_integer()) return false;
   }
-  for (const ex& g : nonneg_atoms_) {
-    auto v = exact_at(g, env);
-    if (!v || v->is_negative()) return false;
+  for (const SignedAtom& g : signed_atoms_) {
+    auto v = exact_at(g.e, env);
+    if (!v || (g.nonpos ? v->is_positive() : v->is_negative())) return false;
   }
   return true;
 }

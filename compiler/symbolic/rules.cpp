@@ -194,21 +194,45 @@ std::optional<WeightSign> nonneg_weight_conds(const ex& w, const symbol& i, cons
     }
     if (!f.provably_nonneg(x)) out.conds.push_back({false, x});
   };
-  // A product is >= 0 where each factor is: those not proved take the ends. An expanded
-  // product (N min(...) - i min(...) + min(...)) is read through its shared factors.
+  // A product is >= 0 where each factor is, up to an even number of factors proved <= 0:
+  // those not proved either way take the ends (one of them negated where the signs proved
+  // leave the product's sign negative). An expanded product (N min(...) - i min(...) +
+  // min(...)) is read through its shared factors, whose signs GiNaC's order picks.
   ex product = w;
   if (is_class<add>(w))
     if (auto g = shared_factors(w)) product = out.form = *g;
+  // `form` becomes the same product with every factor >= 0 (proved, or taken at its ends):
+  // the shape the monotonicity rules read.
+  int sign = 1;
+  ex known = 1;
+  exvector open;
   for (const ex& x : operands_of(product, false)) {
-    if (in.provably_nonneg(x)) continue;
-    if (!x.has(i) || !structurally_convex(x, i, f, -1)) return std::nullopt;
-    // A factor <= 0 throughout (a load the equation subtracts, p - N) is >= 0 only where it
-    // is 0 everywhere: an assumption that leaves the closed form all but unused.
-    if (in.provably_nonneg(-x)) return std::nullopt;
-    add_end(x.subs(exmap{{i, lb}}, subs_options::no_pattern));
-    add_end(x.subs(exmap{{i, ub}}, subs_options::no_pattern));
-    out.factors.push_back(x);
+    if (is_class<numeric>(x)) {
+      if (!ex_to<numeric>(x).is_real() || ex_to<numeric>(x).is_zero()) return std::nullopt;
+      if (ex_to<numeric>(x).is_negative()) sign = -sign;
+      known *= abs(ex_to<numeric>(x));
+    } else if (in.provably_nonneg(x)) {
+      known *= x;
+    } else if (in.provably_nonneg(-x)) {
+      sign = -sign;
+      known *= (-x).expand();
+    } else {
+      open.push_back(x);
+    }
   }
+  // Every factor of proved sign and the product <= 0 (a load the equation subtracts, p -
+  // N): >= 0 only where it is 0 throughout, an assumption that leaves the closed form unused.
+  if (open.empty()) return std::nullopt;
+  open = sorted_by_text(open);
+  if (sign < 0) open[0] = -open[0];
+  for (const ex& x : open) {
+    if (!x.has(i) || !structurally_convex(x, i, f, -1)) return std::nullopt;
+    add_end(x.subs(exmap{{i, lb}}, subs_options::no_pattern).expand());
+    add_end(x.subs(exmap{{i, ub}}, subs_options::no_pattern).expand());
+    out.factors.push_back(x);
+    known *= x;
+  }
+  out.form = known;
   return out;
 }
 

@@ -130,7 +130,7 @@ namespace {
 // with the steps that bound i as facts): with one common direction, the product moves that
 // way (nonneg factors that all rise give a rising product; a rising step switches it on
 // from 0; a falling one switches it off to 0 from a value >= 0). The count of j in i..N,
-// (i - 1 <= N) * (N - i + 1), falls with i.
+// (i - 1 <= N) * (N - i + 1), falls with i. A factor <= 0 is read as its negation.
 std::optional<int> product_direction(const ex& dep, const ex& i, const Facts& f, int depth) {
   std::optional<int> dir = 0;
   auto join = [&](std::optional<int> b) {
@@ -157,11 +157,23 @@ std::optional<int> product_direction(const ex& dep, const ex& i, const Facts& f,
       else on.add_upper(ex_to<symbol>(i), bound, strict);
     }
   }
+  // A factor <= 0 counts as its negation (>= 0, moving the other way), and the product's
+  // direction flips with each: GiNaC may hold (N - i + 1) min(C, N - C i) as -(i - N - 1)
+  // min(C, N - C i), whose factor i - N - 1 <= 0 rises.
+  bool flipped = false;
   for (const ex& o : others) {
     if (!dir) break;
-    if (!on.provably_nonneg(o)) return std::nullopt;
-    join(structural_direction(o, i, f, depth + 1));
+    if (on.provably_nonneg(o)) {
+      join(structural_direction(o, i, f, depth + 1));
+    } else if (on.provably_nonpos(o)) {
+      auto d = structural_direction(o, i, f, depth + 1);
+      join(d ? std::optional<int>(-*d) : std::nullopt);
+      flipped = !flipped;
+    } else {
+      return std::nullopt;
+    }
   }
+  if (dir && flipped) dir = -*dir;
   return dir;
 }
 

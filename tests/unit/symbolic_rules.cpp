@@ -2392,3 +2392,33 @@ TEST_CASE_FIXTURE(Fixture, "a sum whose choice's slope may be 0 is split by that
   CHECK_FALSE(rule_sum_slope_zero_split(e, H, a));
   CHECK_FALSE(rule_sum_slope_zero_split(Sum(i, 0, N - 1, make_min({P, N - 2 * i})), G, a));
 }
+
+// The factors of a claim's product get the top level's slack step: N - i + 1 over i <= N / P
+// follows from N - N / P >= 0 (P >= 1) whether it stands alone or in a weight
+// (N - i + 1) / (2 - (i mod P) mod 2), which GiNaC holds as -(N - i + 1) / ((i mod P) mod 2 - 2).
+TEST_CASE_FIXTURE(Fixture, "a product's factors are proved with the slack of their bound") {
+  Facts G = F;
+  G.add_lower(P, 1, false);
+  G.declare_index(i, 0, N / P);
+  CHECK(G.provably_nonneg(N - i + 1));
+  ex w = (N - i + 1) / (2 - mod_of(mod_of(i, P), 2));
+  ex xm = mod_of(mod_of(i, P), 2) - 2;  // in [-2, -1]: an integer mod 2 is 0 or 1
+  CHECK(G.range(1 / xm).negative());
+  CHECK(G.provably_nonneg((N - i + 1) * P));
+  CHECK(G.provably_nonneg((i - N - 1) / xm));
+  CHECK(G.provably_nonneg(w));
+  CHECK(G.provably_nonneg(-(N - i + 1) / (mod_of(mod_of(i, P), 2) - 2)));
+  // Not a real x mod 2, which may come as near 2 as it likes (x - 2 in [-2, 0), 1 / (x - 2)
+  // unbounded below but negative); nor where the bound leaves the factor negative: i <= 2 N
+  // / P at P = 1 reaches 2 N.
+  symbol y("y");
+  Facts R = F;
+  R.declare(y, "y");
+  CHECK(R.range(1 / (mod_of(y, 2) - 2)).negative());
+  CHECK_FALSE(R.provably_nonneg(1 + 1 / (mod_of(y, 2) - 2)));
+  CHECK(G.provably_nonneg(1 + 1 / xm));
+  Facts H = F;
+  H.add_lower(P, 1, false);
+  H.declare_index(i, 0, 2 * N / P);
+  CHECK_FALSE(H.provably_nonneg((N - i + 1) / (2 - mod_of(mod_of(i, P), 2))));
+}
