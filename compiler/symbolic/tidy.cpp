@@ -237,6 +237,63 @@ std::optional<ex> collect_over_roundings(const ex& x) {
   return out;
 }
 
+// A sum that holds a product of sums, C + C * (b - 1), expanded where that prints shorter
+// (C * b): x is read as a polynomial in its symbols and atoms (floor, ceil, mod, min, max,
+// comparisons, reductions: each a temporary symbol). Kept only where every atom of x is
+// still in the result, so no term that may have no value cancels away. nullopt otherwise.
+std::optional<ex> expand_when_shorter(const ex& x) {
+  if (!is_class<add>(x) || x.nops() > 16) return std::nullopt;
+  // A guard times a sum (if/else arms, (n < eager) * (...)) keeps its shape: it reads as
+  // the model's branches.
+  bool product_of_sum = false;
+  for (const ex& t : x)
+    if (is_class<mul>(t)) {
+      bool guarded = false, sum = false;
+      for (const ex& f : t) {
+        guarded = guarded || is_comparison(f);
+        sum = sum || is_class<add>(f);
+      }
+      if (guarded && sum) return std::nullopt;
+      product_of_sum = product_of_sum || sum;
+    }
+  if (!product_of_sum) return std::nullopt;
+  exmap to_sym, to_atom;
+  struct Atoms : map_function {
+    std::function<ex(const ex&)> f;
+    ex operator()(const ex& e) override { return f(e); }
+  } walk;
+  std::function<ex(const ex&)> atoms = [&](const ex& e) -> ex {
+    if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
+    if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(walk);
+    auto it = to_sym.find(e);
+    if (it != to_sym.end()) return it->second;
+    symbol t("_atom" + std::to_string(to_sym.size()));
+    to_sym[e] = t;
+    to_atom[t] = e;
+    return t;
+  };
+  walk.f = atoms;
+  ex p = atoms(x);
+  if (!plain_polynomial(p)) return std::nullopt;
+  ex q = p.expand();
+  for (const auto& [atom, t] : to_sym)
+    if (!q.has(t)) return std::nullopt;
+  // The expanded form, or that factored where it prints shorter still; not over more than
+  // four symbols and atoms, where a factor would mix machine constants that read better as
+  // one term each (N (N - 1) / 2 t_add + ...).
+  ex candidate = q.subs(to_atom, subs_options::no_pattern);
+  std::set<ex, ex_is_less> names;
+  for (const_preorder_iterator it = q.preorder_begin(); it != q.preorder_end(); ++it)
+    if (is_class<symbol>(*it)) names.insert(*it);
+  ex fq = names.size() <= 4 ? factor_polynomial(q) : q;
+  if (!fq.is_equal(q) && (fq - q).expand().is_zero()) {
+    ex fc = fq.subs(to_atom, subs_options::no_pattern);
+    if (to_pamela(fc).size() < to_pamela(candidate).size()) candidate = fc;
+  }
+  if (to_pamela(candidate).size() >= to_pamela(x).size()) return std::nullopt;
+  return candidate;
+}
+
 // Readable output: a polynomial sum is replaced by its factored form when that prints
 // shorter (N * (N + 1) / 2 rather than 0.5 * N + 0.5 * N ^ 2). factor() is exact, so the
 // value never changes. Bottom-up, so polynomials inside max, reductions etc. are tidied too.
@@ -274,6 +331,9 @@ struct Tidy : map_function {
       if (auto cx = collect_over_roundings(x)) {
         ++fired;
         x = *cx;
+      } else if (auto ex_ = expand_when_shorter(x)) {
+        ++fired;
+        x = *ex_;
       }
     }
     if (auto px = sign_canonical(x)) x = *px;

@@ -4,6 +4,7 @@
 
 #include "compiler/symbolic/symbolic.h"
 #include "compiler/symbolic/rules_internal.h"
+#include "compiler/symbolic/tidy.h"
 
 #include <random>
 
@@ -2421,4 +2422,34 @@ TEST_CASE_FIXTURE(Fixture, "a product's factors are proved with the slack of the
   H.add_lower(P, 1, false);
   H.declare_index(i, 0, 2 * N / P);
   CHECK_FALSE(H.provably_nonneg((N - i + 1) / (2 - mod_of(mod_of(i, P), 2))));
+}
+
+// Readable forms: a sum that holds a product of sums prints expanded where that is shorter,
+// C + C * (ceil(N / P) - 1) as C * ceil(N / P), and factored over few names: a cyclic class's
+// rows 0.5 P (a - a^2) + N a as 0.5 (2 N - P (a - 1)) a. The value is the same at every
+// point; a guard times a sum keeps the shape of the branches; no rounding cancels away.
+TEST_CASE_FIXTURE(Fixture, "a sum of products of sums prints expanded or factored where shorter") {
+  symbol C("C");
+  TidyMemo memo;
+  long fired = 0;
+  ex a = ceil_of(N / P);
+  ex e1 = C + C * (a - 1);
+  ex t1 = tidy(e1, memo, fired);
+  CHECK(to_pamela(t1) == "C * ceil(N / P)");
+  ex e2 = numeric(1, 2) * P * (a - pow(a, 2)) + N * a;
+  ex t2 = tidy(e2, memo, fired);
+  CHECK(to_pamela(t2) == "0.5 * (2 * N - P * (ceil(N / P) - 1)) * ceil(N / P)");
+  for (int n : {0, 1, 7, 100})
+    for (int pp : {1, 2, 3, 64}) {
+      GiNaC::exmap env{{N, n}, {P, pp}, {C, numeric(5, 2)}};
+      CHECK(ev(t1, env) == ev(e1, env));
+      CHECK(ev(t2, env) == ev(e2, env));
+    }
+  // A guard times a sum stays as written (an if/else of the model).
+  ex g = compare(Cmp::Lt, N, P) * (a * C + N) + C * (N + 1);
+  CHECK(tidy(g, memo, fired).has(a * C + N));
+  // A rounding that would cancel stays: (a + 1) N - a N is N, but a has no value at P = 0.
+  ex cancel = (a + 1) * N - a * N;
+  REQUIRE(GiNaC::is_a<GiNaC::add>(cancel));
+  CHECK(tidy(cancel, memo, fired).has(a));
 }
