@@ -285,7 +285,12 @@ std::optional<ex> expand_when_shorter(const ex& x) {
   std::set<ex, ex_is_less> names;
   for (const_preorder_iterator it = q.preorder_begin(); it != q.preorder_end(); ++it)
     if (is_class<symbol>(*it)) names.insert(*it);
-  ex fq = names.size() <= 4 ? factor_polynomial(q) : q;
+  // A factor worth a look needs three terms and a square: a * (N - P (a - 1) / 2) from a
+  // class's rows (a sum of two terms or a multilinear one prints about as short expanded).
+  bool square = false;
+  for (const ex& n : names) square = square || q.degree(n) >= 2;
+  const bool worth = names.size() <= 4 && square && is_class<add>(q) && q.nops() >= 3;
+  ex fq = worth ? factor_polynomial(q) : q;
   if (!fq.is_equal(q) && (fq - q).expand().is_zero()) {
     ex fc = fq.subs(to_atom, subs_options::no_pattern);
     if (to_pamela(fc).size() < to_pamela(candidate).size()) candidate = fc;
