@@ -149,6 +149,51 @@ std::optional<ex> merge_quotient_remainder(const ex& x) {
   return out;
 }
 
+// x read as a polynomial in its symbols and atoms: every node that is not a symbol, number,
+// sum, product or power to a number (floor, ceil, mod, min, max, comparisons, reductions)
+// becomes a temporary symbol, the same one for equal nodes, outermost first (a rounding
+// inside another stays inside it). `to_atom` reads the symbols back.
+struct Atomized {
+  exmap to_sym, to_atom;
+  std::vector<ex> roundings;          // the symbols of floor and ceil, in order of meeting
+  std::set<ex, ex_is_less> zero_one;  // the symbols of comparisons (0 or 1)
+  ex poly;
+  explicit Atomized(const ex& x) {
+    struct Walk : map_function {
+      Atomized& a;
+      explicit Walk(Atomized& a_) : a(a_) {}
+      ex operator()(const ex& e) override {
+        if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
+        if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(*this);
+        auto it = a.to_sym.find(e);
+        if (it != a.to_sym.end()) return it->second;
+        symbol t("_atom" + std::to_string(a.to_sym.size()));
+        a.to_sym[e] = t;
+        a.to_atom[t] = e;
+        Fn fn = pamela_function(e);
+        if (fn == Fn::Floor || fn == Fn::Ceil) a.roundings.push_back(t);
+        if (is_comparison(e)) a.zero_one.insert(t);
+        return t;
+      }
+    } walk(*this);
+    poly = walk(x);
+  }
+  // y (in x's atoms or not) with x's atoms as symbols, for comparing with poly.
+  ex read(const ex& y) {
+    struct Walk : map_function {
+      const exmap& to_sym;
+      explicit Walk(const exmap& m) : to_sym(m) {}
+      ex operator()(const ex& e) override {
+        if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
+        if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(*this);
+        auto it = to_sym.find(e);
+        return it != to_sym.end() ? it->second : e;
+      }
+    } walk(to_sym);
+    return walk(y);
+  }
+};
+
 // A sum collected over its roundings: x is a polynomial in symbols and atoms (floor, ceil,
 // mod, min, max, reductions: each a temporary symbol), and the terms that hold a rounding
 // r are gathered as (r + s) * cofactor, s in {-1, 0, 1}, the cofactor written in r again.
@@ -159,31 +204,13 @@ std::optional<ex> merge_quotient_remainder(const ex& x) {
 // shorter than x. An identity of polynomials, so the value never changes (checked).
 std::optional<ex> collect_over_roundings(const ex& x) {
   if (!is_class<add>(x) || x.nops() < 4 || x.nops() > 16) return std::nullopt;
-  exmap to_sym, to_atom;
-  std::vector<ex> roundings;
-  std::set<ex, ex_is_less> zero_one;
-  struct Atoms : map_function {
-    std::function<ex(const ex&)> f;
-    ex operator()(const ex& e) override { return f(e); }
-  } walk;
-  std::function<ex(const ex&)> atoms = [&](const ex& e) -> ex {
-    if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
-    if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(walk);
-    auto it = to_sym.find(e);
-    if (it != to_sym.end()) return it->second;
-    symbol t("_atom" + std::to_string(to_sym.size()));
-    to_sym[e] = t;
-    to_atom[t] = e;
-    Fn fn = pamela_function(e);
-    if (fn == Fn::Floor || fn == Fn::Ceil) roundings.push_back(t);
-    if (is_comparison(e)) zero_one.insert(t);
-    return t;
-  };
-  walk.f = atoms;
-  ex p = atoms(x);
+  Atomized at(x);
+  const exmap& to_atom = at.to_atom;
+  std::vector<ex> roundings = at.roundings;
+  ex p = at.poly;
   // A comparison is 0 or 1, so its whole powers are itself (cmp_power's theorem): the
   // square a rounding's shift leaves, (2 - (2 <= P)) ^ 2, is gathered as one term.
-  if (!zero_one.empty()) p = zero_one_powers(p.expand(), zero_one);
+  if (!at.zero_one.empty()) p = zero_one_powers(p.expand(), at.zero_one);
   if (roundings.empty() || roundings.size() > 3 || !plain_polynomial(p)) return std::nullopt;
   // Gathered first: the roundings of highest degree, then those in the most terms (a count
   // squared in a sum of counts; ceil(N) beside it only multiplies), then printed order.
@@ -233,7 +260,7 @@ std::optional<ex> collect_over_roundings(const ex& x) {
     }
   }
   // Read back into the same atoms (top-down: a rounding inside another stays inside it).
-  if (out && !(atoms(*out) - p).expand().is_zero()) return std::nullopt;
+  if (out && !(at.read(*out) - p).expand().is_zero()) return std::nullopt;
   return out;
 }
 
@@ -257,31 +284,16 @@ std::optional<ex> expand_when_shorter(const ex& x) {
       product_of_sum = product_of_sum || sum;
     }
   if (!product_of_sum) return std::nullopt;
-  exmap to_sym, to_atom;
-  struct Atoms : map_function {
-    std::function<ex(const ex&)> f;
-    ex operator()(const ex& e) override { return f(e); }
-  } walk;
-  std::function<ex(const ex&)> atoms = [&](const ex& e) -> ex {
-    if (is_class<symbol>(e) || is_class<numeric>(e)) return e;
-    if (is_class<add>(e) || is_class<mul>(e) || (is_class<power>(e) && is_class<numeric>(e.op(1)))) return e.map(walk);
-    auto it = to_sym.find(e);
-    if (it != to_sym.end()) return it->second;
-    symbol t("_atom" + std::to_string(to_sym.size()));
-    to_sym[e] = t;
-    to_atom[t] = e;
-    return t;
-  };
-  walk.f = atoms;
-  ex p = atoms(x);
+  Atomized at(x);
+  const ex& p = at.poly;
   if (!plain_polynomial(p)) return std::nullopt;
   ex q = p.expand();
-  for (const auto& [atom, t] : to_sym)
+  for (const auto& [atom, t] : at.to_sym)
     if (!q.has(t)) return std::nullopt;
   // The expanded form, or that factored where it prints shorter still; not over more than
   // four symbols and atoms, where a factor would mix machine constants that read better as
   // one term each (N (N - 1) / 2 t_add + ...).
-  ex candidate = q.subs(to_atom, subs_options::no_pattern);
+  ex candidate = q.subs(at.to_atom, subs_options::no_pattern);
   std::set<ex, ex_is_less> names;
   for (const_preorder_iterator it = q.preorder_begin(); it != q.preorder_end(); ++it)
     if (is_class<symbol>(*it)) names.insert(*it);
@@ -292,7 +304,7 @@ std::optional<ex> expand_when_shorter(const ex& x) {
   const bool worth = names.size() <= 4 && square && is_class<add>(q) && q.nops() >= 3;
   ex fq = worth ? factor_polynomial(q) : q;
   if (!fq.is_equal(q) && (fq - q).expand().is_zero()) {
-    ex fc = fq.subs(to_atom, subs_options::no_pattern);
+    ex fc = fq.subs(at.to_atom, subs_options::no_pattern);
     if (to_pamela(fc).size() < to_pamela(candidate).size()) candidate = fc;
   }
   if (to_pamela(candidate).size() >= to_pamela(x).size()) return std::nullopt;
