@@ -226,11 +226,12 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   // The factors of the top claim's own product get the slack step of the top level too (a
   // factor N - i + 1 with i <= N / P), one level down.
   auto factor_proof = [&](const ex& f) {
-    const bool was = slack_for_factor();
+    struct Restore {  // also where GiNaC throws inside the proof
+      bool was = slack_for_factor();
+      ~Restore() { slack_for_factor() = was; }
+    } restore;
     slack_for_factor() = depth == 0;
-    bool ok = prove_at(f, strict, depth + 1);
-    slack_for_factor() = was;
-    return ok;
+    return prove_at(f, strict, depth + 1);
   };
   auto signed_factors = [&](const ex& m) {
     int sign = 1;

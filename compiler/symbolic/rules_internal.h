@@ -79,6 +79,8 @@ std::optional<std::pair<GiNaC::numeric, ex>> linear_in(const ex& e, const ex& i)
 // wherever r has a value (each factor of a proved nonzero, or a symbol that a bound of r
 // divides by: i = 0..ceil(N / C) - 1 has no value at C = 0). nullopt otherwise, and for a
 // numeric slope (linear_in's case).
+// The base x of a factor x ^ k with k a whole number >= 1 (zero where x is), else the factor.
+ex power_base(const ex& factor);
 struct SignedSlope {
   ex slope, offset;
   bool positive;

@@ -30,6 +30,11 @@ bool divides_by(const ex& x, const ex& s) {
 }
 }  // namespace
 
+ex power_base(const ex& factor) {
+  return is_class<power>(factor) && is_class<numeric>(factor.op(1)) && ex_to<numeric>(factor.op(1)).is_pos_integer()
+             ? factor.op(0) : factor;
+}
+
 std::optional<SignedSlope> signed_slope(const ex& g, const reduction& r, const Facts& f) {
   const ex& i = r.index_ex();
   ex x = g.expand();
@@ -42,8 +47,7 @@ std::optional<SignedSlope> signed_slope(const ex& g, const reduction& r, const F
   // the range divides by, so that where it is 0 the sum has no value either.
   for (const ex& factor : operands_of(a, false)) {
     if (f.provably_positive(factor) || f.provably_positive(-factor)) continue;
-    ex base = is_class<power>(factor) && is_class<numeric>(factor.op(1)) && ex_to<numeric>(factor.op(1)).is_pos_integer()
-                  ? factor.op(0) : factor;
+    ex base = power_base(factor);
     if (is_class<symbol>(base) && (divides_by(r.lb(), base) || divides_by(r.ub(), base))) continue;
     return std::nullopt;
   }

@@ -572,8 +572,7 @@ std::optional<symbol> zero_slope_factor(const ex& x, const ex& i, const Facts& f
       ex a = dx.coeff(i, 1);
       if (!a.has(i) && !is_class<numeric>(a) && !may_fail(a, f) && (f.provably_nonneg(a) || f.provably_nonneg(-a)))
         for (const ex& factor : operands_of(a, false)) {
-          ex base = is_class<power>(factor) && is_class<numeric>(factor.op(1)) && ex_to<numeric>(factor.op(1)).is_pos_integer()
-                        ? factor.op(0) : factor;
+          ex base = power_base(factor);
           if (is_class<symbol>(base) && !f.mentions_index(base) && f.provably_nonneg(base) && !f.provably_positive(base))
             consider(ex_to<symbol>(base));
         }
