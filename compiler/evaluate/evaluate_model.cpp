@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 
@@ -269,6 +270,43 @@ GiNaC::ex time_form_at(const CostModel& model, const GiNaC::ex& time_value, cons
   }
   return time_value;
 }
+
+// Errors that say the model has no value at the point, whichever form evaluates it; a work
+// limit or a number too large for the budget says only that this form stopped.
+bool definite_no_value(DiagKind kind) {
+  switch (kind) {
+    case DiagKind::NonIntegerBound:
+    case DiagKind::DivisionByZero:
+    case DiagKind::DomainError:
+    case DiagKind::EmptyRange:
+    case DiagKind::InvalidCondition:
+    case DiagKind::InvalidMultiplicity:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Where an evaluation error is reported: at the loop whose bound it names, as the simulator
+// does; else at the equation. Loops at the same depth with the same index name share one
+// symbol (lowering's memo): of those, the one written in the equation's own lines (after
+// its start, before the next equation of the file); where none is, and more than one loop
+// has the symbol, the equation (pointing at one of them could name a loop that is fine).
+Loc loop_site(const CostModel& model, const sym::EvalError& err, Loc equation) {
+  if (!GiNaC::is_a<GiNaC::symbol>(err.loop_index)) return equation;
+  std::uint32_t next = UINT32_MAX;  // the line of the next equation in the same file
+  for (const CostEquation& q : model.equations)
+    if (q.loc.file == equation.file && q.loc.line > equation.line && q.loc.line < next) next = q.loc.line;
+  const Loc* only = nullptr;
+  int sites = 0;
+  for (const LoopSite& l : model.loops) {
+    if (!err.loop_index.is_equal(l.index) || !l.loc.valid()) continue;
+    if (l.loc.file == equation.file && l.loc.line >= equation.line && l.loc.line < next) return l.loc;
+    if (!only || only->line != l.loc.line || only->col != l.loc.col || only->file != l.loc.file) ++sites;
+    only = &l.loc;
+  }
+  return sites == 1 ? *only : equation;
+}
 }  // namespace
 
 bool parse_binding_value(const std::string& text, GiNaC::numeric& out) {
@@ -436,9 +474,16 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
         sym::WorkBudget budget;
         budget.steps_left = 10'000'000;  // past that, the closed form's budget and messages
         result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
-      } catch (const sym::EvalError&) {
-        result.needs_closed_form = true;
-        return result;
+      } catch (const sym::EvalError& err) {
+        // The model has no value here (a bound that is not an integer, a division by 0):
+        // the closed form, where its assumptions fail, evaluates this same model to this
+        // same error, and where they hold it has no value either. Building it would only
+        // cost time (seconds on a large model). A spent budget is not such an answer.
+        if (!definite_no_value(err.diag.kind)) {
+          result.needs_closed_form = true;
+          return result;
+        }
+        fail(err.diag.kind, e->name + ": " + err.message, loop_site(model, err, e->loc));
       }
       continue;
     }
@@ -487,14 +532,7 @@ EvalResult evaluate_model(const CostModel& model, const EvalRequest& request) {
       }
       result.values.emplace_back(e->name, sym::evaluate(x, env, budget));
     } catch (const sym::EvalError& err) {
-      // A loop's bound: point at that loop, as the simulator does; else at the equation.
-      Loc where = e->loc;
-      for (const LoopSite& l : model.loops)
-        if (GiNaC::is_a<GiNaC::symbol>(err.loop_index) && err.loop_index.is_equal(l.index) && l.loc.valid()) {
-          where = l.loc;
-          break;
-        }
-      fail(err.diag.kind, e->name + ": " + err.message, where);
+      fail(err.diag.kind, e->name + ": " + err.message, loop_site(model, err, e->loc));
     }
   }
   return result;

@@ -39,6 +39,32 @@ struct Interval {
   bool negative() const;
 };
 
+// A budget of work for one claim's proof: nodes whose range is taken, proof steps tried. A
+// claim that needs more is left unproved, which every rule reads as "can't prove" (sound:
+// the rule then does not fire). Counted, not timed, so the answer is the same on every run.
+// The claim's budget starts where a rule asks (Facts::memo_prove); claims asked inside that
+// proof share it. Outside a proof nothing is counted.
+class ProofWork {
+ public:
+  static constexpr long kSteps = 50000;
+  ProofWork();
+  ~ProofWork();
+  ProofWork(const ProofWork&) = delete;
+  ProofWork& operator=(const ProofWork&) = delete;
+  static bool spend(long n = 1) {  // false once the running budget is spent
+    long& l = left_ref();
+    if (l < 0) return true;
+    if (l == 0) return false;
+    l = l > n ? l - n : 0;
+    return true;
+  }
+  static long left() { return left_ref(); }
+
+ private:
+  static long& left_ref();
+  bool owner_;
+};
+
 struct Facts {
   // A parameter: real, default [0, inf).
   void declare(const GiNaC::symbol& s, const std::string& name);

@@ -60,6 +60,17 @@ struct Facts::ProofMemo {
   int empty = -1;  // numerically_empty(), once asked (-1: not yet)
 };
 
+long& ProofWork::left_ref() {
+  thread_local long left = -1;  // -1: no budget running
+  return left;
+}
+ProofWork::ProofWork() : owner_(left_ref() < 0) {
+  if (owner_) left_ref() = kSteps;
+}
+ProofWork::~ProofWork() {
+  if (owner_) left_ref() = -1;
+}
+
 namespace {
 thread_local int proof_depth = 0;  // provably_* calls under way on this thread
 struct Nested {
@@ -213,6 +224,7 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
       ok = a.ok;
       if (ok) log = a.used;  // the same computation logged the same
     } else {
+      ProofWork work;  // this claim's own budget, whoever asked
       Interval r = range(e);
       ok = (strict ? r.positive() : r.nonneg()) || (!refuted(e, strict) && prove(e, strict));
       if (shared.size() >= shared_limit) shared.clear();

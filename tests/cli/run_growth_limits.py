@@ -8,9 +8,10 @@ input per class of tests/bench/growth_bench.py, through compile, eval and simula
             33rd loop), and the same depth reached through 64 processes calling each other
   vectors   no limit: a literal of 2^15 elements gives its value (vector literals are built
             in linear time)
-  isums     32 lines d_k = sum (i = 1, d_{k-1}) { i + 1 }: compile and eval stop d21, whose
-            closed form passes 300,000 digits (ValueTooLarge); simulate refuses the delay
-            before its steps (WorkLimit)
+  isums     32 lines d_k = sum (i = 1, d_{k-1}) { i + 1 } (d10 adds 1 / 3): compile stops
+            d21, whose closed form passes 300,000 digits (ValueTooLarge); eval, at its one
+            point, finds d11's bound d10 is not an integer (NonIntegerBound) before any
+            number grows; simulate refuses the delay before its steps (WorkLimit)
 
 Not a timed test: each run has a CPU limit (RLIMIT_CPU) and a peak-memory check that only a
 runaway breaks (before these limits, the first two classes ran for minutes and gigabytes)."""
@@ -21,18 +22,18 @@ import growth_bench  # noqa: E402  (the generators the benchmark measures)
 import harness
 from harness import check
 
-CPU_SECONDS = 30 * float(os.environ.get("PAMC_TIMEOUT_SCALE", "1"))
 PEAK_MIB = 100 * float(os.environ.get("PAMC_TIMEOUT_SCALE", "1"))  # ASan doubles memory
 
 
-def limited():
-    resource.setrlimit(resource.RLIMIT_CPU, (int(CPU_SECONDS), int(CPU_SECONDS) + 1))
+def limiter(seconds):
+    seconds = int(max(1, seconds * float(os.environ.get("PAMC_TIMEOUT_SCALE", "1"))))
+    return lambda: resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
 
 
-def run(args):
+def run(args, cpu_seconds=30):
     """(exit status or -signal, stdout, stderr, peak MiB) of pamc under the CPU limit."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        p = subprocess.Popen([harness.PAMC, *args], stdout=out, stderr=err, preexec_fn=limited)
+        p = subprocess.Popen([harness.PAMC, *args], stdout=out, stderr=err, preexec_fn=limiter(cpu_seconds))
         _, status, ru = os.wait4(p.pid, 0)
         out.seek(0)
         err.seek(0)
@@ -70,10 +71,12 @@ def main():
         past_limit(tmp, "nesting_calls_64.pam", calls + "process main = p64\n", "NestingTooDeep", "2:14",
                    "loops nested more than 32 deep", "p33")
         # Sums of a polynomial in the index, each the bound of the next: d21 (line 22) passes
-        # the digit limit; the simulator's per-expression step budget refuses the delay.
+        # the digit limit; eval's point has no value (d10 = ... + 1 / 3 bounds d11's loop),
+        # reported at the process, since every line's loop has the index i; the simulator's
+        # per-expression step budget refuses the delay.
         path = harness.write(tmp, "isums_32.pam", growth_bench.isums(32))
         for command, where, kind, said in (("compile", "22:1", "ValueTooLarge", "d21: the exact value of a number"),
-                                           ("eval", "22:1", "ValueTooLarge", "d21: the exact value of a number"),
+                                           ("eval", "34:1", "NonIntegerBound", "T_main: non-integer loop bound (upper = "),
                                            ("simulate", "33:15", "WorkLimit", "a delay time: its evaluation would take")):
             located = re.compile(r"^%s:%s: error: %s.*\[%s\]$" % (re.escape(path), where, re.escape(said), kind), re.M)
             rc, out, err, peak = run([command, path])
@@ -90,6 +93,26 @@ def main():
                   "rc=%s %s %s" % (rc, out[:200], err[:300]))
             check("vectors_32768.pam: pamc %s: peak memory under %d MiB" % (command, PEAK_MIB), peak < PEAK_MIB,
                   "%.1f MiB" % peak)
+        # A weight whose inner sums close to polynomials of hundreds of terms, under a cyclic
+        # map of blocks: each rule asks claims about it that interval arithmetic cannot
+        # settle, and the prover's retries expanded them (37 s of cpu). A claim now has a
+        # counted budget of proof steps, and one that spends it stays unproved.
+        heavy = ("numeric parameter B\nnumeric parameter C\nnumeric parameter N\nnumeric parameter P\n"
+                 "resource cpu(p) = fcfs(p, 1)\n"
+                 "process main = seq (k = 1, N - 1) par (i = k, N) use(cpu((i div B) mod P), "
+                 "((min(N - i + 1, C) + min(i * C, C)) * ((i - C) * (N - i))) * (1 + (i mod 2)))\n")
+        path = harness.write(tmp, "heavy_weight.pam", heavy)
+        rc, out, err, peak = run(["compile", path])
+        check("heavy_weight.pam: pamc compile ends (with the loops it cannot close named)",
+              rc == 0 and "numeric T_main = " in out and "% open:" in out, "rc=%s %s" % (rc, err[:300]))
+        # At a point where the model has no value (N = 10.5: a loop bound that is not an
+        # integer), eval says so from the model at once, without building the closed form
+        # for every value (which costs the seconds above and ends in the same error).
+        rc, out, err, peak = run(["eval", path, "-D", "N=10.5", "-D", "B=2", "-D", "C=3", "-D", "P=4"],
+                                 cpu_seconds=2)
+        check("heavy_weight.pam: pamc eval at N = 10.5: exit 1, NonIntegerBound at the loop, within 2 s of cpu",
+              rc == 1 and re.search(r"heavy_weight.pam:6:16: error: T_main: non-integer loop bound \(upper = 9.5\)", err),
+              "rc=%s %s" % (rc, err[:300]))
     return harness.summary("growth-limit checks")
 
 
