@@ -134,8 +134,42 @@ std::optional<ex> shared_factors(const ex& h) {
   return c * rest.expand();
 }
 
+// Whether "e is an integer" leaves e, under the facts, finitely many values that are also
+// few parameter values: e's range is bounded and holds at most one integer, or e reads one
+// symbol. 1 / B with B >= 1 lies in (0, 1] (B = 1 only); 2 / B in (0, 2] (B = 1 or 2). A
+// closed form under such an assumption is all but never used, so the rule gives up.
+bool pins_to_few_values(const ex& e, const Facts& f) {
+  auto& log = DefaultBoundLog::used();  // a range read to refuse relies on nothing
+  const size_t mark = log.size();
+  Interval r = f.range(e);
+  log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end());  // no new symbol: symbols number GiNaC's term order
+  if (r.lo.inf != 0 || r.hi.inf != 0 || !r.lo.v.is_rational() || !r.hi.v.is_rational()) return false;
+  numeric lo = -floor_num(-r.lo.v), hi = floor_num(r.hi.v);
+  if (r.lo.open && lo == r.lo.v) lo += 1;
+  if (r.hi.open && hi == r.hi.v) hi -= 1;
+  if (hi - lo < 1) return true;
+  int symbols = 0;
+  for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+    if (is_class<symbol>(*it) && ++symbols > 1) return false;
+  return symbols == 1;
+}
+
+// Whether e >= 0 holds at most where e = 0 under the facts (-e >= 0 proved: 0 >= K beside
+// K >= 0). A rule that gives up on it relies on nothing, so the default signs that proof
+// used are taken back from the log.
+bool holds_nowhere_or_at_zero(const ex& e, const Facts& f) {
+  auto& log = DefaultBoundLog::used();
+  const size_t mark = log.size();
+  bool thin = f.provably_nonneg(-e);
+  log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end());  // no new symbol: symbols number GiNaC's term order
+  return thin;
+}
+
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
+// An assumption that the facts leave true at one value of its expression only (e >= 0
+// where e <= 0 is proved: e = 0; an integer e whose range holds one integer) is refused as
+// one that holds nowhere is: the closed form would all but never be used.
 bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
   std::vector<const Cond*> unproved;
   std::vector<Cond> split;  // integer conditions on index polynomials, as their coefficients
@@ -150,6 +184,7 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
         if (f.provably_integer(k)) continue;
         if (f.mentions_index(k)) return false;
         if (is_class<numeric>(k)) return false;  // "0.5 is an integer": false at every point
+        if (pins_to_few_values(k, f)) return false;
         split.push_back({true, k});
       }
       continue;
@@ -157,8 +192,10 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
     if (f.mentions_index(c.e)) return false;
     if (!c.integer && is_class<numeric>(c.e.expand())) return false;  // provably false
     // Negative wherever the facts hold (0 >= 2 ^ ceil(log2(P))): an assumption no point
-    // meets leaves a closed form that is never used. The rule gives up instead.
-    if (!c.integer && f.provably_positive(-c.e)) return false;
+    // meets leaves a closed form that is never used. The rule gives up instead; also where
+    // it is <= 0 wherever they hold (0 >= K beside K >= 0: met at K = 0 alone).
+    if (!c.integer && holds_nowhere_or_at_zero(c.e, f)) return false;
+    if (c.integer && !is_class<numeric>(c.e) && pins_to_few_values(c.e, f)) return false;
     unproved.push_back(&c);
   }
   for (const Cond& c : split) unproved.push_back(&c);

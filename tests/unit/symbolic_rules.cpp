@@ -2453,3 +2453,32 @@ TEST_CASE_FIXTURE(Fixture, "a sum of products of sums prints expanded or factore
   REQUIRE(GiNaC::is_a<GiNaC::add>(cancel));
   CHECK(tidy(cancel, memo, fired).has(a));
 }
+
+TEST_CASE_FIXTURE(Fixture, "an assumption the facts leave true at one value only is refused, and assumes nothing") {
+  // B >= 1 an integer (as `i div B` implies): 1 / B lies in (0, 1], so "1 / B is an
+  // integer" holds at B = 1 alone, and a closed form under it would all but never be used.
+  symbol B("B"), K("K");
+  Facts g = F;
+  g.declare_parameter(B, "B");
+  g.declare_integer(B);
+  g.add_lower(B, 1, false);
+  g.declare_parameter(K, "K");
+  Assumptions none;
+  CHECK(!detail::require({{true, 1 / B}}, g, none));
+  CHECK(!detail::require({{true, 2 / B}}, g, none));  // B = 1 or 2: a few values of one symbol
+  CHECK(none.items.empty());
+  // 0 >= K beside the default K >= 0 holds at K = 0 alone; the proof of K >= 0 that showed
+  // it used K's default sign, which the refusal must not leave recorded.
+  DefaultBoundLog::used().clear();
+  DefaultBoundLog::recording() = true;
+  CHECK(!detail::require({{false, -K}}, g, none));
+  CHECK(DefaultBoundLog::used().empty());
+  DefaultBoundLog::recording() = false;
+  CHECK(none.items.empty());
+  // Control: where the expression can take many integer values, or be above 0, they are
+  // recorded as before.
+  Assumptions some;
+  CHECK(detail::require({{true, N / B}, {false, N - K}}, g, some));
+  CHECK(some.items.count("B divides N") == 1);
+  CHECK(some.items.count("N >= K") == 1);
+}
