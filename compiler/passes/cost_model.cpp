@@ -50,13 +50,18 @@ const CostEquation* CostModel::equation(const std::string& n) const {
 namespace {
 
 // The outermost reductions of e (an open inner loop is reported through its outer one's
-// "an inner loop stays open" only when the outer one has nothing else to say).
-void outer_reductions(const GiNaC::ex& e, std::vector<GiNaC::ex>& out) {
+// "an inner loop stays open" only when the outer one has nothing else to say), each with
+// whether a negative number multiplies it where it stands (-sum { ... }).
+void outer_reductions(const GiNaC::ex& e, std::vector<std::pair<GiNaC::ex, bool>>& out, bool negated = false) {
   if (sym::is_class<sym::reduction>(e)) {
-    out.push_back(e);
+    out.emplace_back(e, negated);
     return;
   }
-  for (std::size_t k = 0; k < e.nops(); ++k) outer_reductions(e.op(k), out);
+  bool flip = false;
+  if (GiNaC::is_a<GiNaC::mul>(e))
+    for (std::size_t k = 0; k < e.nops(); ++k)
+      if (GiNaC::is_a<GiNaC::numeric>(e.op(k)) && GiNaC::ex_to<GiNaC::numeric>(e.op(k)).is_negative()) flip = !flip;
+  for (std::size_t k = 0; k < e.nops(); ++k) outer_reductions(e.op(k), out, flip ? !negated : negated);
 }
 
 }  // namespace
@@ -69,9 +74,9 @@ std::vector<std::string> CostModel::open_notes() const {
   std::unordered_set<const GiNaC::basic*> walked;
   for (const CostEquation& e : equations) {
     if (!e.top_level || !walked.insert(&GiNaC::ex_to<GiNaC::basic>(e.value)).second) continue;
-    std::vector<GiNaC::ex> reds;
+    std::vector<std::pair<GiNaC::ex, bool>> reds;
     outer_reductions(e.value, reds);
-    for (const GiNaC::ex& x : reds) {
+    for (const auto& [x, negated] : reds) {
       const auto& r = GiNaC::ex_to<sym::reduction>(x);
       std::string kind = r.kind() == sym::ReduceKind::Sum ? "sum" : r.kind() == sym::ReduceKind::Max ? "max" : "min";
       // The loop's place: its own site, else (alike sums over loops of one name are merged,
@@ -90,7 +95,7 @@ std::vector<std::string> CostModel::open_notes() const {
         path = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
         where = " (" + path + ":" + std::to_string(site->loc.line) + ":" + std::to_string(site->loc.col) + ")";
       }
-      std::string note = kind + " over " + r.index().get_name() + where + ": " + sym::why_open(x, facts);
+      std::string note = kind + " over " + r.index().get_name() + where + ": " + sym::why_open(x, facts, negated);
       if (seen.insert(note).second) notes.push_back(note);
     }
   }

@@ -97,7 +97,7 @@ std::string weight_text(const ex& w) {
 // the load algebra that failed: the map (no fiber is read), several positions per index
 // (loads that add), the weight's sign (the busiest-position rules need w >= 0), or the load
 // of a position and its max over the positions.
-std::string why_load_open(const reduction& r, const ex& pos, const Facts& facts) {
+std::string why_load_open(const reduction& r, const ex& pos, const Facts& facts, bool negated) {
   const ex& i = r.index_ex();
   const std::string name = r.index().get_name();
   const std::string where = "the resource position " + to_pamela(pos);
@@ -111,6 +111,18 @@ std::string why_load_open(const reduction& r, const ex& pos, const Facts& facts)
       if (p.is_equal(pos)) weight = c;
       else if (p.has(i)) others.push_back(p);
     }
+  // A body that is one product with the unit vector: its other factors are the weight as
+  // the model writes it (split_vector's weight is expanded), times the sign in front of
+  // the reduction in its equation.
+  if (weight && others.empty() && is_class<mul>(r.body())) {
+    ex rest = 1;
+    int units = 0;
+    for (const ex& x : r.body())
+      if (pamela_function(x) == Fn::Unitvec && x.op(0).is_equal(pos)) ++units;
+      else rest *= x;
+    if (units == 1 && (rest - *weight).expand().is_zero()) weight = rest;
+  }
+  if (weight && negated) weight = -*weight;
   if (!others.empty())
     return where + " and " + to_pamela(detail::sorted_by_text(others)[0]) + " are used by the same " + name +
            ", so their loads add on the resources they share, and pamc finds no closed busiest position for the two together";
@@ -189,7 +201,7 @@ std::optional<std::pair<ex, ex>> two_divisors(const ex& body, const ex& i) {
 
 }  // namespace
 
-std::string why_open(const ex& e, const Facts& facts) {
+std::string why_open(const ex& e, const Facts& facts, bool negated) {
   const reduction& r = ex_to<reduction>(e);
   const ex& i = r.index_ex();
   const std::string name = r.index().get_name();
@@ -206,7 +218,7 @@ std::string why_open(const ex& e, const Facts& facts) {
     return "the weight depends on " + name + " through " + to_pamela(*t) + ", which has no closed sum";
   if (!facts.provably_integer(r.lb()) || !facts.provably_integer(r.ub()))
     return "its bounds are not known to be integers";
-  if (auto pos = position_in(body, i)) return why_load_open(r, *pos, facts);
+  if (auto pos = position_in(body, i)) return why_load_open(r, *pos, facts, negated);
   if (has_predicate(body, i)) return "the condition on " + name + " is not a residue or linear test pamc counts";
   if (auto two = two_divisors(body, i))
     return "the body rounds " + name + " by " + to_pamela(two->first) + " and by " + to_pamela(two->second) +

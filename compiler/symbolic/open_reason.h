@@ -11,7 +11,9 @@
 
 namespace pamc::sym {
 
-// r must be a reduction; facts are the model's facts.
-std::string why_open(const ex& r, const Facts& facts);
+// r must be a reduction; facts are the model's facts. `negated`: r stands in its equation
+// with a negative number in front (GiNaC may hold a load vector as -sum { -w ... }), so a
+// weight the note names is the body's negated, as the model wrote it.
+std::string why_open(const ex& r, const Facts& facts, bool negated = false);
 
 }  // namespace pamc::sym

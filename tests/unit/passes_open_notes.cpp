@@ -31,6 +31,16 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
   std::string convex = open_line("par (i = 0, N - 1) use(cpu(i mod P), max(C - i, i - N))");
   CHECK(convex.find("i mod P is a cyclic map, but its weight max(C - i, i - N) is not proved >= 0") != std::string::npos);
   CHECK(convex.find("not an index map") == std::string::npos);
+  // A product of two factors, convex in i: GiNaC holds its load vector as -sum (i) { (2 *
+  // i - N) * (C - i) * ... }, and the note names the weight with the sign it has in the
+  // model, not the body's.
+  std::string product = open_line("par (i = 0, N - 1) use(cpu(i mod P), (C - i) * (N - 2 * i))");
+  // (GiNaC's term order, which follows its hashes, picks where the printer puts the sign.)
+  bool right_sign = false;
+  for (const char* w : {"-(2 * i - N) * (C - i)", "(N - 2 * i) * (C - i)", "(C - i) * (N - 2 * i)", "-(C - i) * (2 * i - N)",
+                        "(2 * i - N) * (i - C)", "(i - C) * (2 * i - N)", "-(i - C) * (N - 2 * i)", "-(N - 2 * i) * (i - C)"})
+    right_sign = right_sign || product.find(std::string("its weight ") + w + " is not proved >= 0") != std::string::npos;
+  CHECK_MESSAGE(right_sign, product);
   // Chunks of C, the last one shorter, over more chunks than N / C: a concave weight, >= 0
   // throughout where it is at both ends, which is assumed and checked; no open note.
   CHECK(open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))").empty());
