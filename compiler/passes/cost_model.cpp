@@ -195,6 +195,10 @@ std::string print_cost_model(const CostModel& model, bool all) {
   for (const std::string& a : sym::assumption_lines(model.assumptions)) out += "% assumes " + a + "\n";
   if (model.simplified)
     for (const std::string& n : model.open_notes()) out += "% open: " + n + "\n";
+  if (model.simplified && model.proofs_stopped > 0)
+    out += "% note: " + std::to_string(model.proofs_stopped) + (model.proofs_stopped == 1 ? " claim" : " claims") +
+           " the simplifier asked took the prover past its budget (" + std::to_string(sym::ProofWork::kSteps) +
+           " steps a claim) and counted as unproved, so the rules that asked did not apply\n";
   for (const CostParameter& p : model.parameters) {
     out += "numeric parameter " + p.name;
     if (p.default_value) out += " = " + sym::to_pamela(*p.default_value);

@@ -71,6 +71,7 @@ struct CostModel {
   std::vector<LoopSite> loops;  // every loop of the model, in source order
   std::vector<TimeSite> times;  // index-free symbolic times, in source order
   bool simplified = false;      // equations hold closed forms (the last stage ran)
+  long proofs_stopped = 0;      // claims the prover left unproved at their step budget
 
   // One line per reduction left open in the printed equations: which loop, and what kept
   // it open ("sum over i (model.pam:7:16): the weight depends on i through sqrt(i), ...").

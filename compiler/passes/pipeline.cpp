@@ -59,6 +59,7 @@ void simplify_model(CostModel& model) {
   const std::size_t integers_from_model = model.assumptions.integer.size();
   sym::assume_valid_positions(time_values, model.facts, model.assumptions);
   for (GiNaC::ex& v : time_values) v = sym::powers_of_two(v, model.facts);
+  const long stops_before = sym::ProofWork::stops();
   Round best = simplify_round(model, time_values, model.facts, model.assumptions);
   // A closed form is used only where every recorded assumption holds (the evaluators check
   // them all together), so the rules may take them as facts. When the first round leaves
@@ -100,6 +101,7 @@ void simplify_model(CostModel& model) {
   sym::drop_implied_nonneg(model.assumptions);
   sym::drop_redundant_assumptions(model.assumptions, model.facts);
   model.simplified = true;
+  model.proofs_stopped = sym::ProofWork::stops() - stops_before;
   for (const auto& [name, n] : best.stats.fired) model.stats.fired[name] += n;
   // sym::simplify overwrites stats.residual_reductions with its own result's count, so the
   // totals are the rounds' own. The headline figure counts the cost model's equations

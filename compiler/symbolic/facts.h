@@ -59,6 +59,11 @@ class ProofWork {
     return true;
   }
   static long left() { return left_ref(); }
+  // Claims whose budget ran out on this thread so far (for the note a compile prints).
+  static long& stops() {
+    thread_local long n = 0;
+    return n;
+  }
 
  private:
   static long& left_ref();

@@ -68,7 +68,9 @@ ProofWork::ProofWork() : owner_(left_ref() < 0) {
   if (owner_) left_ref() = kSteps;
 }
 ProofWork::~ProofWork() {
-  if (owner_) left_ref() = -1;
+  if (!owner_) return;
+  if (left_ref() == 0) ++stops();
+  left_ref() = -1;
 }
 
 namespace {

@@ -96,7 +96,17 @@ def main():
         # A weight whose inner sums close to polynomials of hundreds of terms, under a cyclic
         # map of blocks: each rule asks claims about it that interval arithmetic cannot
         # settle, and the prover's retries expanded them (37 s of cpu). A claim now has a
-        # counted budget of proof steps, and one that spends it stays unproved.
+        # counted budget of proof steps, and one that spends it stays unproved; a rule no
+        # longer assumes "1 / B is an integer" (B = 1 only), which led there.
+        skip = ("numeric parameter B\nnumeric parameter C\nnumeric parameter K\nnumeric parameter N\n"
+                "numeric parameter P\nresource cpu(p) = fcfs(p, 1)\n"
+                "process main = seq (k = 1, N - 1) par (i = k, N) if (i != K) use(cpu(i div B), "
+                "(min(C * P, N - i + 1)) - K)\n")
+        path = harness.write(tmp, "budget_note.pam", skip)
+        rc, out, err, peak = run(["compile", path], cpu_seconds=10)
+        check("budget_note.pam: pamc compile ends and says how many claims stopped at the prover's budget",
+              rc == 0 and re.search(r"^% note: \d+ claims? the simplifier asked took the prover past its budget", out, re.M),
+              "rc=%s %s %s" % (rc, out[:300], err[:300]))
         heavy = ("numeric parameter B\nnumeric parameter C\nnumeric parameter N\nnumeric parameter P\n"
                  "resource cpu(p) = fcfs(p, 1)\n"
                  "process main = seq (k = 1, N - 1) par (i = k, N) use(cpu((i div B) mod P), "
