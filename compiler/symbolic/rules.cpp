@@ -603,6 +603,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_cmp_count", rule_sum_cmp_count},
       {"sum_cmp_select", rule_sum_cmp_select},
       {"sum_floor_poly", rule_sum_floor_poly},
+      {"sum_floor_multiple", rule_sum_floor_multiple},
       {"sum_div_step", rule_sum_div_step},
       {"sum_piecewise", rule_sum_piecewise},
       {"sum_slope_zero_split", rule_sum_slope_zero_split},

@@ -52,6 +52,7 @@ std::optional<ex> rule_sum_numeric_period(const ex& e, const Facts& f, Assumptio
 std::optional<ex> rule_sum_short_range(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_sum_floor_multiple(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_div_step(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_piecewise(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_slope_zero_split(const ex& e, const Facts& f, Assumptions& a);

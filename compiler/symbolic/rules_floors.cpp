@@ -407,6 +407,87 @@ std::optional<ex> rule_sum_floor_poly(const ex& e, const Facts& f, Assumptions& 
   return nonempty_guard(count, f) * (F(J1.expand()) - F((J0 - 1).expand())).expand();
 }
 
+// sum (i = lb, ub) { g0(i) + g1 * F(a y / Q) } with F = floor, ceil or div, y = +-i + e, a
+// an integer with 2 <= |a| <= 8, g1 free of i: the rounding of a multiple, read through the
+// rounding of y and the residue of y. With y = Q q + r (q = floor(y / Q), 0 <= r = y mod Q
+// <= Q - 1), a y / Q = a q + a r / Q, and floor(a r / Q) counts the m = 1..a - 1 with m Q / a
+// <= r, that is ceil(m Q / a) <= r (r an integer): floor(a y / Q) = a floor(y / Q) + sum (m =
+// 1, a - 1) { (ceil(m Q / a) <= y mod Q) }; ceil(a y / Q) = -floor(a (-y) / Q). So the sum
+// becomes one of floor(y / Q) (sum_floor_poly) and a - 1 counts of a residue above a
+// threshold (the residue rules). The steps of a strided cyclic deal summed over a shrinking
+// range: ceil(3 (N - k) / P) over k = 1..N. Side conditions: y an integer (e proved one);
+// Q a positive integer (proved, or assumed where Q is one parameter the model
+// leaves unbounded, as sum_floor_poly does); a an integer. Exact for every integer y.
+std::optional<ex> rule_sum_floor_multiple(const ex& e, const Facts& f, Assumptions& a) {
+  const reduction* r = as_red(e, ReduceKind::Sum);
+  if (!r) return std::nullopt;
+  const ex& i = r->index_ex();
+  std::optional<ex> round;
+  std::function<bool(const ex&)> walk = [&](const ex& x) {
+    if (!x.has(i)) return true;
+    if (is_class<reduction>(x)) return false;
+    Fn fn = pamela_function(x);
+    if (fn == Fn::Floor || fn == Fn::Ceil || fn == Fn::Div) {
+      if (round && !round->is_equal(x)) return false;  // one rounding only
+      round = x;
+      return true;
+    }
+    for (size_t k = 0; k < x.nops(); ++k)
+      if (!walk(x.op(k))) return false;
+    return true;
+  };
+  if (!walk(r->body()) || !round) return std::nullopt;
+  const Fn fn = pamela_function(*round);
+  if (fn == Fn::Div && round->op(1).has(i)) return std::nullopt;
+  ex x = (fn == Fn::Div ? round->op(0) / round->op(1) : round->op(0)).expand();
+  if (!x.is_polynomial(i) || x.degree(i) != 1 || x.ldegree(i) < 0) return std::nullopt;
+  ex c = x.coeff(i, 1), x0 = x.coeff(i, 0);
+  if (c.has(i) || x0.has(i)) return std::nullopt;
+  // c = n / Q with n a whole number, 2 <= |n| <= 8, and Q the rest.
+  ex nd = normal(c).numer_denom();
+  ex num = nd.op(0), Q = nd.op(1);
+  numeric n = 1;
+  if (is_class<numeric>(num)) {
+    n = ex_to<numeric>(num);
+  } else if (is_class<mul>(num) && is_class<numeric>(num.op(num.nops() - 1))) {
+    n = ex_to<numeric>(num.op(num.nops() - 1));
+    Q = Q / (num / n);
+  } else {
+    return std::nullopt;
+  }
+  if (!n.is_integer() || abs(n) < 2 || abs(n) > 8 || Q.has(i)) return std::nullopt;
+  const int s = n.is_positive() ? 1 : -1;
+  const long am = abs(n).to_long();
+  ex y = (s * i + normal(x0 * Q / abs(n))).expand();  // x = a y / Q with a = |n|
+  ex ey = (y - s * i).expand();
+  // y an integer, proved: floor((3 k + 1) / 4) is 3 y / 4 with y = k + 1 / 3, and floor((2 k -
+  // n - 1) / P) needs an odd n (an assumption that fails at every even n: other rules read
+  // it whole).
+  if (!f.provably_integer(ey)) return std::nullopt;
+  // The body, linear in the rounding with a coefficient free of i.
+  symbol z("_z");
+  ex body = r->body().subs(exmap{{*round, z}}, subs_options::no_pattern).expand();
+  if (!body.is_polynomial(z) || body.degree(z) != 1 || body.ldegree(z) < 0) return std::nullopt;
+  ex g1 = body.coeff(z, 1);
+  if (g1.has(i) || g1.has(z)) return std::nullopt;
+  std::vector<Cond> conds{{true, r->lb()}, {true, r->ub()}};
+  if (!f.provably_positive(Q) || !f.provably_integer(Q)) {
+    if (!is_class<symbol>(Q) || f.mentions_index(Q)) return std::nullopt;
+    if (!f.provably_positive(Q)) conds.push_back({false, Q - 1});
+    if (!f.provably_integer(Q)) conds.push_back({true, Q});
+  }
+  if (!require(conds, f, a)) return std::nullopt;
+  // floor(a w / Q) for an integer w, as the rounding of w and the residue of w.
+  auto floor_multiple = [&](const ex& w) {
+    ex out = am * floor_of(w / Q);
+    for (long m = 1; m < am; ++m) out += compare(Cmp::Le, ceil_of(m * Q / am), mod_of(w, Q));
+    return out;
+  };
+  ex value = fn == Fn::Ceil ? -floor_multiple(-y) : floor_multiple(y);
+  return rebuild_reduction(*r, ReduceKind::Sum, r->lb(), r->ub(),
+                           r->body().subs(exmap{{*round, value}}, subs_options::no_pattern));
+}
+
 // sum (i = lb, ub) { (i + u) div k != (i + u - 1) div k }: is the owner of i + u under a
 // block map with block size k not that of its predecessor (a block starts at i + u)? For
 // k >= 1 the two floors differ by 0 or 1, so the predicate is their difference and the sum

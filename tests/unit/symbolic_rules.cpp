@@ -2482,3 +2482,67 @@ TEST_CASE_FIXTURE(Fixture, "an assumption the facts leave true at one value only
   CHECK(some.items.count("B divides N") == 1);
   CHECK(some.items.count("N >= K") == 1);
 }
+
+TEST_CASE_FIXTURE(Fixture, "a rounding of a multiple a y / Q reads as a floor of y / Q and a - 1 residue thresholds") {
+  // The identity at every integer y, negative too, and Q = 1..7, a = 2..5: the rule's whole
+  // content, checked apart from the sums it hands on.
+  for (int q = 1; q <= 7; ++q)
+    for (int am = 2; am <= 5; ++am)
+      for (int y = -20; y <= 20; ++y) {
+        numeric by_parts = am * floor_num(numeric(y, q));
+        for (int m = 1; m < am; ++m)
+          by_parts += (-floor_num(numeric(-m * q, am)) <= GiNaC::mod(numeric(y), numeric(q)) ? 1 : 0);
+        CHECK(by_parts == floor_num(numeric(am * y, q)));
+      }
+  // The sums: each fires where it should, what it assumes, and its value against the sum
+  // itself at small, zero, negative and fractional points (where the loop has a value).
+  symbol k("k"), K("K");
+  Facts g = F;  // N, P integers >= 0 (facts)
+  g.declare_parameter(K, "K");
+  Facts g1 = g;  // and P >= 1, as the second round has it once P >= 1 is assumed
+  g1.add_lower(P, 1, false);
+  struct Case {
+    ex e;
+    bool fires;
+  };
+  std::vector<Case> cases = {
+      {Sum(k, 1, N, ceil_of(3 * (N - k) / P)), true},        // a strided deal over a shrinking range
+      {Sum(k, 0, N, idiv_of(2 * k, P)), true},
+      {Sum(k, M, N, 2 * k + floor_of(-3 * (k + M) / P)), true},
+      {Sum(k, 1, N, x * ceil_of(-4 * k / P) + k), true},
+      {Sum(k, 1, N, floor_of(k / P)), false},                 // a = 1: sum_floor_poly's
+      {Sum(k, 1, N, k * floor_of(2 * k / P)), false},         // a coefficient that holds k
+      {Sum(k, 1, N, floor_of(2 * k / P) * floor_of(3 * k / P)), false},  // two roundings
+      {Sum(k, 1, N, floor_of(2 * k / (P + M))), false},      // a divisor that is not one parameter
+      {Sum(k, 1, N, floor_of(9 * k / P)), false},            // more thresholds than the rule writes
+      {Sum(k, 1, N, floor_of((3 * k + 1) / 4)), false},      // 3 y / 4 with y = k + 1 / 3, not an integer
+  };
+  for (const Case& c : cases) {
+    CAPTURE(to_pamela(c.e));
+    Assumptions b;
+    auto r = rule_sum_floor_multiple(c.e, g, b);
+    CHECK(bool(r) == c.fires);
+    if (!r) continue;
+    CHECK(b.items.count("P >= 1") == 1);  // P is an integer in these facts
+    Assumptions b1;
+    ex closed = simplify(c.e, g1, b1, st);
+    CHECK(count_reductions(closed) == 0);
+    // Where every recorded assumption holds (the evaluators check them; elsewhere the
+    // model answers), within the facts (N >= 0, P >= 1).
+    long compared = 0;
+    for (int n : {0, 1, 4, 9, 13})
+      for (int p : {1, 2, 3, 5})
+        for (int kv : {-3, 0, 2})
+          for (const numeric& xv : {numeric(1, 3), numeric(2)}) {
+            GiNaC::exmap env{{N, n}, {P, p}, {M, kv < 0 ? 0 : kv}, {K, kv}, {x, xv}};
+            bool holds = true;
+            for (const ex& y : b1.nonneg) holds = holds && ev(y, env) >= 0;
+            for (const ex& y : b1.integer) holds = holds && ev(y, env).is_integer();
+            if (!holds) continue;
+            ++compared;
+            CHECK(ev(*r, env) == ev(c.e, env));
+            CHECK(ev(closed, env) == ev(c.e, env));
+          }
+    CHECK(compared >= 60);
+  }
+}
