@@ -165,6 +165,40 @@ bool holds_nowhere_or_at_zero(const ex& e, const Facts& f) {
   return thin;
 }
 
+// Whether the bound b (a polynomial in loop indices) is an integer at some indices of its
+// range and not at others whatever the parameters: a coefficient of an index is a number
+// that is not an integer (i / 2) or one whose integrality holds at almost no point (i / P:
+// "1 / P is an integer", P = 1). A coefficient such as N / P is left to the rules, which
+// assume "P divides N" and so an integer at every index.
+bool index_dependent_bound(const ex& b, const Facts& f) {
+  ex x = b.expand();
+  exvector terms;
+  if (is_class<add>(x))
+    for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));
+  else
+    terms.push_back(x);
+  std::map<std::string, ex> by_monomial;  // index monomial (printed) -> coefficient
+  for (const ex& t : terms) {
+    ex mono = 1, coeff = 1;
+    for (const ex& y : operands_of(t, false)) {
+      if (!f.mentions_index(y)) {
+        coeff *= y;
+        continue;
+      }
+      bool ok = is_class<symbol>(y) || (is_class<power>(y) && is_class<symbol>(y.op(0)) && is_class<numeric>(y.op(1)) &&
+                                        ex_to<numeric>(y.op(1)).is_pos_integer());
+      if (!ok) return false;  // another shape: the rules' own conditions decide
+      mono *= y;
+    }
+    if (!mono.is_equal(1)) by_monomial[to_pamela(mono)] += coeff;
+  }
+  for (const auto& [m, c] : by_monomial) {
+    if (f.provably_integer(c)) continue;
+    if (is_class<numeric>(c) || pins_to_few_values(c, f)) return true;
+  }
+  return false;
+}
+
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
 // An assumption that the facts leave true at one value of its expression only (e >= 0
