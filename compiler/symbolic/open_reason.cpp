@@ -164,6 +164,20 @@ void inner_reductions(const ex& e, std::vector<ex>& out) {
 
 // The first of them in printed-text order (not GiNaC's operand order, which follows the
 // executable's layout).
+// Whether target stands in e under an odd number of negative numbers (-sum { ... } in a
+// product); nullopt where it is not in e (outside reductions of e).
+std::optional<bool> negated_in(const ex& e, const ex& target) {
+  if (e.is_equal(target)) return false;
+  if (is_class<reduction>(e)) return std::nullopt;
+  bool flip = false;
+  if (is_class<mul>(e))
+    for (size_t k = 0; k < e.nops(); ++k)
+      if (is_class<numeric>(e.op(k)) && ex_to<numeric>(e.op(k)).is_negative()) flip = !flip;
+  for (size_t k = 0; k < e.nops(); ++k)
+    if (auto n = negated_in(e.op(k), target)) return *n != flip;
+  return std::nullopt;
+}
+
 std::optional<ex> inner_reduction(const ex& e) {
   std::vector<ex> all;
   inner_reductions(e, all);
@@ -212,7 +226,8 @@ std::string why_open(const ex& e, const Facts& facts, bool negated) {
     std::string kind = q.kind() == ReduceKind::Sum ? "sum" : q.kind() == ReduceKind::Max ? "max" : "min";
     Facts in = facts;
     in.declare_index(r.index(), r.lb(), r.ub());
-    return "its inner " + kind + " over " + q.index().get_name() + " stays open: " + why_open(*inner, in);
+    const bool inner_negated = negated != negated_in(body, *inner).value_or(false);
+    return "its inner " + kind + " over " + q.index().get_name() + " stays open: " + why_open(*inner, in, inner_negated);
   }
   if (auto t = transcendental_in(body, i))
     return "the weight depends on " + name + " through " + to_pamela(*t) + ", which has no closed sum";

@@ -42,6 +42,14 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
                         "(2 * i - N) * (i - C)", "(i - C) * (2 * i - N)", "-(i - C) * (N - 2 * i)", "-(N - 2 * i) * (i - C)"})
     right_sign = right_sign || product.find(std::string("its weight ") + w + " is not proved >= 0") != std::string::npos;
   CHECK_MESSAGE(right_sign, product);
+  // The same weight in a loop inside another (seq over k around it): the sign of the inner
+  // loop inside the outer one's body counts too.
+  std::string nested = open_line("seq (k = 1, N - 1) par (i = k, N) use(cpu(i mod P), (C - i) * (N - 2 * i))");
+  bool nested_sign = false;
+  for (const char* w : {"-(2 * i - N) * (C - i)", "(N - 2 * i) * (C - i)", "(C - i) * (N - 2 * i)", "-(C - i) * (2 * i - N)",
+                        "(2 * i - N) * (i - C)", "(i - C) * (2 * i - N)", "-(i - C) * (N - 2 * i)", "-(N - 2 * i) * (i - C)"})
+    nested_sign = nested_sign || nested.find(std::string("its weight ") + w + " is not proved >= 0") != std::string::npos;
+  CHECK_MESSAGE(nested_sign, nested);
   // Chunks of C, the last one shorter, over more chunks than N / C: a concave weight, >= 0
   // throughout where it is at both ends, which is assumed and checked; no open note.
   CHECK(open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))").empty());
