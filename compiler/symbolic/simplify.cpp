@@ -334,35 +334,35 @@ size_t rule_index(const char* name) {
 // wherever one such bound is not an integer (i = 1 here); a rule that reads x at some
 // indices only (a max at its busiest index, a cyclic map's busiest class, sums swapped)
 // would give a value there. No rule fires at x: it stays as the model wrote it, and its
-// value is the model's. Memoized per node and facts (the driver asks at every rule).
-bool unsure_inner_bound_rec(const ex& e, const Facts& f, std::vector<ex>& indices) {
+// value is the model's. Asked once per node the driver computes, and only of the nodes
+// whose rules read loops at chosen indices: a loop, a vector max, a max or min of several.
+bool unsure_inner_bound_rec(const ex& e, const Facts& f, std::vector<const reduction*>& chain) {
   if (e.nops() == 0) return false;
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
-    auto reads_index = [&](const ex& b) {
-      for (const ex& i : indices)
-        if (b.has(i)) return true;
-      return false;
-    };
-    if (!indices.empty())
-      for (const ex& b : {r.lb(), r.ub()})
-        if (reads_index(b) && !f.provably_integer(b) && detail::index_dependent_bound(b, f)) return true;
-    Facts in = f;
-    in.declare_index(r.index(), r.lb(), r.ub());
-    indices.push_back(r.index_ex());
-    bool out = unsure_inner_bound_rec(r.body(), in, indices);
-    indices.pop_back();
+    for (const ex& b : {r.lb(), r.ub()}) {
+      bool reads = false;  // cheap first: most bounds read no index of the chain
+      for (const reduction* o : chain) reads = reads || b.has(o->index_ex());
+      if (!reads) continue;
+      Facts in = f;  // the chain's indices, outermost first
+      for (const reduction* o : chain) in.declare_index(o->index(), o->lb(), o->ub());
+      if (!in.provably_integer(b) && detail::index_dependent_bound(b, in)) return true;
+    }
+    chain.push_back(&r);
+    bool out = unsure_inner_bound_rec(r.body(), f, chain);
+    chain.pop_back();
     return out;
   }
   for (size_t k = 0; k < e.nops(); ++k)
-    if (unsure_inner_bound_rec(e.op(k), f, indices)) return true;
+    if (unsure_inner_bound_rec(e.op(k), f, chain)) return true;
   return false;
 }
 
 bool unsure_inner_bound(const ex& x, const Facts& f) {
+  if (!is_class<reduction>(x) && !is_class<extremum>(x) && pamela_function(x) != Fn::VectorMax) return false;
   if (count_reductions(x) < 2) return false;  // one loop alone: its own bounds are its rules'
-  std::vector<ex> indices;
-  return unsure_inner_bound_rec(x, f, indices);
+  std::vector<const reduction*> chain;
+  return unsure_inner_bound_rec(x, f, chain);
 }
 
 struct Driver {
