@@ -53,27 +53,15 @@ std::string nonneg_text(const ex& c) {
   return to_pamela(lhs) + " >= " + to_pamela(rhs);
 }
 
-// An integer condition on e = sum_m c_m m(i, j, ...), a polynomial in loop indices (all
-// integers) with index-free coefficients c_m: sufficient that every c_m is an integer. The
-// block loop bound p * N / P is an integer wherever N / P is. nullopt when e has another
-// shape; the coefficients otherwise (a coefficient may be 0).
-std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
+// e as a polynomial in loop indices: its index-free coefficient of each index monomial
+// (the monomial printed; "1" for the constant term). nullopt when e has another shape or an
+// index factor is not proved an integer.
+std::optional<std::map<std::string, ex>> by_index_monomial(const ex& e, const Facts& f) {
   ex x = e.expand();
-  std::vector<ex> out;
-  exvector terms;
-  if (is_class<add>(x))
-    for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));
-  else
-    terms.push_back(x);
-  std::map<std::string, ex> by_monomial;  // index monomial (printed) -> coefficient
-  for (const ex& t : terms) {
+  std::map<std::string, ex> out;
+  for (const ex& t : operands_of(x, true)) {
     ex mono = 1, coeff = 1;
-    exvector factors;
-    if (is_class<mul>(t))
-      for (size_t k = 0; k < t.nops(); ++k) factors.push_back(t.op(k));
-    else
-      factors.push_back(t);
-    for (const ex& y : factors) {
+    for (const ex& y : operands_of(t, false)) {
       if (!f.mentions_index(y)) {
         coeff *= y;
         continue;
@@ -84,9 +72,20 @@ std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
       if (!ok || !f.provably_integer(y)) return std::nullopt;
       mono *= y;
     }
-    by_monomial[to_pamela(mono)] += coeff;
+    out[to_pamela(mono)] += coeff;
   }
-  for (const auto& [m, c] : by_monomial) out.push_back(c);
+  return out;
+}
+
+// An integer condition on e = sum_m c_m m(i, j, ...), a polynomial in loop indices (all
+// integers) with index-free coefficients c_m: sufficient that every c_m is an integer. The
+// block loop bound p * N / P is an integer wherever N / P is. nullopt when e has another
+// shape; the coefficients otherwise (a coefficient may be 0).
+std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
+  auto by_monomial = by_index_monomial(e, f);
+  if (!by_monomial) return std::nullopt;
+  std::vector<ex> out;
+  for (const auto& [m, c] : *by_monomial) out.push_back(c);
   return out;
 }
 
@@ -171,29 +170,10 @@ bool holds_nowhere_or_at_zero(const ex& e, const Facts& f) {
 // "1 / P is an integer", P = 1). A coefficient such as N / P is left to the rules, which
 // assume "P divides N" and so an integer at every index.
 bool index_dependent_bound(const ex& b, const Facts& f) {
-  ex x = b.expand();
-  exvector terms;
-  if (is_class<add>(x))
-    for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));
-  else
-    terms.push_back(x);
-  std::map<std::string, ex> by_monomial;  // index monomial (printed) -> coefficient
-  for (const ex& t : terms) {
-    ex mono = 1, coeff = 1;
-    for (const ex& y : operands_of(t, false)) {
-      if (!f.mentions_index(y)) {
-        coeff *= y;
-        continue;
-      }
-      bool ok = is_class<symbol>(y) || (is_class<power>(y) && is_class<symbol>(y.op(0)) && is_class<numeric>(y.op(1)) &&
-                                        ex_to<numeric>(y.op(1)).is_pos_integer());
-      if (!ok) return false;  // another shape: the rules' own conditions decide
-      mono *= y;
-    }
-    if (!mono.is_equal(1)) by_monomial[to_pamela(mono)] += coeff;
-  }
-  for (const auto& [m, c] : by_monomial) {
-    if (f.provably_integer(c)) continue;
+  auto by_monomial = by_index_monomial(b, f);
+  if (!by_monomial) return false;  // another shape: the rules' own conditions decide
+  for (const auto& [m, c] : *by_monomial) {
+    if (m == "1" || f.provably_integer(c)) continue;
     if (is_class<numeric>(c) || pins_to_few_values(c, f)) return true;
   }
   return false;

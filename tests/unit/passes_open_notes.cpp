@@ -21,6 +21,15 @@ std::string open_line(const std::string& process) {
   return at == std::string::npos ? "" : text.substr(at, text.find('\n', at) - at);
 }
 
+// Whether the note names the weight (C - i) * (N - 2 * i) with its sign, wherever the
+// printer puts it (GiNaC's term order, which follows its hashes, picks the place).
+bool names_weight_with_its_sign(const std::string& note) {
+  for (const char* w : {"-(2 * i - N) * (C - i)", "(N - 2 * i) * (C - i)", "(C - i) * (N - 2 * i)", "-(C - i) * (2 * i - N)",
+                        "(2 * i - N) * (i - C)", "(i - C) * (2 * i - N)", "-(i - C) * (N - 2 * i)", "-(N - 2 * i) * (i - C)"})
+    if (note.find(std::string("its weight ") + w + " is not proved >= 0") != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("open notes: the map, the weight's sign, and the busiest position's load") {
@@ -36,20 +45,11 @@ TEST_CASE("open notes: the map, the weight's sign, and the busiest position's lo
   // i - N) * (C - i) * ... }, and the note names the weight with the sign it has in the
   // model, not the body's.
   std::string product = open_line("par (i = 0, N - 1) use(cpu(i mod P), (C - i) * (N - 2 * i))");
-  // (GiNaC's term order, which follows its hashes, picks where the printer puts the sign.)
-  bool right_sign = false;
-  for (const char* w : {"-(2 * i - N) * (C - i)", "(N - 2 * i) * (C - i)", "(C - i) * (N - 2 * i)", "-(C - i) * (2 * i - N)",
-                        "(2 * i - N) * (i - C)", "(i - C) * (2 * i - N)", "-(i - C) * (N - 2 * i)", "-(N - 2 * i) * (i - C)"})
-    right_sign = right_sign || product.find(std::string("its weight ") + w + " is not proved >= 0") != std::string::npos;
-  CHECK_MESSAGE(right_sign, product);
+  CHECK_MESSAGE(names_weight_with_its_sign(product), product);
   // The same weight in a loop inside another (seq over k around it): the sign of the inner
   // loop inside the outer one's body counts too.
   std::string nested = open_line("seq (k = 1, N - 1) par (i = k, N) use(cpu(i mod P), (C - i) * (N - 2 * i))");
-  bool nested_sign = false;
-  for (const char* w : {"-(2 * i - N) * (C - i)", "(N - 2 * i) * (C - i)", "(C - i) * (N - 2 * i)", "-(C - i) * (2 * i - N)",
-                        "(2 * i - N) * (i - C)", "(i - C) * (2 * i - N)", "-(i - C) * (N - 2 * i)", "-(N - 2 * i) * (i - C)"})
-    nested_sign = nested_sign || nested.find(std::string("its weight ") + w + " is not proved >= 0") != std::string::npos;
-  CHECK_MESSAGE(nested_sign, nested);
+  CHECK_MESSAGE(names_weight_with_its_sign(nested), nested);
   // Chunks of C, the last one shorter, over more chunks than N / C: a concave weight, >= 0
   // throughout where it is at both ends, which is assumed and checked; no open note.
   CHECK(open_line("par (i = 0, N - 1) use(cpu(i mod P), min(C, N - i * C))").empty());
