@@ -9,13 +9,19 @@ using namespace pamc;
 
 namespace {
 
-std::string open_line(const std::string& process) {
+// The model with parameters N, P, C, resources cpu(p) and this main process, simplified.
+std::unique_ptr<Compilation> compile_main(const std::string& process) {
   Diagnostics diags;
   auto c = compile_text("notes.pam",
                         "numeric parameter N\nnumeric parameter P\nnumeric parameter C\nresource cpu(p) = fcfs(p, 1)\n"
                         "process main = " + process + "\n",
                         {}, Stage::Simplified, diags);
   REQUIRE(c);
+  return c;
+}
+
+std::string open_line(const std::string& process) {
+  auto c = compile_main(process);
   std::string text = print_cost_model(c->model, false);
   auto at = text.find("% open: ");
   return at == std::string::npos ? "" : text.substr(at, text.find('\n', at) - at);
@@ -80,12 +86,7 @@ TEST_CASE("a loop whose bound is an integer at some indices only stays as writte
   const std::string model = "par (i = 0, N - 1) seq (j = 0, i / 2) use(cpu((C - i) mod P), 1)";
   std::string note = open_line(model);
   CHECK(note.find("its inner sum over j stays open: its bounds are not known to be integers") != std::string::npos);
-  Diagnostics diags;
-  auto c = compile_text("half.pam",
-                        "numeric parameter N\nnumeric parameter P\nnumeric parameter C\nresource cpu(p) = fcfs(p, 1)\n"
-                        "process main = " + model + "\n",
-                        {}, Stage::Simplified, diags);
-  REQUIRE(c);
+  auto c = compile_main(model);
   const CostEquation* t = c->model.equation("T_main");
   REQUIRE(t);
   GiNaC::exmap at;
