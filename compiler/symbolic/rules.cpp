@@ -164,21 +164,6 @@ bool holds_nowhere_or_at_zero(const ex& e, const Facts& f) {
   return thin;
 }
 
-// Whether the bound b (a polynomial in loop indices) is an integer at some indices of its
-// range and not at others whatever the parameters: a coefficient of an index is a number
-// that is not an integer (i / 2) or one whose integrality holds at almost no point (i / P:
-// "1 / P is an integer", P = 1). A coefficient such as N / P is left to the rules, which
-// assume "P divides N" and so an integer at every index.
-bool index_dependent_bound(const ex& b, const Facts& f) {
-  auto by_monomial = by_index_monomial(b, f);
-  if (!by_monomial) return false;  // another shape: the rules' own conditions decide
-  for (const auto& [m, c] : *by_monomial) {
-    if (m == "1" || f.provably_integer(c)) continue;
-    if (is_class<numeric>(c) || pins_to_few_values(c, f)) return true;
-  }
-  return false;
-}
-
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
 // An assumption that the facts leave true at one value of its expression only (e >= 0

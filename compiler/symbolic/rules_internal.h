@@ -28,9 +28,6 @@ struct Cond {
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded in a, so a rule that gives up records nothing.
 bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a);
-// A loop bound that is an integer at some indices and not at others, whatever the
-// parameters (i / 2; i / P, an integer only where P = 1).
-bool index_dependent_bound(const ex& b, const Facts& f);
 // The text of the assumption c >= 0 as recorded: positive terms >= the negated negative
 // ones (P - 1 -> "P >= 1").
 std::string nonneg_text(const ex& c);

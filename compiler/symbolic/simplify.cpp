@@ -329,42 +329,6 @@ size_t rule_index(const char* name) {
   throw std::logic_error(std::string("no rule ") + name);
 }
 
-// Whether x holds a loop whose bound reads the index of a loop of x around it and is not
-// proved an integer there (`par (i = 0, N - 1) seq (j = 0, i / 2)`). The model has no value
-// wherever one such bound is not an integer (i = 1 here); a rule that reads x at some
-// indices only (a max at its busiest index, a cyclic map's busiest class, sums swapped)
-// would give a value there. No rule fires at x: it stays as the model wrote it, and its
-// value is the model's. Asked once per node the driver computes, and only of the nodes
-// whose rules read loops at chosen indices: a loop, a vector max, a max or min of several.
-bool unsure_inner_bound_rec(const ex& e, const Facts& f, std::vector<const reduction*>& chain) {
-  if (e.nops() == 0) return false;
-  if (is_class<reduction>(e)) {
-    const auto& r = ex_to<reduction>(e);
-    for (const ex& b : {r.lb(), r.ub()}) {
-      bool reads = false;  // cheap first: most bounds read no index of the chain
-      for (const reduction* o : chain) reads = reads || b.has(o->index_ex());
-      if (!reads) continue;
-      Facts in = f;  // the chain's indices, outermost first
-      for (const reduction* o : chain) in.declare_index(o->index(), o->lb(), o->ub());
-      if (!in.provably_integer(b) && detail::index_dependent_bound(b, in)) return true;
-    }
-    chain.push_back(&r);
-    bool out = unsure_inner_bound_rec(r.body(), f, chain);
-    chain.pop_back();
-    return out;
-  }
-  for (size_t k = 0; k < e.nops(); ++k)
-    if (unsure_inner_bound_rec(e.op(k), f, chain)) return true;
-  return false;
-}
-
-bool unsure_inner_bound(const ex& x, const Facts& f) {
-  if (!is_class<reduction>(x) && !is_class<extremum>(x) && pamela_function(x) != Fn::VectorMax) return false;
-  if (count_reductions(x) < 2) return false;  // one loop alone: its own bounds are its rules'
-  std::vector<const reduction*> chain;
-  return unsure_inner_bound_rec(x, f, chain);
-}
-
 struct Driver {
   SimplifyCache::Impl& c;
   Assumptions& assumed;
@@ -399,10 +363,9 @@ struct Driver {
 
   ex compute(const ex& e, size_t cx) {
     const Facts& f = *c.ctx[cx]->facts;
-    const bool unsure = unsure_inner_bound(e, f);  // then no rule here, top-down or after
     // Top-down at a vector max: loads are read as families before any child is simplified
     // (load_families.h), so no scalar rule has split a family's sum first (docs/simplifier.md).
-    if (!unsure && pamela_function(e) == Fn::VectorMax) {
+    if (pamela_function(e) == Fn::VectorMax) {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"),
           rule_index("vmax_collapse"), rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"),
           rule_index("vmax_block_concave"), rule_index("vmax_grid_column"), rule_index("vmax_crossing"),
@@ -413,14 +376,14 @@ struct Driver {
     }
     // Top-down at a max: a par's branch load beside the loads of all branches is dropped
     // before either is simplified, while the two are still written alike (load_families.h).
-    if (!unsure && is_class<extremum>(e)) {
+    if (is_class<extremum>(e)) {
       static const size_t inner_load = rule_index("max_inner_load");
       if (auto y = fire_top_down(inner_load, e, f)) return run(*y, cx);
     }
     // Top-down at a max over w of sums over j of a fiber test g(j) == w: read as the vector
     // of those fibers (ext_fiber_vector) before the sums are closed per w, which leaves a
     // max over w of floors that no extremum rule reads.
-    if (!unsure && is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
+    if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
       static const size_t fiber = rule_index("ext_fiber_vector");
       if (auto y = fire_top_down(fiber, e, f)) return run(*y, cx);
     }
@@ -451,7 +414,6 @@ struct Driver {
       if (!dead.is_zero()) return run(dead, cx);
     }
     if (no_rule_applies(x)) return x;
-    if (unsure && unsure_inner_bound(x, f)) return x;
     if (firings_left <= 0) {
       ++exhausted;
       return x;

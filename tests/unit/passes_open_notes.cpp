@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include "compiler/passes/pipeline.h"
-#include "compiler/symbolic/evaluate.h"
 
 using namespace pamc;
 
@@ -77,21 +76,4 @@ TEST_CASE("open notes: a sum of roundings by two divisors names them") {
         std::string::npos);
   // One divisor: closed, no note.
   CHECK(open_line("seq (k = 1, N) par (i = k + 1, N) use(cpu(i mod P), 1)").empty());
-}
-
-TEST_CASE("a loop whose bound is an integer at some indices only stays as written, so no form gives it a value") {
-  // seq (j = 0, i / 2) has no value at an odd i. The busiest-index rules read the loop at one
-  // index (i = N - 1, an even number at N = 7) and gave a closed form with a value, 10, where
-  // the model has none; now no rule fires on the loops around it, and the note says why.
-  const std::string model = "par (i = 0, N - 1) seq (j = 0, i / 2) use(cpu((C - i) mod P), 1)";
-  std::string note = open_line(model);
-  CHECK(note.find("its inner sum over j stays open: its bounds are not known to be integers") != std::string::npos);
-  auto c = compile_main(model);
-  const CostEquation* t = c->model.equation("T_main");
-  REQUIRE(t);
-  GiNaC::exmap at;
-  for (const CostParameter& p : c->model.parameters)
-    at[p.symbol] = p.name == "N" ? 7 : p.name == "P" ? 2 : 1000;
-  sym::WorkBudget budget;
-  CHECK_THROWS_AS(sym::evaluate(t->value, at, budget), sym::EvalError);
 }
