@@ -57,11 +57,8 @@ void outer_reductions(const GiNaC::ex& e, std::vector<std::pair<GiNaC::ex, bool>
     out.emplace_back(e, negated);
     return;
   }
-  bool flip = false;
-  if (GiNaC::is_a<GiNaC::mul>(e))
-    for (std::size_t k = 0; k < e.nops(); ++k)
-      if (GiNaC::is_a<GiNaC::numeric>(e.op(k)) && GiNaC::ex_to<GiNaC::numeric>(e.op(k)).is_negative()) flip = !flip;
-  for (std::size_t k = 0; k < e.nops(); ++k) outer_reductions(e.op(k), out, flip ? !negated : negated);
+  const bool flip = sym::negative_number_in_front(e);
+  for (std::size_t k = 0; k < e.nops(); ++k) outer_reductions(e.op(k), out, flip != negated);
 }
 
 }  // namespace

@@ -162,22 +162,19 @@ void inner_reductions(const ex& e, std::vector<ex>& out) {
   }
 }
 
-// The first of them in printed-text order (not GiNaC's operand order, which follows the
-// executable's layout).
 // Whether target stands in e under an odd number of negative numbers (-sum { ... } in a
 // product); nullopt where it is not in e (outside reductions of e).
 std::optional<bool> negated_in(const ex& e, const ex& target) {
   if (e.is_equal(target)) return false;
   if (is_class<reduction>(e)) return std::nullopt;
-  bool flip = false;
-  if (is_class<mul>(e))
-    for (size_t k = 0; k < e.nops(); ++k)
-      if (is_class<numeric>(e.op(k)) && ex_to<numeric>(e.op(k)).is_negative()) flip = !flip;
+  const bool flip = negative_number_in_front(e);
   for (size_t k = 0; k < e.nops(); ++k)
     if (auto n = negated_in(e.op(k), target)) return *n != flip;
   return std::nullopt;
 }
 
+// The first of them in printed-text order (not GiNaC's operand order, which follows the
+// executable's layout).
 std::optional<ex> inner_reduction(const ex& e) {
   std::vector<ex> all;
   inner_reductions(e, all);
@@ -214,6 +211,14 @@ std::optional<std::pair<ex, ex>> two_divisors(const ex& body, const ex& i) {
 }
 
 }  // namespace
+
+bool negative_number_in_front(const ex& e) {
+  bool negative = false;
+  if (is_class<mul>(e))
+    for (size_t k = 0; k < e.nops(); ++k)
+      if (is_class<numeric>(e.op(k)) && ex_to<numeric>(e.op(k)).is_negative()) negative = !negative;
+  return negative;
+}
 
 std::string why_open(const ex& e, const Facts& facts, bool negated) {
   const reduction& r = ex_to<reduction>(e);

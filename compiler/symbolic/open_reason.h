@@ -16,4 +16,8 @@ namespace pamc::sym {
 // weight the note names is the body's negated, as the model wrote it.
 std::string why_open(const ex& r, const Facts& facts, bool negated = false);
 
+// Whether e is a product with an odd number of negative numbers among its factors: what
+// stands in it is negated (-sum { ... }).
+bool negative_number_in_front(const ex& e);
+
 }  // namespace pamc::sym

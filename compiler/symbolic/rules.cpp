@@ -53,13 +53,13 @@ std::string nonneg_text(const ex& c) {
   return to_pamela(lhs) + " >= " + to_pamela(rhs);
 }
 
-// e as a polynomial in loop indices: its index-free coefficient of each index monomial
-// (the monomial printed; "1" for the constant term). nullopt when e has another shape or an
-// index factor is not proved an integer.
-std::optional<std::map<std::string, ex>> by_index_monomial(const ex& e, const Facts& f) {
-  ex x = e.expand();
-  std::map<std::string, ex> out;
-  for (const ex& t : operands_of(x, true)) {
+// An integer condition on e = sum_m c_m m(i, j, ...), a polynomial in loop indices (all
+// integers) with index-free coefficients c_m: sufficient that every c_m is an integer. The
+// block loop bound p * N / P is an integer wherever N / P is. nullopt when e has another
+// shape; the coefficients otherwise (a coefficient may be 0).
+std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
+  std::map<std::string, ex> by_monomial;  // index monomial (printed) -> coefficient
+  for (const ex& t : operands_of(e.expand(), true)) {
     ex mono = 1, coeff = 1;
     for (const ex& y : operands_of(t, false)) {
       if (!f.mentions_index(y)) {
@@ -72,20 +72,10 @@ std::optional<std::map<std::string, ex>> by_index_monomial(const ex& e, const Fa
       if (!ok || !f.provably_integer(y)) return std::nullopt;
       mono *= y;
     }
-    out[to_pamela(mono)] += coeff;
+    by_monomial[to_pamela(mono)] += coeff;
   }
-  return out;
-}
-
-// An integer condition on e = sum_m c_m m(i, j, ...), a polynomial in loop indices (all
-// integers) with index-free coefficients c_m: sufficient that every c_m is an integer. The
-// block loop bound p * N / P is an integer wherever N / P is. nullopt when e has another
-// shape; the coefficients otherwise (a coefficient may be 0).
-std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
-  auto by_monomial = by_index_monomial(e, f);
-  if (!by_monomial) return std::nullopt;
   std::vector<ex> out;
-  for (const auto& [m, c] : *by_monomial) out.push_back(c);
+  for (const auto& [m, c] : by_monomial) out.push_back(c);
   return out;
 }
 
@@ -137,11 +127,20 @@ std::optional<ex> shared_factors(const ex& h) {
 // few parameter values: e's range is bounded and holds at most one integer, or e reads one
 // symbol. 1 / B with B >= 1 lies in (0, 1] (B = 1 only); 2 / B in (0, 2] (B = 1 or 2). A
 // closed form under such an assumption is all but never used, so the rule gives up.
-bool pins_to_few_values(const ex& e, const Facts& f) {
-  auto& log = DefaultBoundLog::used();  // a range read to refuse relies on nothing
+// A read of the facts made only to refuse relies on nothing: the default signs it logged
+// are taken back when this goes out of scope (by erasing, which makes no symbol: symbols
+// number GiNaC's term order, and a new one changed a printed form).
+struct LogNothing {
+  std::vector<symbol>& log = DefaultBoundLog::used();
   const size_t mark = log.size();
-  Interval r = f.range(e);
-  log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end());  // no new symbol: symbols number GiNaC's term order
+  ~LogNothing() { log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end()); }
+};
+
+bool pins_to_few_values(const ex& e, const Facts& f) {
+  Interval r = [&] {
+    LogNothing nothing;
+    return f.range(e);
+  }();
   if (r.lo.inf != 0 || r.hi.inf != 0 || !r.lo.v.is_rational() || !r.hi.v.is_rational()) return false;
   numeric lo = -floor_num(-r.lo.v), hi = floor_num(r.hi.v);
   if (r.lo.open && lo == r.lo.v) lo += 1;
@@ -157,11 +156,8 @@ bool pins_to_few_values(const ex& e, const Facts& f) {
 // K >= 0). A rule that gives up on it relies on nothing, so the default signs that proof
 // used are taken back from the log.
 bool holds_nowhere_or_at_zero(const ex& e, const Facts& f) {
-  auto& log = DefaultBoundLog::used();
-  const size_t mark = log.size();
-  bool thin = f.provably_nonneg(-e);
-  log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end());  // no new symbol: symbols number GiNaC's term order
-  return thin;
+  LogNothing nothing;
+  return f.provably_nonneg(-e);
 }
 
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
