@@ -184,6 +184,15 @@ struct DefaultBoundLog {
   static bool& recording();
 };
 
+// A read of the facts made only to refuse relies on nothing: the default signs it logged
+// are taken back when this goes out of scope (by erasing, which makes no symbol: symbols
+// number GiNaC's term order, and a new one changed a printed form).
+struct LogNothing {
+  std::vector<GiNaC::symbol>& log = DefaultBoundLog::used();
+  const size_t mark = log.size();
+  ~LogNothing() { log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end()); }
+};
+
 // d >= 0 (d > 0 when strict) as bounds on the declared symbols of f that d is linear in
 // with a numeric slope c: s >= -rest / c for c > 0 (lower), s <= -rest / c for c < 0. Exact
 // consequences: P - 2 >= 0 is P >= 2, N - P > 0 is N > P and P < N.

@@ -127,15 +127,7 @@ std::optional<ex> shared_factors(const ex& h) {
 // few parameter values: e's range is bounded and holds at most one integer, or e reads one
 // symbol. 1 / B with B >= 1 lies in (0, 1] (B = 1 only); 2 / B in (0, 2] (B = 1 or 2). A
 // closed form under such an assumption is all but never used, so the rule gives up.
-// A read of the facts made only to refuse relies on nothing: the default signs it logged
-// are taken back when this goes out of scope (by erasing, which makes no symbol: symbols
-// number GiNaC's term order, and a new one changed a printed form).
-struct LogNothing {
-  std::vector<symbol>& log = DefaultBoundLog::used();
-  const size_t mark = log.size();
-  ~LogNothing() { log.erase(log.begin() + static_cast<std::ptrdiff_t>(mark), log.end()); }
-};
-
+// A read of the facts made only to refuse relies on nothing (LogNothing, facts.h).
 bool pins_to_few_values(const ex& e, const Facts& f) {
   Interval r = [&] {
     LogNothing nothing;

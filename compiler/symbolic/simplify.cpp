@@ -29,6 +29,7 @@
 #include "compiler/symbolic/expr_key.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
+#include "compiler/symbolic/index_dependent_bounds.h"
 #include "compiler/symbolic/load_families.h"
 #include "compiler/symbolic/print.h"
 #include "compiler/symbolic/reduction.h"
@@ -127,6 +128,10 @@ struct SimplifyCache::Impl {
     size_t bounds = 0;
   };
   std::vector<std::unique_ptr<Context>> ctx;
+  // Which nodes hold a loop whose bound is an integer at some indices of a loop around it
+  // only (index_dependent_bounds.h): read under the model's facts alone, so one memo serves
+  // every context and a node is looked at once however deep it sits.
+  std::unique_ptr<IndexDependentBounds> pairs;
   std::vector<unsigned char> log;  // rule index of every firing, in order
   TidyMemo tidy;
   // What simplify() returned for an expression it was called with, keyed by the node (kept
@@ -147,6 +152,7 @@ struct SimplifyCache::Impl {
     c->facts = &f;
     c->bounds = 0;
     ctx.push_back(std::move(c));
+    pairs = std::make_unique<IndexDependentBounds>(f);
     log.clear();
     tidy.clear();
     top.clear();
@@ -361,11 +367,23 @@ struct Driver {
     return x;
   }
 
+  // Whether x holds a loop whose bound reads the index of a loop of x around it and is an
+  // integer at some of its indices only (`par (i = 0, N - 1) seq (j = 0, i / 2)`: no value
+  // at i = 1). The rules that read a loop at chosen indices (a max at its busiest index, a
+  // cyclic map's busiest class) would give a value where the model has none, so no rule
+  // fires at x and it keeps the model's value. Only those nodes are asked: a loop, a vector
+  // max, a max or min of several.
+  bool frozen(const ex& x) {
+    if (!is_class<reduction>(x) && !is_class<extremum>(x) && pamela_function(x) != Fn::VectorMax) return false;
+    return c.pairs->holds_pair(x);
+  }
+
   ex compute(const ex& e, size_t cx) {
     const Facts& f = *c.ctx[cx]->facts;
+    const bool unsure = frozen(e);  // then no rule here, top-down or after
     // Top-down at a vector max: loads are read as families before any child is simplified
     // (load_families.h), so no scalar rule has split a family's sum first (docs/simplifier.md).
-    if (pamela_function(e) == Fn::VectorMax) {
+    if (!unsure && pamela_function(e) == Fn::VectorMax) {
       static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"),
           rule_index("vmax_collapse"), rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"),
           rule_index("vmax_block_concave"), rule_index("vmax_grid_column"), rule_index("vmax_crossing"),
@@ -376,14 +394,14 @@ struct Driver {
     }
     // Top-down at a max: a par's branch load beside the loads of all branches is dropped
     // before either is simplified, while the two are still written alike (load_families.h).
-    if (is_class<extremum>(e)) {
+    if (!unsure && is_class<extremum>(e)) {
       static const size_t inner_load = rule_index("max_inner_load");
       if (auto y = fire_top_down(inner_load, e, f)) return run(*y, cx);
     }
     // Top-down at a max over w of sums over j of a fiber test g(j) == w: read as the vector
     // of those fibers (ext_fiber_vector) before the sums are closed per w, which leaves a
     // max over w of floors that no extremum rule reads.
-    if (is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
+    if (!unsure && is_class<reduction>(e) && ex_to<reduction>(e).kind() == ReduceKind::Max) {
       static const size_t fiber = rule_index("ext_fiber_vector");
       if (auto y = fire_top_down(fiber, e, f)) return run(*y, cx);
     }
@@ -414,6 +432,7 @@ struct Driver {
       if (!dead.is_zero()) return run(dead, cx);
     }
     if (no_rule_applies(x)) return x;
+    if (unsure && frozen(x)) return x;
     if (firings_left <= 0) {
       ++exhausted;
       return x;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/passes/pipeline.h"
+#include "compiler/symbolic/evaluate.h"
 
 using namespace pamc;
 
@@ -76,4 +77,40 @@ TEST_CASE("open notes: a sum of roundings by two divisors names them") {
         std::string::npos);
   // One divisor: closed, no note.
   CHECK(open_line("seq (k = 1, N) par (i = k + 1, N) use(cpu(i mod P), 1)").empty());
+}
+
+// The value of T_main at the point, or nullopt where it has none (an EvalError).
+std::optional<GiNaC::numeric> value_at(const Compilation& c, std::map<std::string, GiNaC::numeric> point) {
+  const CostEquation* t = c.model.equation("T_main");
+  REQUIRE(t);
+  GiNaC::exmap at;
+  for (const CostParameter& p : c.model.parameters) at[p.symbol] = point.count(p.name) ? point[p.name] : GiNaC::numeric(1000);
+  sym::WorkBudget budget;
+  try {
+    return sym::evaluate(t->value, at, budget).scalar;
+  } catch (const sym::EvalError&) {
+    return std::nullopt;
+  }
+}
+
+TEST_CASE("a loop whose bound is an integer at some indices only stays as written, so no form gives it a value") {
+  // seq (j = 0, i / 2) has no value at an odd i. The busiest-index rules read the loop at one
+  // index (i = N - 1, an even number at N = 7) and gave a closed form with a value, 10, where
+  // the model has none; now no rule fires on the loops around it, and the note says why.
+  const std::string model = "par (i = 0, N - 1) seq (j = 0, i / 2) use(cpu((C - i) mod P), 1)";
+  std::string note = open_line(model);
+  CHECK(note.find("its inner sum over j stays open: its bounds are not known to be integers") != std::string::npos);
+  auto c = compile_main(model);
+  CHECK_FALSE(value_at(*c, {{"N", 7}, {"P", 2}}));
+  CHECK_FALSE(value_at(*c, {{"N", 2}, {"P", 3}}));
+  // Where every index gives an integer bound, the model's value: N = 1 (i = 0 only), N = 0.
+  CHECK(value_at(*c, {{"N", 1}, {"P", 2}}) == GiNaC::numeric(1));
+  CHECK(value_at(*c, {{"N", 0}, {"P", 2}}) == GiNaC::numeric(0));
+  // i / P: an integer at every i only where P = 1, where the model has the value N (one cpu).
+  auto d = compile_main("par (i = 1, N) seq (j = 1, i / P) use(cpu(i mod P), 1)");
+  CHECK_FALSE(value_at(*d, {{"N", 5}, {"P", 2}}));
+  CHECK(value_at(*d, {{"N", 4}, {"P", 1}}) == GiNaC::numeric(10));
+  // A block of rows, p * N / P: an integer at every p where P divides N, which the rules
+  // assume and check, so the model still closes.
+  CHECK(open_line("par (p = 0, P - 1) seq (j = p * N / P, (p + 1) * N / P - 1) use(cpu(p), 1)").empty());
 }
