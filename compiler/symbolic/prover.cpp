@@ -148,6 +148,22 @@ bool over_one(const ex& x) {
   return is_a<function>(x) || is_class<reduction>(x) || is_class<extremum>(x);
 }
 
+// The number of distinct bases x divides by where normal() brings x over one denominator
+// (its sums, products and powers; atoms are over 1, as in over_one), stopping past `most`.
+size_t denominators(const ex& x, std::vector<ex>& seen, size_t most) {
+  if (seen.size() > most) return seen.size();
+  if (is_a<add>(x) || is_a<mul>(x)) {
+    for (size_t k = 0; k < x.nops(); ++k) denominators(x.op(k), seen, most);
+  } else if (is_a<power>(x) && is_a<numeric>(x.op(1))) {
+    if (ex_to<numeric>(x.op(1)).is_negative()) {
+      if (std::none_of(seen.begin(), seen.end(), [&](const ex& b) { return b.is_equal(x.op(0)); })) seen.push_back(x.op(0));
+    } else {
+      denominators(x.op(0), seen, most);
+    }
+  }
+  return seen.size();
+}
+
 }  // namespace
 
 // x >= 0 (> 0) where x is linear in a power b ^ (d + c) of a loop index d (b > 1 and c
@@ -406,7 +422,11 @@ bool Facts::prove_at(const ex& e, bool strict, int depth) const {
   if (depth <= 1 && monotone_roundings(x, strict, depth)) return true;
   // A quotient: over a common denominator d > 0, the sign is the numerator's (N / P - 1 >= 0
   // from N - P >= 0 and P > 0). Only tried when x divides by something outside its atoms.
-  if (has_negative_power(x) && !over_one(x)) {
+  // At most three distinct divisors: over more, the common denominator is a product that
+  // normal() expands term by term (residue weights t / (1 + (i mod P) mod 2) under a cyclic
+  // map wrote eight, and one proof took 10 s); the proof fails instead, the cautious side.
+  std::vector<ex> divisors;
+  if (has_negative_power(x) && !over_one(x) && denominators(x, divisors, 3) <= 3) {
     ex nd = numer_denom_of(x);
     if (!nd.op(1).is_equal(1) && !has_negative_power(nd.op(0)) && prove_at(nd.op(1), true, depth) &&
         prove_at(nd.op(0), strict, depth))
