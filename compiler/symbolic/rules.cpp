@@ -666,6 +666,7 @@ const std::vector<NamedRule>& all_rules() {
       {"cmp_decide", rule_cmp_decide},
       {"cmp_power", rule_cmp_power},
       {"cmp_extremum", rule_cmp_extremum},
+      {"cmp_guard_factor", rule_cmp_guard_factor},
       {"cmp_rounding", rule_cmp_rounding},
       {"cmp_power_log", rule_cmp_power_log},
       {"cmp_normal", rule_cmp_normal},

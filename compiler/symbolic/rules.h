@@ -64,6 +64,7 @@ std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions& 
 std::optional<ex> rule_cmp_extremum(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_eq_factor(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_cmp_guard_factor(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_rounding(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_power_log(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_decide(const ex& e, const Facts& f, Assumptions& a);

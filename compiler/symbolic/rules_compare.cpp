@@ -140,6 +140,33 @@ std::optional<ex> rule_cmp_extremum(const ex& e, const Facts&, Assumptions&) {
   return std::nullopt;
 }
 
+// A comparison one of whose sides is a guard times the rest, g y with g a comparison (0 or
+// 1): (x <= g y) = g (x <= y) + (1 - g) (x <= 0), as at g = 1 the side is y and at g = 0
+// it is 0 (and likewise with the product on the left, and for <). The guard then stands
+// outside, where the sum rules read it as a fact, and the comparison inside is of the
+// index itself: (1 <= (2 <= W) (F - floor((k - 1) / W))) becomes (2 <= W) (1 <= F -
+// floor((k - 1) / W)), which the rounding and counting rules close. Exact at every point:
+// y is still evaluated under g in both forms, so where it fails, both fail (or both are
+// covered by g = 0). No vectors.
+std::optional<ex> rule_cmp_guard_factor(const ex& e, const Facts&, Assumptions&) {
+  Fn fn = pamela_function(e);
+  if ((fn != Fn::Lt && fn != Fn::Le) || is_vector_valued(e)) return std::nullopt;
+  const Cmp op = fn == Fn::Lt ? Cmp::Lt : Cmp::Le;
+  for (int side = 0; side < 2; ++side) {
+    const ex& x = e.op(side);
+    if (!is_class<mul>(x)) continue;
+    for (size_t k = 0; k < x.nops(); ++k) {
+      const ex& g = x.op(k);
+      if (!is_comparison(g) || e.op(1 - side).has(g)) continue;
+      ex y = x / g;
+      ex held = side == 0 ? compare(op, y, e.op(1)) : compare(op, e.op(0), y);
+      ex zero = side == 0 ? compare(op, 0, e.op(1)) : compare(op, e.op(0), 0);
+      return g * held + (1 - g) * zero;
+    }
+  }
+  return std::nullopt;
+}
+
 // A comparison of sums written as a person would: the difference d = y - x of (x <= y)
 // (also <) split into its number k and its terms, the terms with a positive coefficient on
 // the right and the others, negated, on the left with -k: (P <= 2 P - 2) is (2 <= P),

@@ -310,23 +310,37 @@ std::optional<MatchCount> linear_match_count(const ex& pred, const reduction& r,
   Fn fn = pamela_function(pred);
   if (!is_comparison(pred)) return std::nullopt;
   const ex& i = r.index_ex();
-  auto lin = linear_in(pred.op(1) - pred.op(0), i);
-  if (!lin) return std::nullopt;
-  const numeric& ca = lin->first;
-  const ex& b = lin->second;
-  if (fn == Fn::Eq || fn == Fn::Ne) {
-    auto root = integer_root(ca, b, f);
-    if (!root) return std::nullopt;
-    ex one = root->hit * compare(Cmp::Le, r.lb(), root->s) * compare(Cmp::Le, root->s, r.ub());
-    return MatchCount{fn == Fn::Eq ? one : r.ub() - r.lb() + 1 - one, fn == Fn::Eq};
+  const ex d = pred.op(1) - pred.op(0);
+  auto lin = linear_in(d, i);
+  // The root t of d = a i + b (a != 0) and the sign of a; a symbolic slope with a proved
+  // sign, nonzero wherever the sum has a value (signed_slope), serves inequalities as a
+  // number does (k / W < 1 / W + F: k < 1 + W F).
+  ex t;
+  bool up;
+  if (lin) {
+    const numeric& ca = lin->first;
+    const ex& b = lin->second;
+    if (fn == Fn::Eq || fn == Fn::Ne) {
+      auto root = integer_root(ca, b, f);
+      if (!root) return std::nullopt;
+      ex one = root->hit * compare(Cmp::Le, r.lb(), root->s) * compare(Cmp::Le, root->s, r.ub());
+      return MatchCount{fn == Fn::Eq ? one : r.ub() - r.lb() + 1 - one, fn == Fn::Eq};
+    }
+    t = (-b / ca).expand();
+    up = ca.is_positive();
+  } else {
+    if (fn == Fn::Eq || fn == Fn::Ne) return std::nullopt;
+    auto s = signed_slope(d, r, f);
+    if (!s) return std::nullopt;
+    t = (-s->offset / s->slope).expand();
+    up = s->positive;
   }
+  // a > 0: d >= 0 iff i >= t (d > 0 iff i > t); a < 0: d >= 0 iff i <= t (d > 0 iff i < t).
   bool strict = fn == Fn::Lt;
-  if (ca.is_positive()) {
-    ex t = (-b / ca).expand();
+  if (up) {
     ex L = strict ? floor_of(t) + 1 : ceil_of(t);
     return MatchCount{make_max({ex(0), r.ub() - make_max({r.lb(), L}) + 1}), true};
   }
-  ex t = (b / -ca).expand();
   ex U = strict ? ceil_of(t) - 1 : floor_of(t);
   return MatchCount{make_max({ex(0), make_min({r.ub(), U}) - r.lb() + 1}), true};
 }

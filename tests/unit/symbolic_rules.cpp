@@ -467,6 +467,49 @@ TEST_CASE_FIXTURE(Fixture, "sums of comparisons with the index count a ray") {
   CHECK(!rule_sum_cmp_count(Sum(i, 1, N, compare(Cmp::Le, i * i, x)), F, a));
 }
 
+TEST_CASE_FIXTURE(Fixture, "sums of comparisons with a symbolic slope of proved sign count a ray") {
+  Facts g = F;
+  g.add_lower(P, 1, false);  // as `i mod P` makes it
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {-2, 0, 1, 2, 5, 8})
+    for (numeric pp : {1, 2, 3, 5})
+      for (numeric m : {numeric(0), numeric(1), numeric(5, 2), numeric(4), numeric(-2)}) pts.push_back({{N, n}, {P, pp}, {x, m}});
+  // (i / P < 1 / P + x): i < 1 + P x, the form the rounding rule leaves for floor((i - 1) / P) < x
+  for (ex body : {compare(Cmp::Lt, i / P, 1 / P + x), compare(Cmp::Le, i / P, x), compare(Cmp::Le, x, -i / P + N),
+                  compare(Cmp::Lt, P * i, x + N), compare(Cmp::Le, x, -P * i + 3)}) {
+    ex e = Sum(i, 1, N, body);
+    auto r = rule_sum_cmp_count(e, g, a);
+    REQUIRE_MESSAGE(r, to_pamela(body));
+    CHECK(count_reductions(*r) == 0);
+    CHECK_MESSAGE(agrees(*r, e, pts), to_pamela(body) << " -> " << to_pamela(*r));
+  }
+  // a slope of unknown sign (x / P), or one that may be 0 (P without P >= 1): left alone
+  CHECK(!rule_sum_cmp_count(Sum(i, 1, N, compare(Cmp::Le, x * i / P, 1)), g, a));
+  CHECK(!rule_sum_cmp_count(Sum(i, 1, N, compare(Cmp::Le, i / P, x)), F, a));
+  // equality with a symbolic slope: left alone (the root need not be an integer)
+  CHECK(!rule_sum_cmp_count(Sum(i, 1, N, compare(Cmp::Eq, P * i, N)), g, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a comparison with a guarded side puts the guard outside (cmp_guard_factor)") {
+  // (y <= g z) = g (y <= z) + (1 - g) (y <= 0) at every point, g a comparison (0 or 1)
+  ex gd = compare(Cmp::Le, 2, P);
+  for (ex c : {compare(Cmp::Le, 1, gd * (N - x)), compare(Cmp::Lt, gd * (N - x), x), compare(Cmp::Lt, -1, gd * N * x),
+               compare(Cmp::Le, gd * compare(Cmp::Le, x, N) * N, 2)}) {
+    auto r = rule_cmp_guard_factor(c, F, a);
+    REQUIRE_MESSAGE(r, to_pamela(c));
+    CHECK_MESSAGE(!is_comparison(*r), to_pamela(*r));  // the guard stands outside now
+    for (int n = -3; n <= 4; ++n)
+      for (int pp = 0; pp <= 3; ++pp)
+        for (numeric xx : {numeric(-1), numeric(0), numeric(1, 2), numeric(2), numeric(5)}) {
+          GiNaC::exmap env{{N, n}, {P, pp}, {x, xx}};
+          CHECK_MESSAGE(ev(*r, env) == ev(c, env), to_pamela(c) << " -> " << to_pamela(*r) << " at N=" << n << " P=" << pp << " x=" << xx);
+        }
+  }
+  // no guard factor: left alone
+  CHECK(!rule_cmp_guard_factor(compare(Cmp::Le, 1, 2 * (N - x)), F, a));
+  CHECK(!rule_cmp_guard_factor(compare(Cmp::Le, 1, N - x), F, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "max of a convex body is at an end of the range") {
   ex e = Max(i, 1, N, GiNaC::pow(i - P, 2));
   auto r = rule_ext_convex(e, F, a);
