@@ -585,6 +585,7 @@ const std::vector<NamedRule>& all_rules() {
       {"sum_factor", rule_sum_factor},
       {"sum_const", rule_sum_const},
       {"sum_poly", rule_sum_poly},
+      {"strided_residue", rule_strided_residue},
       {"sum_mod_count", rule_sum_mod_count},
       {"sum_mod_select", rule_sum_mod_select},
       {"sum_cmp_count", rule_sum_cmp_count},

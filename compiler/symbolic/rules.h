@@ -41,6 +41,7 @@ std::optional<ex> rule_vmax_numeric(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_vmax_single(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_identity(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_unroll(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_strided_residue(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_mod_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_mod_select(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_cmp_count(const ex& e, const Facts& f, Assumptions& a);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/symbolic/symbolic.h"
+#include "tests/unit/assumptions_at.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/tidy.h"
 
@@ -508,6 +509,42 @@ TEST_CASE_FIXTURE(Fixture, "a comparison with a guarded side puts the guard outs
   // no guard factor: left alone
   CHECK(!rule_cmp_guard_factor(compare(Cmp::Le, 1, 2 * (N - x)), F, a));
   CHECK(!rule_cmp_guard_factor(compare(Cmp::Le, 1, N - x), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "a residue test with a stride reads as a test of the index by cases on the modulus (strided_residue)") {
+  Facts g = F;
+  g.add_lower(P, 1, false);  // as `mod P` makes it
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {-2, 0, 1, 4, 9, 14})
+    for (numeric pp : {1, 2, 3, 4, 5, 6, 7, 12})
+      for (numeric m : {0, 1, 3}) pts.push_back({{N, n}, {P, pp}, {M, m}});
+  const ex mod2 = mod_of(2 * i + 1, P), mod3 = mod_of(3 * i + M, P), modn = mod_of(-2 * i + 5, P), mod4 = mod_of(4 * i + 2, P);
+  for (ex body : {compare(Cmp::Eq, mod2, 0), compare(Cmp::Eq, mod3, 1) * i, compare(Cmp::Ne, modn, 2) * (i + 1),
+                  compare(Cmp::Eq, mod4, 2), compare(Cmp::Eq, mod4, 1), compare(Cmp::Eq, mod_of(2 * i, 6), 4)}) {
+    for (ReduceKind kind : {ReduceKind::Sum, ReduceKind::Max}) {
+      ex e = make_reduction(kind, i, 1, N, body);
+      auto r = rule_strided_residue(e, g, a);
+      REQUIRE_MESSAGE(r, to_pamela(e));
+      // each case holds a test of i itself, which the counting rules read
+      const bool stride_gone = !r->has(mod2) && !r->has(mod3) && !r->has(mod4);
+      CHECK_MESSAGE(stride_gone, to_pamela(*r));
+      CHECK_MESSAGE(agrees(*r, e, pts), to_pamela(e) << " -> " << to_pamela(*r));
+    }
+  }
+  // and the whole simplifier closes the count: (2 i + 1) mod P == 0 holds for one i in P when P is odd
+  Assumptions none;
+  RuleStats stats;
+  ex count = Sum(i, 0, N - 1, compare(Cmp::Eq, mod2, 0));
+  ex closed = simplify(count, g, none, stats);
+  CHECK_MESSAGE(count_reductions(closed) == 0, to_pamela(closed));
+  std::vector<GiNaC::exmap> within;  // where the facts (N >= 0 by declare) and what it assumed hold
+  for (const auto& pt : pts)
+    if (!GiNaC::ex_to<numeric>(pt.at(N)).is_negative() && assumptions_hold(none, pt)) within.push_back(pt);
+  CHECK(within.size() > pts.size() / 2);
+  CHECK_MESSAGE(agrees(closed, count, within), to_pamela(closed));
+  // left alone: a stride of 1 (the counting rules' own case), a modulus not proved an integer
+  CHECK(!rule_strided_residue(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i + 1, P), 0)), g, a));
+  CHECK(!rule_strided_residue(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, x), 0)), g, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "max of a convex body is at an end of the range") {
