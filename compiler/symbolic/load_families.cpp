@@ -120,6 +120,31 @@ std::optional<ex> collapse(const Family& fam, const Facts& f, Assumptions& a) {
     others.push_back(fam.loops[k]);
   }
   Facts in = within(f, fam.loops);
+  // q's loop runs outside the others now. Where another loop's range is empty the model
+  // never reads q's bounds, and where q's is empty it never reads the others'; a bound that
+  // is not an integer leaves no value, which a zero count does not cover (`par (i = K, N)
+  // par (j = 1, C)` at N < K has a value for every C). So each bound read by one form and
+  // not the other is an integer: by its form (no prover call, which may make symbols and
+  // so change GiNaC's term order), proved or assumed. Emptiness is asked under f: `in`
+  // declares the loops' indices, which makes every range non-empty.
+  {
+    auto by_form = [&](const Loop& l) { return detail::integer_by_form(l.lb, in) && detail::integer_by_form(l.ub, in); };
+    std::vector<detail::Cond> bounds_read;
+    auto add_bounds = [&](const Loop& l) {
+      for (const ex& b : {l.lb, l.ub})
+        if (!detail::integer_by_form(b, in)) bounds_read.push_back({true, b});
+    };
+    if (!by_form(lq)) {
+      bool others_nonempty = true;
+      for (const Loop& l : others) others_nonempty = others_nonempty && f.provably_nonneg(l.ub - l.lb);
+      if (!others_nonempty) add_bounds(lq);
+    }
+    bool others_by_form = true;
+    for (const Loop& l : others) others_by_form = others_by_form && by_form(l);
+    if (!others_by_form && !f.provably_nonneg(lq.ub - lq.lb))
+      for (const Loop& l : others) add_bounds(l);
+    if (!bounds_read.empty() && !detail::require(bounds_read, in, a)) return std::nullopt;
+  }
   if (may_fail(fam.weight, in) && !f.provably_nonneg(lq.ub - lq.lb)) {
     std::vector<symbol> dens;
     denominators(fam.weight, dens);

@@ -524,11 +524,48 @@ std::optional<std::pair<int, ex>> own_failure(const ex& e, const Facts& f) {
 }
 }  // namespace
 
+namespace detail {
+// An integer by its form alone: whole numbers, integer symbols, floors, ceilings and
+// remainders of integers, and sums, products and whole powers of these (no prover call,
+// which may make symbols and so change GiNaC's term order).
+bool integer_by_form(const ex& e, const Facts& f) {
+  if (is_class<numeric>(e)) return ex_to<numeric>(e).is_integer();
+  if (is_class<symbol>(e)) return f.is_integer_symbol(ex_to<symbol>(e));
+  Fn fn = pamela_function(e);
+  if (fn == Fn::Floor || fn == Fn::Ceil) return true;
+  if (fn == Fn::Mod) return integer_by_form(e.op(0), f) && integer_by_form(e.op(1), f);
+  if (is_class<add>(e) || is_class<mul>(e)) {
+    for (size_t k = 0; k < e.nops(); ++k)
+      if (!integer_by_form(e.op(k), f)) return false;
+    return true;
+  }
+  if (is_class<power>(e))
+    return is_class<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer() && integer_by_form(e.op(0), f);
+  return false;
+}
+}  // namespace detail
+
+namespace {
+bool reads_only_declared(const ex& e, const Facts& f) {
+  for (const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+    if (is_class<symbol>(*it) && !f.is_declared(ex_to<symbol>(*it))) return false;
+  return true;
+}
+}  // namespace
+
 bool may_fail(const ex& e, const Facts& f) {
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
     if (may_fail(r.lb(), f) || may_fail(r.ub(), f)) return true;
     if (r.kind() != ReduceKind::Sum && !f.provably_nonneg(r.ub() - r.lb())) return true;
+    // A bound that is not an integer leaves the loop without a value, and a zero factor
+    // does not cover that (a loop not taken is still checked), so a rule that moves the
+    // loop where the model does not evaluate it (a count times a body over a range that
+    // may be empty) would give "no value" where the model has one. Asked of bounds the
+    // facts can read (parameters, declared indices): one that reads an index of a loop
+    // outside e is that loop's caller's to check (index_dependent_bounds.h).
+    for (const ex& b : {r.lb(), r.ub()})
+      if (!detail::integer_by_form(b, f) && reads_only_declared(b, f) && !f.provably_integer(b)) return true;
     Facts inner = f;
     inner.declare_index(r.index(), r.lb(), r.ub());
     return may_fail(r.body(), inner);

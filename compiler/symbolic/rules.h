@@ -116,8 +116,9 @@ std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_case_lift(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_common_term(const ex& e, const Facts& f, Assumptions& a);
 
-// Could evaluating e fail at a point the facts allow (empty max/min range, division by a
-// possibly-zero value, log of a possibly non-positive one)? Conservative: true when unsure.
+// Could evaluating e fail at a point the facts allow (empty max/min range, a loop bound not
+// proved an integer, division by a possibly-zero value, log of a possibly non-positive
+// one)? Conservative: true when unsure.
 bool may_fail(const ex& e, const Facts& f);
 // The conditions under which evaluating e fails, outside reductions: (0, b) b == 0 (a
 // divisor, a base to a negative integer power), (1, x) the power x itself (a fractional

@@ -31,6 +31,9 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a);
 // Whether "e is an integer" holds, under the facts, at few parameter values only (e's range
 // bounded with at most one integer in it, or bounded and reading one symbol: 1 / B).
 bool pins_to_few_values(const ex& e, const Facts& f);
+// An integer by its form alone (whole numbers, integer symbols, floors, ceilings, and sums,
+// products and whole powers of these), without asking the prover.
+bool integer_by_form(const ex& e, const Facts& f);
 // The text of the assumption c >= 0 as recorded: positive terms >= the negated negative
 // ones (P - 1 -> "P >= 1").
 std::string nonneg_text(const ex& c);
