@@ -60,6 +60,16 @@ bool monomial_quotient(const ex& e, std::set<ex, ex_is_less>& denominators) {
 // cancellation turns a division by zero into a value); nullopt otherwise.
 // Only for the small fractions that sums produce (1/2, 1/6, ...): a model's constants
 // (2e-6 K N + 5e-9 K N^2 / P) read better as the terms the user wrote.
+// Each factor of a product expanded: factor() may nest ((2 p + 1) N - P, or 2 N - P (c - 1)
+// for 2 N + P - P c) by GiNaC's term order, which depends on the executable's layout; an
+// expanded factor prints in the printer's order.
+ex flat_factors(const ex& product) {
+  ex out = 1;
+  for (const ex& f : is_class<mul>(product) ? exvector(product.begin(), product.end()) : exvector{product})
+    out *= is_class<power>(f) ? GiNaC::pow(f.op(0).expand(), f.op(1)) : f.expand();
+  return out;
+}
+
 std::optional<ex> factor_over_common_denominator(const ex& x) {
   std::set<ex, ex_is_less> den;
   // Three terms at least: two rarely print shorter over one denominator, and every try costs
@@ -90,15 +100,7 @@ std::optional<ex> factor_over_common_denominator(const ex& x) {
   ex d = nd.op(1);
   for (const ex& s : den)
     if (!d.has(s)) return std::nullopt;
-  // Each factor expanded: factor() may nest ((2 p + 1) N - P) by GiNaC's term order, which
-  // depends on the executable's layout; an expanded factor prints in the printer's order.
-  auto flat = [](const ex& product) {
-    ex out = 1;
-    for (const ex& f : is_class<mul>(product) ? exvector(product.begin(), product.end()) : exvector{product})
-      out *= is_class<power>(f) ? GiNaC::pow(f.op(0).expand(), f.op(1)) : f.expand();
-    return out;
-  };
-  return flat(factor_polynomial(nd.op(0).expand())) / flat(factor_polynomial(d.expand()));
+  return flat_factors(factor_polynomial(nd.op(0).expand())) / flat_factors(factor_polynomial(d.expand()));
 }
 
 // q with t ^ n written t for each t of zero_one (atoms that are 0 or 1) and whole n >= 1.
@@ -302,7 +304,7 @@ std::optional<ex> expand_when_shorter(const ex& x) {
   bool square = false;
   for (const ex& n : names) square = square || q.degree(n) >= 2;
   const bool worth = names.size() <= 4 && square && is_class<add>(q) && q.nops() >= 3;
-  ex fq = worth ? factor_polynomial(q) : q;
+  ex fq = worth ? flat_factors(factor_polynomial(q)) : q;
   if (!fq.is_equal(q) && (fq - q).expand().is_zero()) {
     ex fc = fq.subs(at.to_atom, subs_options::no_pattern);
     if (to_pamela(fc).size() < to_pamela(candidate).size()) candidate = fc;
