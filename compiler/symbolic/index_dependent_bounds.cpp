@@ -66,12 +66,7 @@ bool integer_valued(const ex& p) {
 }  // namespace
 
 bool index_dependent_bound(const ex& b, const Facts& f) {
-  ex x = b.expand();
-  exvector terms;
-  if (is_class<add>(x))
-    for (size_t k = 0; k < x.nops(); ++k) terms.push_back(x.op(k));
-  else
-    terms.push_back(x);
+  const exvector terms = detail::operands_of(b.expand(), true);
   // index monomial (printed, a stable key) -> (monomial, coefficient)
   std::map<std::string, std::pair<ex, ex>> by_monomial;
   for (const ex& t : terms) {
