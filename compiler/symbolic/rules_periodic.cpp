@@ -350,6 +350,13 @@ struct ResidueSum {
   ex k;
   std::vector<std::pair<ex, numeric>> mods;  // (node (s i + e) mod k, s)
 };
+// Whether x reads the index of a loop inside body.
+bool reads_inner_index(const ex& x, const ex& body) {
+  for (const_preorder_iterator it = body.preorder_begin(); it != body.preorder_end(); ++it)
+    if (is_class<reduction>(*it) && x.has(ex_to<reduction>(*it).index_ex())) return true;
+  return false;
+}
+
 std::optional<ResidueSum> residue_sum(const ex& e, const Facts& f) {
   ResidueSum out{as_red(e, ReduceKind::Sum), 0, {}};
   if (!out.r || !i_only_in_mods(out.r->body(), out.r->index_ex(), f, out.mods) || out.mods.empty())
@@ -497,6 +504,9 @@ std::optional<ex> rule_sum_period_split(const ex& e, const Facts& f, Assumptions
   GiNaC::symbol rr(r->index().get_name());
   const numeric s0 = mods[0].second;
   const ex e0 = (mods[0].first.op(0) - s0 * i).expand();
+  // The offset goes into the new bounds, outside the body: it must not read the index of a
+  // loop inside it ((2 j + t) mod P under sum (j) left j unbound in the closed form).
+  if (reads_inner_index(e0, r->body())) return std::nullopt;
   ex g = r->body().subs(exmap{{mods[0].first, rr}}, subs_options::no_pattern);
   if (g.has(i)) return std::nullopt;
   Facts fr = f;

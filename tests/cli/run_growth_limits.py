@@ -137,6 +137,15 @@ def main():
         rc, out, err, peak = run(["eval", path, "-D", "N=20", "-D", "P=6", "-D", "t=2", "--closed-form"], cpu_seconds=4)
         check("residue_stride3.pam: its closed form at N = 20, P = 6, t = 2 is 20 (cpu 1 holds the ten even i, each t)",
               rc == 0 and out.strip().endswith("= 20"), "rc=%s %s %s" % (rc, out[:300], err[:300]))
+        # A residue split by 6 beside a test by W: the split leaves (6 * i + 2) mod W, and
+        # reading that stride by cases on W mod 6 multiplied the cases (20 s). A stride past
+        # 4 stays as written: 0.07 s.
+        split = ("numeric parameter N\nnumeric parameter W\nresource bus = fcfs(0, 1)\n"
+                 "process main = seq (k = 0, N - 1) par (i = 0, k) if (i mod 6 != 1 and i mod W != 0) use(bus, 1)\n")
+        path = harness.write(tmp, "residue_split_by_6.pam", split)
+        rc, out, err, peak = run(["compile", path], cpu_seconds=4)
+        check("residue_split_by_6.pam: pamc compile ends within 4 s of cpu",
+              rc == 0 and "numeric T_main = " in out, "rc=%s %s" % (rc, err[:300]))
     return harness.summary("growth-limit checks")
 
 

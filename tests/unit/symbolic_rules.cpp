@@ -545,6 +545,8 @@ TEST_CASE_FIXTURE(Fixture, "a residue test with a stride reads as a test of the 
   // left alone: a stride of 1 (the counting rules' own case), a modulus not proved an integer
   CHECK(!rule_strided_residue(Sum(i, 1, N, compare(Cmp::Eq, mod_of(i + 1, P), 0)), g, a));
   CHECK(!rule_strided_residue(Sum(i, 1, N, compare(Cmp::Eq, mod_of(2 * i, x), 0)), g, a));
+  // and a stride past 4, whose cases would multiply with those of the rules around it
+  CHECK(!rule_strided_residue(Sum(i, 1, N, compare(Cmp::Ne, mod_of(6 * i + 2, P), 0)), g, a));
 }
 
 TEST_CASE_FIXTURE(Fixture, "max of a convex body is at an end of the range") {
