@@ -2,11 +2,8 @@
 #include "compiler/symbolic/index_dependent_bounds.h"
 
 #include <algorithm>
-#include <map>
-#include <string>
 
 #include "compiler/symbolic/class_test.h"
-#include "compiler/symbolic/print.h"
 #include "compiler/symbolic/rules_internal.h"
 
 namespace pamc::sym {
@@ -25,13 +22,6 @@ bool may_depend(const ex& b) {
     if (is_class<numeric>(*it) && !ex_to<numeric>(*it).is_integer()) return true;
     if (is_class<power>(*it) && is_class<numeric>(it->op(1)) && ex_to<numeric>(it->op(1)).is_negative()) return true;
   }
-  return false;
-}
-
-// Whether e reads a symbol the facts do not declare (an index of a loop around the node).
-bool reads_undeclared(const ex& e, const Facts& f) {
-  for (const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
-    if (is_class<symbol>(*it) && !f.is_declared(ex_to<symbol>(*it))) return true;
   return false;
 }
 
@@ -66,32 +56,18 @@ bool integer_valued(const ex& p) {
 }  // namespace
 
 bool index_dependent_bound(const ex& b, const Facts& f) {
-  const exvector terms = detail::operands_of(b.expand(), true);
-  // index monomial (printed, a stable key) -> (monomial, coefficient)
-  std::map<std::string, std::pair<ex, ex>> by_monomial;
-  for (const ex& t : terms) {
-    ex mono = 1, coeff = 1;
-    for (const ex& y : detail::operands_of(t, false)) {
-      if (!f.mentions_index(y) && !reads_undeclared(y, f)) {
-        coeff *= y;
-        continue;
-      }
-      bool plain = is_class<symbol>(y) || (is_class<power>(y) && is_class<symbol>(y.op(0)) && is_class<numeric>(y.op(1)) &&
-                                           ex_to<numeric>(y.op(1)).is_pos_integer());
-      if (!plain) return false;  // another shape: the rules' own conditions decide
-      mono *= y;
-    }
-    if (mono.is_equal(1)) continue;
-    auto [it, fresh] = by_monomial.try_emplace(to_pamela(mono), mono, coeff);
-    if (!fresh) it->second.second += coeff;
-  }
+  // The loop indices: declared ones, and any symbol the facts do not declare.
+  auto is_index = [&](const ex& y) { return f.mentions_index(y) || !detail::reads_only_declared(y, f); };
+  auto by_monomial = detail::index_monomials(b, is_index);
+  if (!by_monomial) return false;  // another shape: the rules' own conditions decide
+  by_monomial->erase("1");         // the constant term reads no index
   // The monomials with number coefficients: a polynomial that may be an integer at every
   // integer index all the same (i * (i + 1) / 2), which integer_valued decides.
   ex numeric_part = 0;
-  for (const auto& [key, mc] : by_monomial)
+  for (const auto& [key, mc] : *by_monomial)
     if (is_class<numeric>(mc.second)) numeric_part += mc.first * mc.second;
   if (!numeric_part.is_zero() && !integer_valued(numeric_part)) return true;
-  for (const auto& [key, mc] : by_monomial) {
+  for (const auto& [key, mc] : *by_monomial) {
     const ex& c = mc.second;
     if (is_class<numeric>(c) || f.provably_integer(c)) continue;
     if (detail::pins_to_few_values(c, f)) return true;

@@ -18,6 +18,7 @@
 #include <numeric>
 #include <set>
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace pamc::sym {
@@ -53,30 +54,47 @@ std::string nonneg_text(const ex& c) {
   return to_pamela(lhs) + " >= " + to_pamela(rhs);
 }
 
+// What it reads and returns: index_monomials in rules_internal.h.
+std::optional<IndexMonomials> index_monomials(const ex& e, const std::function<bool(const ex&)>& is_index) {
+  IndexMonomials out;
+  for (const ex& t : operands_of(e.expand(), true)) {
+    ex mono = 1, coeff = 1;
+    for (const ex& y : operands_of(t, false)) {
+      if (!is_index(y)) {
+        coeff *= y;
+        continue;
+      }
+      bool plain = is_class<symbol>(y) || (is_class<power>(y) && is_class<symbol>(y.op(0)) && is_class<numeric>(y.op(1)) &&
+                                           ex_to<numeric>(y.op(1)).is_pos_integer());
+      if (!plain) return std::nullopt;
+      mono *= y;
+    }
+    auto [it, fresh] = out.try_emplace(to_pamela(mono), mono, coeff);
+    if (!fresh) it->second.second += coeff;
+  }
+  return out;
+}
+
 // An integer condition on e = sum_m c_m m(i, j, ...), a polynomial in loop indices (all
 // integers) with index-free coefficients c_m: sufficient that every c_m is an integer. The
 // block loop bound p * N / P is an integer wherever N / P is. nullopt when e has another
 // shape; the coefficients otherwise (a coefficient may be 0).
 std::optional<std::vector<ex>> index_coefficients(const ex& e, const Facts& f) {
-  std::map<std::string, ex> by_monomial;  // index monomial (printed) -> coefficient
-  for (const ex& t : operands_of(e.expand(), true)) {
-    ex mono = 1, coeff = 1;
-    for (const ex& y : operands_of(t, false)) {
-      if (!f.mentions_index(y)) {
-        coeff *= y;
-        continue;
-      }
-      bool ok = is_class<symbol>(y) ||
-                (is_class<power>(y) && is_class<symbol>(y.op(0)) && is_class<numeric>(y.op(1)) &&
-                 ex_to<numeric>(y.op(1)).is_pos_integer());
-      if (!ok || !f.provably_integer(y)) return std::nullopt;
-      mono *= y;
-    }
-    by_monomial[to_pamela(mono)] += coeff;
-  }
+  auto monomials = index_monomials(e, [&](const ex& y) { return f.mentions_index(y); });
+  if (!monomials) return std::nullopt;
   std::vector<ex> out;
-  for (const auto& [m, c] : by_monomial) out.push_back(c);
+  for (const auto& [key, mc] : *monomials) {
+    for (const ex& y : operands_of(mc.first, false))
+      if (!f.provably_integer(y)) return std::nullopt;
+    out.push_back(mc.second);
+  }
   return out;
+}
+
+bool reads_only_declared(const ex& e, const Facts& f) {
+  for (const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+    if (is_class<symbol>(*it) && !f.is_declared(ex_to<symbol>(*it))) return false;
+  return true;
 }
 
 }  // namespace detail
@@ -545,14 +563,6 @@ bool integer_by_form(const ex& e, const Facts& f) {
 }
 }  // namespace detail
 
-namespace {
-bool reads_only_declared(const ex& e, const Facts& f) {
-  for (const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
-    if (is_class<symbol>(*it) && !f.is_declared(ex_to<symbol>(*it))) return false;
-  return true;
-}
-}  // namespace
-
 bool may_fail(const ex& e, const Facts& f) {
   if (is_class<reduction>(e)) {
     const auto& r = ex_to<reduction>(e);
@@ -565,7 +575,7 @@ bool may_fail(const ex& e, const Facts& f) {
     // facts can read (parameters, declared indices): one that reads an index of a loop
     // outside e is that loop's caller's to check (index_dependent_bounds.h).
     for (const ex& b : {r.lb(), r.ub()})
-      if (!detail::integer_by_form(b, f) && reads_only_declared(b, f) && !f.provably_integer(b)) return true;
+      if (!detail::integer_by_form(b, f) && detail::reads_only_declared(b, f) && !f.provably_integer(b)) return true;
     Facts inner = f;
     inner.declare_index(r.index(), r.lb(), r.ub());
     return may_fail(r.body(), inner);

@@ -10,6 +10,7 @@
 #include "compiler/symbolic/reduction.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,6 +35,13 @@ bool pins_to_few_values(const ex& e, const Facts& f);
 // An integer by its form alone (whole numbers, integer symbols, floors, ceilings, and sums,
 // products and whole powers of these), without asking the prover.
 bool integer_by_form(const ex& e, const Facts& f);
+// Whether every symbol e reads is one the facts declare (a parameter or a loop index).
+bool reads_only_declared(const ex& e, const Facts& f);
+// e = sum_m c_m m as a polynomial in the factors is_index picks, each a symbol or its whole
+// power, with coefficients c_m free of them: monomial (printed, a stable key) -> (m, c_m),
+// the constant term under "1". nullopt where an index factor has another shape.
+using IndexMonomials = std::map<std::string, std::pair<ex, ex>>;
+std::optional<IndexMonomials> index_monomials(const ex& e, const std::function<bool(const ex&)>& is_index);
 // The text of the assumption c >= 0 as recorded: positive terms >= the negated negative
 // ones (P - 1 -> "P >= 1").
 std::string nonneg_text(const ex& c);

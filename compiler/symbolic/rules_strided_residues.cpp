@@ -60,8 +60,8 @@ std::optional<Strided> strided_test(const ex& body, const ex& i) {
 // iff (i + (d / g) u) mod k' == 0 for u the inverse of a' mod k': u = (1 + k' t) / a' with
 // t in 0..a' - 1 solving (c / g) t = -1 (mod a'), so that u = n0 + t (k - c) / a with the
 // whole number n0 = (1 + (c / g) t) / a'; (k - c) / a is written floor(k / a), equal in the
-// case and an integer everywhere, so that loop bounds built from it need no assumption. Then R distributes over the cases, exactly one
-// being 1. The factor (0 <= r) (r <= k - 1) keeps the test false outside that range, and
+// case and an integer everywhere, so that loop bounds built from it need no assumption.
+// Then R distributes over the cases, exactly one being 1. The factor (0 <= r) (r <= k - 1) keeps the test false outside that range, and
 // for a symbolic d the factor (d mod g == 0) says g | d. Side conditions: those above,
 // proved. Exact at every point where the model has a value.
 std::optional<ex> rule_strided_residue(const ex& e, const Facts& f, Assumptions&) {
