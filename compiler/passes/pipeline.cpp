@@ -3,11 +3,14 @@
 #include "compiler/passes/lower.h"
 #include "compiler/symbolic/ceil_counts.h"
 #include "compiler/symbolic/evaluate.h"
+#include "compiler/symbolic/expr_key.h"
 #include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/position_domain.h"
 #include "compiler/symbolic/print.h"
+
+#include <unordered_map>
 
 namespace pamc {
 
@@ -92,11 +95,18 @@ void simplify_model(CostModel& model) {
     best = std::move(next);
   }
   // Counts as ceilings (ceil_counts.h), for the equations a reader sees; a delta_ (a load
-  // vector, often long) is left as it is.
-  for (std::size_t k = 0; k < model.equations.size(); ++k)
-    model.equations[k].value = model.equations[k].role == EquationRole::Delta
-                                   ? best.values[k]
-                                   : sym::ceil_counts(best.values[k], model.facts);
+  // vector, often long) is left as it is. Processes written alike have equal values: each
+  // value is rewritten once.
+  std::unordered_map<GiNaC::ex, GiNaC::ex, sym::ExprHash, sym::ExprEq> as_ceilings;
+  for (std::size_t k = 0; k < model.equations.size(); ++k) {
+    if (model.equations[k].role == EquationRole::Delta) {
+      model.equations[k].value = best.values[k];
+      continue;
+    }
+    auto [it, fresh] = as_ceilings.try_emplace(best.values[k]);
+    if (fresh) it->second = sym::ceil_counts(best.values[k], model.facts);
+    model.equations[k].value = it->second;
+  }
   model.assumptions = best.assumptions;
   sym::drop_implied_nonneg(model.assumptions);
   sym::drop_redundant_assumptions(model.assumptions, model.facts);
