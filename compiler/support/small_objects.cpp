@@ -123,7 +123,7 @@ struct FlushAtExit {
 
 // Blocks for size class c when the thread's list is empty: the depot's, then the rest of
 // the thread's chunk, then a new chunk. Null when the system has no memory.
-void* allocate_slow(std::size_t c) {
+[[gnu::noinline]] void* allocate_slow(std::size_t c) {
   ThreadLists& t = lists;
   Depot& d = depot();
   if (!t.registered && !t.exited) {
@@ -190,13 +190,18 @@ void flush_thread_lists() {
   t.exited = true;
 }
 
-void* allocate(std::size_t n) {
+inline void* allocate(std::size_t n) {
   if (n <= kLargestSmall) {
     std::size_t c = class_of_size(n);
     ThreadLists& t = lists;
     if (Block* b = t.free[c]) {
       t.free[c] = b->next;
       return b;
+    }
+    char* p = t.bump[c];  // the rest of the thread's chunk (both null: none)
+    if (static_cast<std::size_t>(t.end[c] - p) >= c * kGrain) {
+      t.bump[c] = p + c * kGrain;
+      return p;
     }
     if (!t.exited)
       if (void* p = allocate_slow(c)) return p;
@@ -205,7 +210,15 @@ void* allocate(std::size_t n) {
   return std::malloc(n ? n : 1);
 }
 
-void release(void* p) noexcept {
+// A block freed after its thread's flush (a thread_local destroyed late).
+[[gnu::noinline]] void release_to_depot(Block* b, std::size_t c) noexcept {
+  Depot& d = depot();
+  std::lock_guard<std::mutex> hold(d.lock);
+  b->next = d.free[c];
+  d.free[c] = b;
+}
+
+inline void release(void* p) noexcept {
   if (!p) return;
   std::size_t c = class_of_pointer(p);
   if (c == 0) {
@@ -219,10 +232,7 @@ void release(void* p) noexcept {
     t.free[c] = b;
     return;
   }
-  Depot& d = depot();
-  std::lock_guard<std::mutex> hold(d.lock);
-  b->next = d.free[c];
-  d.free[c] = b;
+  release_to_depot(b, c);
 }
 
 }  // namespace

@@ -12,8 +12,10 @@
 
 #include "compiler/symbolic/ginac_headers.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -113,6 +115,11 @@ struct Facts {
     return it != info_.end() && it->second.default_lower;
   }
   bool is_integer_symbol(const GiNaC::symbol& s) const;
+  // The exact values of xs at the points where a refutation looks (refute.cpp), one row per
+  // point every fact holds at; nullopt where an x has no exact value there. No rows when an
+  // x holds a reduction. A claim y - x >= 0 with y below x in some row has no proof: a
+  // max's arguments are evaluated once for all its pairs.
+  std::vector<std::vector<std::optional<GiNaC::numeric>>> values_at_points(const GiNaC::exvector& xs) const;
   // Does e mention a loop index declared with declare_index?
   bool mentions_index(const ex& e) const;
   // Does some symbol's numeric range hold no number (i >= 0 and i <= -1)? Then no point
@@ -167,12 +174,17 @@ private:
   struct ProofMemo;
   mutable std::shared_ptr<ProofMemo> memo_;
   void forget_proofs() { memo_.reset(); }
+  void ensure_memo() const;  // proof_memo.cpp
   bool memo_prove(const ex& e, bool strict) const;
   // e with the facts a proof about e can read (proof_memo.cpp): the key of the memo shared by
   // all facts, where a claim asked again under facts that differ elsewhere is found.
   ex relevant_facts_key(const ex& e, ProofMemo& memo) const;
   // refute.cpp: is e >= 0 (e > 0 when strict) false at a point where every fact holds?
   bool refuted(const ex& e, bool strict) const;
+  // Calls visit at each candidate point for a claim over `symbols` that every fact holds at,
+  // until it returns true; returns whether it did.
+  bool visit_points(const std::set<ex, GiNaC::ex_is_less>& symbols,
+                    const std::function<bool(const GiNaC::exmap&)>& visit) const;
   bool allows(const GiNaC::exmap& point) const;
 };
 

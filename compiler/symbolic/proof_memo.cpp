@@ -179,6 +179,10 @@ ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
 }
 
 // A failed proof takes back what it logged: it relied on nothing.
+void Facts::ensure_memo() const {
+  if (!memo_) memo_ = std::make_shared<ProofMemo>();
+}
+
 bool Facts::memo_prove(const ex& e, bool strict) const {
   auto& log = DefaultBoundLog::used();
   if (proof_depth > 0) {

@@ -15,6 +15,7 @@
 #include "compiler/symbolic/functions.h"
 #include "compiler/symbolic/reduction.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -124,7 +125,29 @@ bool Facts::refuted(const ex& e, bool strict) const {
   // A reduction (a vector's loads above all) costs its terms at every point: not tried.
   std::set<ex, ex_is_less> symbols;
   if (!symbols_without_reductions(e, symbols)) return false;
-  // The symbols of e the facts do not know are unconstrained reals.
+  return visit_points(symbols, [&](const exmap& env) {
+    auto v = exact_at(e, env);
+    return v && (v->is_negative() || (strict && v->is_zero()));
+  });
+}
+
+std::vector<std::vector<std::optional<numeric>>> Facts::values_at_points(const exvector& xs) const {
+  std::vector<std::vector<std::optional<numeric>>> rows;
+  std::set<ex, ex_is_less> symbols;
+  for (const ex& x : xs)
+    if (!symbols_without_reductions(x, symbols)) return rows;
+  ensure_memo();  // the points are kept with it
+  visit_points(symbols, [&](const exmap& env) {
+    std::vector<std::optional<numeric>> row;
+    for (const ex& x : xs) row.push_back(exact_at(x, env));
+    rows.push_back(std::move(row));
+    return false;
+  });
+  return rows;
+}
+
+bool Facts::visit_points(const std::set<ex, ex_is_less>& symbols, const std::function<bool(const exmap&)>& visit) const {
+  // The symbols the facts do not know are unconstrained reals.
   exvector free;
   for (const ex& s : symbols)
     if (!info_.count(s)) free.push_back(s);
@@ -213,8 +236,7 @@ bool Facts::refuted(const ex& e, bool strict) const {
       allowed = allows(with_free);
     }
     if (!allowed) continue;
-    auto v = exact_at(e, free.empty() ? pt.env : with_free);
-    if (v && (v->is_negative() || (strict && v->is_zero()))) return true;
+    if (visit(free.empty() ? pt.env : with_free)) return true;
   }
   return false;
 }

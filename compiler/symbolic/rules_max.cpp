@@ -31,11 +31,20 @@ std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) 
   if (!is_class<extremum>(e)) return std::nullopt;
   const auto& m = ex_to<extremum>(e);
   exvector args = m.args();
+  // The arguments' values at the refutation points, once for all pairs: a pair that is
+  // ordered the other way at one of them has no proof, and is not asked.
+  const auto rows = f.values_at_points(args);
+  auto refuted = [&](size_t lo, size_t hi) {  // is the claim args[hi] >= args[lo] false somewhere?
+    for (const auto& row : rows)
+      if (row[lo] && row[hi] && *row[hi] < *row[lo]) return true;
+    return false;
+  };
   auto dominated = [&](size_t j) {
     // An argument that may fail is dropped only for one that fails wherever it does.
     bool fails = may_fail(args[j], f);
     for (size_t k = 0; k < args.size(); ++k)
       if (k != j && (!fails || fails_with(args[j], args[k], f)) &&
+          !(m.is_max() ? refuted(j, k) : refuted(k, j)) &&
           f.provably_nonneg(m.is_max() ? args[k] - args[j] : args[j] - args[k]))
         return true;
     return false;
