@@ -187,8 +187,12 @@ std::optional<Value> repeated_sum(const Value& b, const numeric& count) {
 }
 
 struct Evaluator {
-  exmap env;
+  // The caller's point, read where no loop binds the symbol, and the loop indices bound
+  // while their reductions run: the point is not copied (the prover evaluates claims at
+  // points thousands of times per model).
+  const exmap& point;
   WorkBudget& budget;
+  exmap env;
   // Does a loop's body read its index; each loop held, so that its address is never
   // another's while this lasts.
   std::unordered_map<const reduction*, std::pair<ex, bool>> reads;
@@ -226,8 +230,11 @@ struct Evaluator {
   Value ev(const ex& e) {
     if (is_class<numeric>(e)) return scalar(ex_to<numeric>(e));
     if (is_class<symbol>(e)) {
-      auto it = env.find(e);
-      if (it == env.end()) fail(DiagKind::UnboundParameter, "unbound symbol " + ex_to<symbol>(e).get_name());
+      exmap::const_iterator it = env.find(e);
+      if (it == env.end()) {
+        it = point.find(e);
+        if (it == point.end()) fail(DiagKind::UnboundParameter, "unbound symbol " + ex_to<symbol>(e).get_name());
+      }
       if (!is_class<numeric>(it->second)) fail(DiagKind::UnboundParameter, "symbol " + ex_to<symbol>(e).get_name() + " is not bound to a number");
       return scalar(ex_to<numeric>(it->second));
     }
@@ -490,7 +497,7 @@ struct Evaluator {
 }  // namespace
 
 Value evaluate(const ex& e, const exmap& env, WorkBudget& budget) {
-  Evaluator ev{env, budget, {}};
+  Evaluator ev{env, budget, {}, {}, {}};
   return ev.ev(e);
 }
 
