@@ -186,6 +186,19 @@ std::optional<Value> repeated_sum(const Value& b, const numeric& count) {
   return vec(std::move(m));
 }
 
+// The pairs an add or a mul stores, and its numeric coefficient, read in place (both are
+// protected members of GiNaC's expairseq; a member pointer taken through a derived class
+// reads them from any expairseq).
+bool is_one(const ex& c) {
+  static const numeric one(1);
+  return is_class<numeric>(c) && ex_to<numeric>(c).is_equal(one);
+}
+
+struct StoredPairs : GiNaC::expairseq {
+  static const GiNaC::epvector& pairs(const GiNaC::expairseq& s) { return s.*(&StoredPairs::seq); }
+  static const ex& coeff(const GiNaC::expairseq& s) { return s.*(&StoredPairs::overall_coeff); }
+};
+
 struct Evaluator {
   // The caller's point, read where no loop binds the symbol, and the loop indices bound
   // while their reductions run: the point is not copied (the prover evaluates claims at
@@ -212,19 +225,57 @@ struct Evaluator {
     std::optional<EvalError> pending;  // the first factor without a value
     Value r = scalar(1);
     bool zero = false;
-    for (size_t i = 0; i < e.nops(); ++i) {
+    auto take = [&](const auto& factor) {
       try {
-        Value f = ev(e.op(i));
+        Value f = factor();
         zero = zero || (!f.is_vector && f.scalar.is_zero());
         r = mul_v(r, f);
       } catch (const EvalError& err) {
         if (!no_value(err)) throw;
         if (!pending) pending = err;
       }
-    }
+    };
+    // The factors in e.op(i)'s order, read from the (base, exponent) pairs GiNaC stores:
+    // op(i) would build each power anew.
+    const auto& m = ex_to<mul>(e);
+    for (const expair& p : StoredPairs::pairs(m))
+      take([&] {
+        if (is_one(p.coeff)) return ev(p.rest);
+        Value b = ev(p.rest);
+        Value x = ev(p.coeff);
+        return power_of(b, x);
+      });
+    if (const ex& c = StoredPairs::coeff(m); !is_one(c)) take([&] { return ev(c); });
     if (zero) return r.is_vector ? vec({}) : scalar(0);
     if (pending) throw *pending;
     return r;
+  }
+
+  Value power_of(const Value& b, const Value& x) {
+    const numeric& nb = need_scalar(b, "power base");
+    const numeric& nx = need_scalar(x, "exponent");
+    if (nb.is_zero() && !nx.is_positive()) {
+      if (nx.is_zero()) return scalar(1);
+      fail(DiagKind::DivisionByZero, "division by zero");
+    }
+    if (nx.is_integer() && nb.is_rational()) {
+      // Exact, within the limit lowering puts on constant powers (passes/lower.cpp): a
+      // value of more than about 300,000 digits is an error, not minutes of work.
+      double bits = nb == 1 || nb == -1 ? 0
+                    : std::fabs(nx.to_double()) *
+                          (std::log2(std::fabs(nb.numer().to_double())) + std::log2(nb.denom().to_double()));
+      if (bits > 1e6)
+        fail(DiagKind::ValueTooLarge, "the exact value of " + short_number(nb) + " ^ " + short_number(nx) +
+             " has more than 300,000 digits; pamc keeps numbers exact, so a power this large has no value");
+      // A big exact power costs four steps of the budget per bit (computing it costs more
+      // than its size): sum (i = 1, 1e7) { 2 ^ i } would otherwise run for hours within
+      // the term limit.
+      if (bits > 640 && (budget.steps_left -= static_cast<long long>(4 * bits)) < 0)
+        fail(DiagKind::WorkLimit, "work limit exceeded by exact powers of about " + std::to_string(static_cast<long long>(bits / 3.32)) +
+             " digits (the value has no double; pamc keeps it exact)");
+      return scalar(nb.power(nx));
+    }
+    return scalar(to_number(GiNaC::pow(nb, nx)));
   }
 
   Value ev(const ex& e) {
@@ -240,37 +291,26 @@ struct Evaluator {
     }
     if (is_class<constant>(e)) return scalar(to_number(e));
     if (is_class<add>(e)) {
-      Value r = ev(e.op(0));
-      for (size_t i = 1; i < e.nops(); ++i) add_into(r, ev(e.op(i)));
-      return r;
+      // The terms in e.op(i)'s order, from the stored (term, coefficient) pairs: op(i)
+      // would build each term * coefficient anew. A term's value times its coefficient is
+      // that product's value (the coefficient is a nonzero number, multiplied last).
+      const auto& a = ex_to<add>(e);
+      std::optional<Value> r;
+      auto put = [&](Value t) {
+        if (r) add_into(*r, t);
+        else r = std::move(t);
+      };
+      for (const expair& p : StoredPairs::pairs(a)) {
+        if (is_one(p.coeff)) put(ev(p.rest));
+        else put(mul_v(ev(p.rest), scalar(ex_to<numeric>(p.coeff))));
+      }
+      if (const ex& c = StoredPairs::coeff(a); !c.is_zero()) put(ev(c));
+      return r ? *r : scalar(0);
     }
     if (is_class<mul>(e)) return product(e);
     if (is_class<power>(e)) {
       Value b = ev(e.op(0)), x = ev(e.op(1));
-      const numeric& nb = need_scalar(b, "power base");
-      const numeric& nx = need_scalar(x, "exponent");
-      if (nb.is_zero() && !nx.is_positive()) {
-        if (nx.is_zero()) return scalar(1);
-        fail(DiagKind::DivisionByZero, "division by zero");
-      }
-      if (nx.is_integer() && nb.is_rational()) {
-        // Exact, within the limit lowering puts on constant powers (passes/lower.cpp): a
-        // value of more than about 300,000 digits is an error, not minutes of work.
-        double bits = nb == 1 || nb == -1 ? 0
-                      : std::fabs(nx.to_double()) *
-                            (std::log2(std::fabs(nb.numer().to_double())) + std::log2(nb.denom().to_double()));
-        if (bits > 1e6)
-          fail(DiagKind::ValueTooLarge, "the exact value of " + short_number(nb) + " ^ " + short_number(nx) +
-               " has more than 300,000 digits; pamc keeps numbers exact, so a power this large has no value");
-        // A big exact power costs four steps of the budget per bit (computing it costs more
-        // than its size): sum (i = 1, 1e7) { 2 ^ i } would otherwise run for hours within
-        // the term limit.
-        if (bits > 640 && (budget.steps_left -= static_cast<long long>(4 * bits)) < 0)
-          fail(DiagKind::WorkLimit, "work limit exceeded by exact powers of about " + std::to_string(static_cast<long long>(bits / 3.32)) +
-               " digits (the value has no double; pamc keeps it exact)");
-        return scalar(nb.power(nx));
-      }
-      return scalar(to_number(GiNaC::pow(nb, nx)));
+      return power_of(b, x);
     }
     if (is_class<extremum>(e)) {
       const auto& m = ex_to<extremum>(e);

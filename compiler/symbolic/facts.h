@@ -115,11 +115,13 @@ struct Facts {
     return it != info_.end() && it->second.default_lower;
   }
   bool is_integer_symbol(const GiNaC::symbol& s) const;
-  // The exact values of xs at the points where a refutation looks (refute.cpp), one row per
-  // point every fact holds at; nullopt where an x has no exact value there. No rows when an
-  // x holds a reduction. A claim y - x >= 0 with y below x in some row has no proof: a
-  // max's arguments are evaluated once for all its pairs.
-  std::vector<std::vector<std::optional<GiNaC::numeric>>> values_at_points(const GiNaC::exvector& xs) const;
+  // Calls visit with the exact values of xs at each point where a refutation looks
+  // (refute.cpp) and every fact holds, until it returns true; returns whether it did.
+  // nullopt where an x has no exact value there; no call when an x holds a reduction. A
+  // claim y - x >= 0 with y below x at one point has no proof: a max's arguments are
+  // evaluated once for all its pairs.
+  bool visit_values(const GiNaC::exvector& xs,
+                    const std::function<bool(const std::vector<std::optional<GiNaC::numeric>>&)>& visit) const;
   // Does e mention a loop index declared with declare_index?
   bool mentions_index(const ex& e) const;
   // Does some symbol's numeric range hold no number (i >= 0 and i <= -1)? Then no point

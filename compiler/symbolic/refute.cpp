@@ -131,19 +131,17 @@ bool Facts::refuted(const ex& e, bool strict) const {
   });
 }
 
-std::vector<std::vector<std::optional<numeric>>> Facts::values_at_points(const exvector& xs) const {
-  std::vector<std::vector<std::optional<numeric>>> rows;
+bool Facts::visit_values(const exvector& xs, const std::function<bool(const std::vector<std::optional<numeric>>&)>& visit) const {
   std::set<ex, ex_is_less> symbols;
   for (const ex& x : xs)
-    if (!symbols_without_reductions(x, symbols)) return rows;
+    if (!symbols_without_reductions(x, symbols)) return false;
   ensure_memo();  // the points are kept with it
-  visit_points(symbols, [&](const exmap& env) {
-    std::vector<std::optional<numeric>> row;
+  std::vector<std::optional<numeric>> row;
+  return visit_points(symbols, [&](const exmap& env) {
+    row.clear();
     for (const ex& x : xs) row.push_back(exact_at(x, env));
-    rows.push_back(std::move(row));
-    return false;
+    return visit(row);
   });
-  return rows;
 }
 
 bool Facts::visit_points(const std::set<ex, ex_is_less>& symbols, const std::function<bool(const exmap&)>& visit) const {

@@ -32,13 +32,21 @@ std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions&) 
   const auto& m = ex_to<extremum>(e);
   exvector args = m.args();
   // The arguments' values at the refutation points, once for all pairs: a pair that is
-  // ordered the other way at one of them has no proof, and is not asked.
-  const auto rows = f.values_at_points(args);
-  auto refuted = [&](size_t lo, size_t hi) {  // is the claim args[hi] >= args[lo] false somewhere?
-    for (const auto& row : rows)
-      if (row[lo] && row[hi] && *row[hi] < *row[lo]) return true;
-    return false;
-  };
+  // ordered the other way at one of them has no proof, and is not asked. The points stop
+  // once every pair is refuted.
+  const size_t n = args.size();
+  std::vector<char> below(n * n, 0);  // below[lo * n + hi]: args[hi] < args[lo] at some point
+  size_t left = n * (n - 1);
+  f.visit_values(args, [&](const std::vector<std::optional<numeric>>& row) {
+    for (size_t lo = 0; lo < n; ++lo)
+      for (size_t hi = 0; hi < n; ++hi)
+        if (lo != hi && !below[lo * n + hi] && row[lo] && row[hi] && *row[hi] < *row[lo]) {
+          below[lo * n + hi] = 1;
+          --left;
+        }
+    return left == 0;
+  });
+  auto refuted = [&](size_t lo, size_t hi) { return below[lo * n + hi] != 0; };
   auto dominated = [&](size_t j) {
     // An argument that may fail is dropped only for one that fails wherever it does.
     bool fails = may_fail(args[j], f);
