@@ -10,6 +10,8 @@
 // only in that loop's body (not in its bounds); locals shadow declarations; declarations
 // are visible everywhere, in every file, before or after their own declaration.
 #include <algorithm>
+#include <functional>
+#include <type_traits>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -73,6 +75,23 @@ using ast::Type;
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 std::string args_text(int n) { return std::to_string(n) + (n == 1 ? " argument" : " arguments"); }
+
+// What a message names ("'max'", "seq (i = ...)"), made only when a message is: the checker
+// visits every node of every declaration, and a model without errors prints nothing.
+class What {
+ public:
+  What(const char* text) : text_(text) {}  // NOLINT: a literal is a description
+  template <class F, class = std::enable_if_t<std::is_invocable_r_v<std::string, const F&>>>
+  What(F make) : make_(std::move(make)) {}  // NOLINT
+  std::string str() const { return make_ ? make_() : std::string(text_); }
+
+ private:
+  const char* text_ = "";
+  std::function<std::string()> make_;
+};
+std::string operator+(const std::string& a, const What& b) { return a + b.str(); }
+std::string operator+(const char* a, const What& b) { return a + b.str(); }
+std::string operator+(const What& a, const char* b) { return a.str() + b; }
 
 bool is_fcfs_decl(const ast::Decl& d) { return d.name == "fcfs" && d.type == Type::Resource && d.is_parameter; }
 
@@ -170,19 +189,18 @@ class Checker {
     for (auto& f : d.formals) locals_.push_back({f, "formal parameter"});
     if (d.body) {
       if (d.is_parameter)
-        expect(d.body, Type::Numeric, "the default value of parameter " + quote(d.name));
+        expect(d.body, Type::Numeric, [&] { return "the default value of parameter " + quote(d.name); });
       else
-        expect(d.body, d.type,
-               std::string("the body of ") + ast::type_name(d.type) + " " + quote(d.name));
+        expect(d.body, d.type, [&] { return std::string("the body of ") + ast::type_name(d.type) + " " + quote(d.name); });
     }
-    for (auto& b : d.bounds) expect(b.value, Type::Numeric, "a bound of parameter " + quote(d.name));
+    for (auto& b : d.bounds) expect(b.value, Type::Numeric, [&] { return "a bound of parameter " + quote(d.name); });
     if (!proc_ifs_.empty() && d.body) d.body = retype_ifs(d.body);
   }
 
   // Checks `e` and reports a TypeMismatch when its type is not `want`.
-  void expect(const NodeP& e, Type want, const std::string& context) {
+  void expect(const NodeP& e, Type want, const What& context) {
     std::optional<Type> got = synth(e);
-    if (got && *got != want) mismatch(e, want, *got, context);
+    if (got && *got != want) mismatch(e, want, *got, context.str());
   }
 
   void mismatch(const NodeP& e, Type want, Type got, const std::string& context) {
@@ -223,7 +241,7 @@ class Checker {
     diags_.error(e->loc, DiagKind::UndefinedName, msg);
   }
 
-  std::optional<Type> check_args(const NodeP& e, std::size_t from, const std::string& what) {
+  std::optional<Type> check_args(const NodeP& e, std::size_t from, const What& what) {
     bool ok = true;
     for (std::size_t k = from; k < e->kids.size(); ++k) {
       std::optional<Type> t = synth(e->kids[k]);
@@ -237,7 +255,7 @@ class Checker {
     return Type::Numeric;
   }
 
-  bool arity(const NodeP& e, int min, int max, const std::string& what) {
+  bool arity(const NodeP& e, int min, int max, const What& what) {
     int n = static_cast<int>(e->kids.size());
     if (n >= min && (max < 0 || n <= max)) return true;
     std::string want = max < 0 ? "at least " + args_text(min) : min == max ? args_text(min)
@@ -262,11 +280,12 @@ class Checker {
       deps_[current_].push_back({it->second, e->loc});
       int formals = static_cast<int>(d.formals.size());
       if (d.is_parameter) formals = 0;
-      if (!arity(e, formals, formals, quote(e->name))) {
+      const What name = [&] { return quote(e->name); };
+      if (!arity(e, formals, formals, name)) {
         for (auto& k : e->kids) synth(k);
         return d.type;
       }
-      check_args(e, 0, quote(e->name));
+      check_args(e, 0, name);
       return d.type;
     }
     if (e->name == "fcfs") {
@@ -280,7 +299,8 @@ class Checker {
                          (b->max_args < 0 ? "one or more arguments" : args_text(b->min_args)));
         return std::nullopt;
       }
-      if (arity(e, b->min_args, b->max_args, quote(e->name))) check_args(e, 0, quote(e->name));
+      const What name = [&] { return quote(e->name); };
+      if (arity(e, b->min_args, b->max_args, name)) check_args(e, 0, name);
       return Type::Numeric;
     }
     undefined(e);
@@ -289,7 +309,7 @@ class Checker {
   }
 
   // All kids numeric -> numeric.
-  std::optional<Type> numeric_op(const NodeP& e, const std::string& what) {
+  std::optional<Type> numeric_op(const NodeP& e, const What& what) {
     bool ok = true;
     for (auto& k : e->kids) {
       std::optional<Type> t = synth(k);
@@ -304,7 +324,7 @@ class Checker {
   }
 
   // Loop bounds in the current scope, the body with the index visible.
-  bool loop(const NodeP& e, Type body_type, const std::string& what) {
+  bool loop(const NodeP& e, Type body_type, const What& what) {
     bool ok = true;
     bound_indices_.push_back(e->name);
     for (int k = 0; k < 2; ++k) {
@@ -331,15 +351,15 @@ class Checker {
     switch (e->kind) {
       case Kind::Number: return Type::Numeric;
       case Kind::Name: case Kind::Call: return name_or_call(e);
-      case Kind::Unary: return numeric_op(e, std::string("'") + ast::op_spelling(e->op) + "'");
-      case Kind::Binary: return numeric_op(e, std::string("'") + ast::op_spelling(e->op) + "'");
+      case Kind::Unary:
+      case Kind::Binary: return numeric_op(e, [&] { return std::string("'") + ast::op_spelling(e->op) + "'"; });
       case Kind::Vector: return numeric_op(e, "a vector");
       case Kind::Group: return synth(e->kids[0]);
       case Kind::Reduce:
-        loop(e, Type::Numeric, std::string(ast::op_spelling(e->op)) + " (" + e->name + " = ...)");
+        loop(e, Type::Numeric, [&] { return std::string(ast::op_spelling(e->op)) + " (" + e->name + " = ...)"; });
         return Type::Numeric;
       case Kind::SeqLoop: case Kind::ParLoop:
-        loop(e, Type::Process, std::string(e->kind == Kind::SeqLoop ? "seq" : "par") + " (" + e->name + " = ...)");
+        loop(e, Type::Process, [&] { return std::string(e->kind == Kind::SeqLoop ? "seq" : "par") + " (" + e->name + " = ...)"; });
         return Type::Process;
       case Kind::Delay: {
         if (!arity(e, 1, 1, "delay")) return Type::Process;
