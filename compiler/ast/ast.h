@@ -14,7 +14,7 @@ namespace pamc::ast {
 
 enum class Kind {
   // numeric
-  Number,     // text: the literal as written (parsed exactly later: 10.1 is 101/10)
+  Number,     // name: the literal as written (parsed exactly later: 10.1 is 101/10)
   Name,       // name: a reference with no argument list (equation, formal, loop index)
   Call,       // name(args): user equation, resource family, fcfs, or a builtin function
               //   (max, min, sqrt, log, log2, exp, ceil, floor, abs, unitvec)
@@ -51,8 +51,7 @@ using NodeP = std::shared_ptr<const Node>;
 struct Node {
   Kind kind;
   Op op = Op::None;
-  std::string name;   // Name, Call, Reduce/SeqLoop/ParLoop index
-  std::string text;   // Number literal
+  std::string name;   // Name, Call, Reduce/SeqLoop/ParLoop index; a Number's literal as written
   std::vector<NodeP> kids;
   Loc loc;            // where the node starts (for Binary: the operator)
 };

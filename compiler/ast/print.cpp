@@ -58,7 +58,7 @@ NodeP make(Kind kind, Loc loc, std::vector<NodeP> kids, Op op, std::string name)
 NodeP make_number(Loc loc, std::string text) {
   auto n = std::make_shared<Node>();
   n->kind = Kind::Number;
-  n->text = std::move(text);
+  n->name = std::move(text);
   n->loc = loc;
   return n;
 }
@@ -84,7 +84,7 @@ int prec(const Node& n) {
       }
     case Kind::Reduce: case Kind::IfExpr: case Kind::SeqLoop: case Kind::ParLoop: case Kind::IfProc:
       return kTerm;  // prefix constructs: their body is a term, so `^` after them would bind inside
-    case Kind::Number: return !n.text.empty() && n.text[0] == '-' ? kTerm : kPrimary;
+    case Kind::Number: return !n.name.empty() && n.name[0] == '-' ? kTerm : kPrimary;
     default: return kPrimary;
   }
 }
@@ -149,7 +149,7 @@ class Printer {
 
   void bare(const Node& n) {
     switch (n.kind) {
-      case Kind::Number: out += n.text; return;
+      case Kind::Number: out += n.name; return;
       case Kind::Name: out += n.name; return;
       case Kind::Call:
         out += n.name + "(";
@@ -292,7 +292,7 @@ std::string print_module(const Module& m) {
 bool same_tree(const NodeP& a0, const NodeP& b0) {
   NodeP a = strip(a0), b = strip(b0);
   if (!a || !b) return !a && !b;
-  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text ||
+  if (a->kind != b->kind || a->op != b->op || a->name != b->name ||
       a->kids.size() != b->kids.size())
     return false;
   for (std::size_t i = 0; i < a->kids.size(); ++i)

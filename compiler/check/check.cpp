@@ -547,8 +547,8 @@ FixedResources fixed_resources(const Program& program) {
   auto number = [](const NodeP& n) -> std::optional<double> {
     if (!n || n->kind != Kind::Number) return std::nullopt;
     char* end = nullptr;
-    double v = std::strtod(n->text.c_str(), &end);
-    if (end == n->text.c_str()) return std::nullopt;
+    double v = std::strtod(n->name.c_str(), &end);
+    if (end == n->name.c_str()) return std::nullopt;
     return v;
   };
   FixedResources out;

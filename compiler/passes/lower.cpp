@@ -337,8 +337,8 @@ class Lowering {
     switch (n->kind) {
       case Kind::Number: {
         GiNaC::numeric value;
-        if (!parse_exact_number(n->text, value))
-          fail(n->loc, DiagKind::NumberTooLarge, "numeric literal '" + n->text.substr(0, 40) + "' is out of range");
+        if (!parse_exact_number(n->name, value))
+          fail(n->loc, DiagKind::NumberTooLarge, "numeric literal '" + n->name.substr(0, 40) + "' is out of range");
         return value;
       }
       case Kind::Name: {

@@ -9,7 +9,7 @@ namespace pamc {
 
 using ast::NodeP;
 
-// The shape of a normalized tree: its nodes' kinds, operators, names and literal texts,
+// The shape of a normalized tree: its nodes' kinds, operators, names and literals' texts,
 // not where they stand in the source. Hashed as a tree, at most `budget` nodes (a DAG of
 // shared definitions whose paths outnumber that is lowered as it is).
 std::size_t shape_hash(const ast::Node* n, long& budget) {
@@ -17,7 +17,6 @@ std::size_t shape_hash(const ast::Node* n, long& budget) {
   if (--budget < 0) return 0;
   std::size_t h = static_cast<std::size_t>(n->kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::size_t>(n->op) * 0xc2b2ae3dULL;
   h ^= std::hash<std::string>()(n->name) + 0x27d4eb2fULL + (h << 6) + (h >> 2);
-  h ^= std::hash<std::string>()(n->text) + 0x165667b1ULL + (h << 6) + (h >> 2);
   for (const NodeP& k : n->kids) h ^= shape_hash(k.get(), budget) + 0x9e3779b9ULL + (h << 6) + (h >> 2);
   return h;
 }
@@ -28,7 +27,7 @@ std::size_t shape_hash(const ast::Node* n, long& budget) {
 bool same_shape(const ast::Node* a, const ast::Node* b, Partners& partner, long& budget) {
   if (!a || !b) return a == b;
   if (--budget < 0) return false;
-  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text || a->kids.size() != b->kids.size())
+  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->kids.size() != b->kids.size())
     return false;
   partner.emplace_back(a, b);
   for (std::size_t k = 0; k < a->kids.size(); ++k)

@@ -26,7 +26,7 @@ bool identical(const ast::NodeP& a, const ast::NodeP& b, std::string& why) {
     if (a != b) why = "one side is null";
     return a == b;
   }
-  if (a->kind != b->kind || a->op != b->op || a->name != b->name || a->text != b->text ||
+  if (a->kind != b->kind || a->op != b->op || a->name != b->name ||
       a->kids.size() != b->kids.size()) {
     why = "different node at " + describe(a->loc) + " / " + describe(b->loc);
     return false;

@@ -19,7 +19,7 @@ namespace {
 std::string shape(const ast::NodeP& n) {
   if (!n) return "null";
   switch (n->kind) {
-    case Kind::Number: return n->text;
+    case Kind::Number: return n->name;
     case Kind::Name: return n->name;
     default: break;
   }
