@@ -40,6 +40,7 @@ Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& input
     r.all += n;
     if (e.top_level) r.top += n;
   }
+  r.stats.flush();
   return r;
 }
 

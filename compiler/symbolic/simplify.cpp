@@ -139,7 +139,7 @@ struct SimplifyCache::Impl {
   // equations are answered without walking them again (see simplify()).
   struct TopEntry {
     ex expr, result;
-    std::vector<std::pair<std::string, long>> fired;  // rule name, firings
+    std::vector<std::pair<std::size_t, long>> fired;  // rule (all_rules() index), firings
     long tidy_fired, residual;
   };
   std::unordered_map<const basic*, TopEntry> top;
@@ -610,7 +610,8 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
     auto it = c.top.find(node);
     if (it != c.top.end()) {
       const SimplifyCache::Impl::TopEntry& t = it->second;
-      for (const auto& [name, n] : t.fired) stats.fired[name] += n;
+      if (stats.by_rule.size() < rules.size()) stats.by_rule.resize(rules.size(), 0);
+      for (const auto& [k, n] : t.fired) stats.by_rule[k] += n;
       if (t.tidy_fired) stats.fired["tidy_factor"] += t.tidy_fired;
       stats.residual_reductions = t.residual;
       return t.result;
@@ -621,11 +622,12 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
   ex out = d.run(e, 0);
   std::vector<long> n(rules.size(), 0);
   for (size_t k = log0; k < c.log.size(); ++k) ++n[c.log[k]];
-  std::vector<std::pair<std::string, long>> fired;
+  std::vector<std::pair<std::size_t, long>> fired;
+  if (stats.by_rule.size() < rules.size()) stats.by_rule.resize(rules.size(), 0);
   for (size_t k = 0; k < rules.size(); ++k)
     if (n[k]) {
-      stats.fired[rules[k].name] += n[k];
-      fired.emplace_back(rules[k].name, n[k]);
+      stats.by_rule[k] += n[k];
+      fired.emplace_back(k, n[k]);
     }
   long tidy_fired = 0;
   out = tidy(out, c.tidy, tidy_fired);
@@ -640,7 +642,16 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
 
 ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& stats) {
   SimplifyCache cache;
-  return simplify(e, facts, assumed, stats, cache);
+  ex out = simplify(e, facts, assumed, stats, cache);
+  stats.flush();
+  return out;
+}
+
+void RuleStats::flush() {
+  const auto& rules = all_rules();
+  for (size_t k = 0; k < by_rule.size() && k < rules.size(); ++k)
+    if (by_rule[k]) fired[rules[k].name] += by_rule[k];
+  by_rule.clear();
 }
 
 void set_disabled_rules(const std::set<std::string>& names) { disabled_rules() = names; }
