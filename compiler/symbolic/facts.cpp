@@ -215,9 +215,13 @@ bool Facts::is_integer_symbol(const symbol& s) const {
 
 void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
   forget_proofs();
-  declare_unbounded(i, i.get_name());
-  declare_integer(i);
-  info_[i].index = true;
+  {
+    Info& inf = info_[i];  // declare_unbounded and declare_integer, in one look-up
+    inf.name = i.get_name();
+    inf.iv = Interval::all();
+    inf.integer = true;
+    inf.index = true;
+  }
   add_lower(i, lb, false);
   add_upper(i, ub, false);
   // Whatever holds for every i in lb..ub holds vacuously when the range is empty, so a
@@ -233,7 +237,8 @@ void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
     ex c = d.coeff(s, 1), k = d.coeff(s, 0);
     if (!is_a<numeric>(c) || c.is_zero()) continue;
     if (!is_a<numeric>(k) && c != 1 && c != -1) continue;
-    ex bound = (-k / c).expand();
+    // d is expanded, so k is, and so is -k: the quotient by a unit needs no expansion.
+    ex bound = c.is_equal(1) ? -k : c.is_equal(-1) ? k : (-k / c).expand();
     if (ex_to<numeric>(c).is_positive()) add_lower(ex_to<symbol>(s), bound, false);
     else add_upper(ex_to<symbol>(s), bound, false);
   }

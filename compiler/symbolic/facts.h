@@ -12,6 +12,7 @@
 
 #include "compiler/symbolic/ginac_headers.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -98,6 +99,10 @@ struct Facts {
   void declare_nonneg_atom(const ex& e);
   // A loop index: an integer with lb <= i <= ub.
   void declare_index(const GiNaC::symbol& i, const ex& lb, const ex& ub);
+  // A copy of these facts with each loop's index declared in turn (index, lb, ub): made once
+  // per set of facts and loops, and the copies share their proofs. The load rules ask for
+  // the facts inside the same loops again and again.
+  Facts with_indices(const std::vector<std::array<ex, 3>>& loops) const;
   void add_lower(const GiNaC::symbol& s, const ex& bound, bool strict);
   void add_upper(const GiNaC::symbol& s, const ex& bound, bool strict);
 

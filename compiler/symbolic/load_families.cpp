@@ -63,9 +63,10 @@ bool read_families(const ex& v, std::vector<Loop>& loops, const ex& outer, const
 
 // The facts inside a family's loops: each index in its range.
 Facts within(const Facts& f, const std::vector<Loop>& loops) {
-  Facts in = f;
-  for (const Loop& l : loops) in.declare_index(l.index, l.lb, l.ub);
-  return in;
+  std::vector<std::array<ex, 3>> ls;
+  ls.reserve(loops.size());
+  for (const Loop& l : loops) ls.push_back({l.index, l.lb, l.ub});
+  return f.with_indices(ls);
 }
 
 // Every family's weight >= 0 over its own loops (proved): loads, not signed entries.

@@ -21,6 +21,8 @@
 // stops proofs of false claims, which a sound prover does not prove anyway.
 #include "compiler/symbolic/facts.h"
 
+#include <array>
+
 #include "compiler/symbolic/expr_key.h"
 
 #include <map>
@@ -58,6 +60,8 @@ struct Facts::ProofMemo {
   std::map<ex, SymbolFacts, ex_is_less> symbols;
   ex registries;  // the integer expressions and atoms, as a list (empty until first asked)
   int empty = -1;  // numerically_empty(), once asked (-1: not yet)
+  // with_indices(): these facts with loop indices declared, by the loops (index, lb, ub).
+  std::vector<std::pair<std::vector<std::array<ex, 3>>, Facts>> with_indices;
 };
 
 long& ProofWork::left_ref() {
@@ -181,6 +185,24 @@ ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
 // A failed proof takes back what it logged: it relied on nothing.
 void Facts::ensure_memo() const {
   if (!memo_) memo_ = std::make_shared<ProofMemo>();
+}
+
+Facts Facts::with_indices(const std::vector<std::array<ex, 3>>& loops) const {
+  ensure_memo();
+  auto same = [](const std::vector<std::array<ex, 3>>& a, const std::vector<std::array<ex, 3>>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+      for (int j = 0; j < 3; ++j)
+        if (!a[k][j].is_equal(b[k][j])) return false;
+    return true;
+  };
+  for (const auto& [key, facts] : memo_->with_indices)
+    if (same(key, loops)) return facts;  // a copy, sharing the proofs made under it
+  Facts in = *this;
+  for (const auto& [i, lb, ub] : loops) in.declare_index(ex_to<symbol>(i), lb, ub);
+  in.ensure_memo();  // before the copies are made, so that they share one memo
+  if (memo_->with_indices.size() < 64) memo_->with_indices.emplace_back(loops, in);
+  return in;
 }
 
 bool Facts::memo_prove(const ex& e, bool strict) const {
