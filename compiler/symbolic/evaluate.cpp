@@ -1,5 +1,6 @@
 // Reference evaluator: see evaluate.h.
 #include "compiler/symbolic/evaluate.h"
+#include "compiler/symbolic/stored_pairs.h"
 
 #include <optional>
 #include <unordered_map>
@@ -186,18 +187,10 @@ std::optional<Value> repeated_sum(const Value& b, const numeric& count) {
   return vec(std::move(m));
 }
 
-// The pairs an add or a mul stores, and its numeric coefficient, read in place (both are
-// protected members of GiNaC's expairseq; a member pointer taken through a derived class
-// reads them from any expairseq).
 bool is_one(const ex& c) {
   static const numeric one(1);
   return is_class<numeric>(c) && ex_to<numeric>(c).is_equal(one);
 }
-
-struct StoredPairs : GiNaC::expairseq {
-  static const GiNaC::epvector& pairs(const GiNaC::expairseq& s) { return s.*(&StoredPairs::seq); }
-  static const ex& coeff(const GiNaC::expairseq& s) { return s.*(&StoredPairs::overall_coeff); }
-};
 
 struct Evaluator {
   // The caller's point, read where no loop binds the symbol, and the loop indices bound

@@ -1,4 +1,5 @@
 #include "compiler/symbolic/position_domain.h"
+#include "compiler/symbolic/stored_pairs.h"
 #include "compiler/symbolic/class_test.h"
 
 #include "compiler/symbolic/functions.h"
@@ -166,8 +167,7 @@ struct Checker {
     if (!seen.insert({ctx, e}).second) return;
     if (is_class<reduction>(e)) {
       const auto& r = ex_to<reduction>(e);
-      Facts inner = in;
-      inner.declare_index(r.index(), r.lb(), r.ub());
+      const Facts inner = in.with_indices({{r.index(), r.lb(), r.ub()}});
       loops.push_back({r.index(), r.lb(), r.ub()});
       walk(r.body(), loops, inner, context(ctx, e));
       loops.pop_back();
@@ -189,6 +189,15 @@ struct Checker {
         }
       int inner = any ? context(ctx, e) : ctx;
       for (size_t k = 0; k < e.nops(); ++k) walk(e.op(k), loops, any ? guarded : in, inner);
+      return;
+    }
+    if (is_class<add>(e)) {
+      // A sum's terms as stored, not through op(), which builds term * coefficient anew per
+      // term of a long load vector. The same checks: the coefficient is a number, so the
+      // product op() builds has the term's own factors (a mul's guards are its factors')
+      // or the term beside a number, where a guard has no position to constrain (a factor
+      // with a comparison and no vector holds no unitvec).
+      for (const expair& p : StoredPairs::pairs(ex_to<add>(e))) walk(p.rest, loops, in, ctx);
       return;
     }
     for (size_t k = 0; k < e.nops(); ++k) walk(e.op(k), loops, in, ctx);
