@@ -27,7 +27,7 @@ using namespace detail;
 namespace detail {
 
 // What it reads and returns: struct MapSum in rules_internal.h.
-std::optional<MapSum> single_map(const ex& v) {
+static std::optional<MapSum> read_single_map(const ex& v) {
   MapSum m;
   bool have = false;
   for (const ex& t : operands_of(v.expand(), true)) {
@@ -46,6 +46,15 @@ std::optional<MapSum> single_map(const ex& v) {
   m.c = vt->terms[0].second;
   if (m.w.has(r.index_ex())) return std::nullopt;
   return m;
+}
+
+// The rules below are tried one after another on the same vector, and each reads it here
+// first: the last answer is kept, with its vector (so that no other takes its address).
+std::optional<MapSum> single_map(const ex& v) {
+  static thread_local ex last_v;
+  static thread_local std::optional<MapSum> last;
+  if (!are_ex_trivially_equal(v, last_v)) last = read_single_map(v), last_v = v;
+  return last;
 }
 
 // What it reads and returns: struct ModDivPos in rules_internal.h.

@@ -261,10 +261,14 @@ std::optional<ex> rule_max_ratio(const ex& e, const Facts& f, Assumptions&) {
   auto multiple = [](const ex& y, const ex& x) -> std::optional<ex> {
     if (!is_class<add>(y)) return std::nullopt;
     ex xe = x.expand(), ye = y.expand();
+    exvector tried;  // a symbol met again has the same coefficient
     for (auto it = xe.preorder_begin(); it != xe.preorder_end(); ++it) {
       if (!is_class<symbol>(*it)) continue;
-      ex cx = xe.coeff(*it, 1), cy = ye.coeff(*it, 1);
+      if (std::any_of(tried.begin(), tried.end(), [&](const ex& s) { return s.is_equal(*it); })) continue;
+      tried.push_back(*it);
+      ex cx = xe.coeff(*it, 1);
       if (!is_class<numeric>(cx) || cx.is_zero()) continue;
+      ex cy = ye.coeff(*it, 1);
       if (!is_class<numeric>(cy)) return std::nullopt;
       ex c = cy / cx;
       ex d = (ye - c * xe).expand();

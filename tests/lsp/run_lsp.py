@@ -311,10 +311,15 @@ def main():
     check("crash: the server still analyses", "N * max(0.1 * P, 10.1)" in h, h)
     check("crash: shutdown", c.close() == 0)
 
-    # --- limit: an analysis that runs too long is stopped, with a diagnostic ---
+    # --- limit: an analysis that runs too long is stopped, with a diagnostic (2 * 10^5
+    # equations: several seconds of work, where 10^4 now takes a third of one) ---
+    huge = os.path.join(tmp, "huge.pam")
+    with open(huge, "w") as f:
+        f.write(compile_bench.model(200000))
     c = Client([pamc, "lsp", "--limit", "1"], cwd=tmp)
     initialize(c, tmp)
-    open_doc(c, b, open(big).read())
+    b = uri(huge)
+    open_doc(c, b, open(huge).read())
     diags = c.diagnostics(b, timeout=120, predicate=lambda ds: any("stopped" in d["message"] for d in ds))
     check("limit: stopped with a message", any("pamc stopped analysing this model after 1 s" in d["message"] for d in diags), diags)
     c.close()
