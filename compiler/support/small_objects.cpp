@@ -19,6 +19,7 @@
 //
 // Not built into sanitizer builds, where AddressSanitizer's own new and delete find the
 // errors this would hide (CMakeLists.txt).
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <atomic>
@@ -70,8 +71,19 @@ struct Depot {
   char* region = nullptr;       // reserved chunks not yet given out
   std::size_t region_left = 0;
 };
+Depot& depot();
+
+Depot* make_depot() {
+  void* m = std::malloc(sizeof(Depot));
+  if (!m) std::abort();  // at the first allocation of a thread: nothing can go on
+  Depot* d = new (m) Depot;
+  // A fork while another thread holds the lock would leave the child's depot locked for
+  // ever (the language server forks its analyses): the lock is taken across the fork.
+  pthread_atfork([] { depot().lock.lock(); }, [] { depot().lock.unlock(); }, [] { depot().lock.unlock(); });
+  return d;
+}
 Depot& depot() {
-  static Depot* d = new (std::malloc(sizeof(Depot))) Depot;  // never destroyed: frees may come late
+  static Depot* d = make_depot();  // never destroyed: frees may come late
   return *d;
 }
 

@@ -4,6 +4,11 @@
 // is reused rather than taken anew (a long language-server session must not grow).
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -113,4 +118,37 @@ TEST_CASE("small blocks: what an ended thread freed serves the next thread") {
   for (void* p : again) reused += freed.count(p) ? 1 : 0;
   CHECK(reused == 5000);
   for (void* p : again) ::operator delete(p);
+}
+
+TEST_CASE("small blocks: a child forked while other threads allocate can allocate") {
+  // The language server forks its analyses; a depot lock held by another thread at the
+  // fork must not leave the child's allocator locked.
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (int t = 0; t < 2; ++t)
+    busy.emplace_back([&stop] {
+      while (!stop.load()) std::thread([] {
+        std::vector<void*> v;
+        for (int k = 0; k < 20000; ++k) v.push_back(::operator new(static_cast<std::size_t>(16 + k % 400)));
+        for (void* p : v) ::operator delete(p);
+      }).join();  // each ended thread hands its lists to the depot, under its lock
+    });
+  int children_ok = 0;
+  for (int round = 0; round < 40; ++round) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      // More than any list or chunk holds: the child goes to the depot for its blocks.
+      std::vector<void*> v;
+      for (int k = 0; k < 40000; ++k) v.push_back(::operator new(500));
+      for (void* p : v) ::operator delete(p);
+      _exit(0);
+    }
+    int status = -1;
+    for (int waited = 0; waited < 500 && waitpid(pid, &status, WNOHANG) == 0; ++waited) usleep(10000);
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
+    children_ok += WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 1 : 0;
+  }
+  stop = true;
+  for (auto& th : busy) th.join();
+  CHECK(children_ok == 40);
 }
