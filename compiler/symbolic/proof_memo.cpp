@@ -188,6 +188,9 @@ void Facts::ensure_memo() const {
 }
 
 Facts Facts::with_indices(const std::vector<std::array<ex, 3>>& loops) const {
+  // No loop: these facts themselves (kept in their own memo, they would hold that memo for
+  // ever: a cycle of shared pointers).
+  if (loops.empty()) return *this;
   ensure_memo();
   auto same = [](const std::vector<std::array<ex, 3>>& a, const std::vector<std::array<ex, 3>>& b) {
     if (a.size() != b.size()) return false;
