@@ -215,13 +215,9 @@ bool Facts::is_integer_symbol(const symbol& s) const {
 
 void Facts::declare_index(const symbol& i, const ex& lb, const ex& ub) {
   forget_proofs();
-  {
-    Info& inf = info_[i];  // declare_unbounded and declare_integer, in one look-up
-    inf.name = i.get_name();
-    inf.iv = Interval::all();
-    inf.integer = true;
-    inf.index = true;
-  }
+  declare_unbounded(i, i.get_name());
+  declare_integer(i);
+  info_[i].index = true;
   add_lower(i, lb, false);
   add_upper(i, ub, false);
   // Whatever holds for every i in lb..ub holds vacuously when the range is empty, so a

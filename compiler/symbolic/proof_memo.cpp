@@ -21,8 +21,6 @@
 // stops proofs of false claims, which a sound prover does not prove anyway.
 #include "compiler/symbolic/facts.h"
 
-#include <array>
-
 #include "compiler/symbolic/expr_key.h"
 
 #include <map>
@@ -182,7 +180,6 @@ ex Facts::relevant_facts_key(const ex& e, ProofMemo& memo) const {
   return lst{e, facts, memo.registries, memo.empty};
 }
 
-// A failed proof takes back what it logged: it relied on nothing.
 void Facts::ensure_memo() const {
   if (!memo_) memo_ = std::make_shared<ProofMemo>();
 }
@@ -208,6 +205,7 @@ Facts Facts::with_indices(const std::vector<std::array<ex, 3>>& loops) const {
   return in;
 }
 
+// A failed proof takes back what it logged: it relied on nothing.
 bool Facts::memo_prove(const ex& e, bool strict) const {
   auto& log = DefaultBoundLog::used();
   if (proof_depth > 0) {
@@ -217,7 +215,7 @@ bool Facts::memo_prove(const ex& e, bool strict) const {
     if (!ok) log.resize(mark, symbol());
     return ok;
   }
-  if (!memo_) memo_ = std::make_shared<ProofMemo>();
+  ensure_memo();
   std::shared_ptr<ProofMemo> memo = memo_;  // this proof's facts, whatever happens to memo_
   const bool recording = DefaultBoundLog::recording();
   {

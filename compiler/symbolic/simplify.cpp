@@ -602,6 +602,7 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
   SimplifyCache::Impl& c = *cache.impl_;
   if (c.facts != &facts || c.assumed != &assumed) c.reset(facts, assumed);
   const auto& rules = all_rules();
+  if (stats.by_rule.size() < rules.size()) stats.by_rule.resize(rules.size(), 0);
   // The same node again: the driver would find it in its memo (context 0, a fresh firing
   // limit above any cached computation's firings), add the same firings, and Tidy and
   // count_reductions would find the same result; all that is replayed.
@@ -610,7 +611,6 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
     auto it = c.top.find(node);
     if (it != c.top.end()) {
       const SimplifyCache::Impl::TopEntry& t = it->second;
-      if (stats.by_rule.size() < rules.size()) stats.by_rule.resize(rules.size(), 0);
       for (const auto& [k, n] : t.fired) stats.by_rule[k] += n;
       if (t.tidy_fired) stats.fired["tidy_factor"] += t.tidy_fired;
       stats.residual_reductions = t.residual;
@@ -623,7 +623,6 @@ ex simplify(const ex& e, const Facts& facts, Assumptions& assumed, RuleStats& st
   std::vector<long> n(rules.size(), 0);
   for (size_t k = log0; k < c.log.size(); ++k) ++n[c.log[k]];
   std::vector<std::pair<std::size_t, long>> fired;
-  if (stats.by_rule.size() < rules.size()) stats.by_rule.resize(rules.size(), 0);
   for (size_t k = 0; k < rules.size(); ++k)
     if (n[k]) {
       stats.by_rule[k] += n[k];
