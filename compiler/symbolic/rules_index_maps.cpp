@@ -1,7 +1,8 @@
 // Rewrite rules for the busiest position of a load vector whose positions are a cyclic
-// ((i + e) mod k + d), strided, block ((i + e) div k + d) or block-cyclic map of the index,
-// with a constant or a monotone weight. The map readers (single_map, mod_div_position,
-// map_weight) are shared with rules_loads.cpp.
+// ((i + e) mod k + d) or strided ((a i + e) mod k + d) map of the index, with a constant, a
+// monotone or a periodic weight. The map readers (single_map, mod_div_position, map_weight)
+// and the weight readers (monotone_weight, periodic_weight) are shared with rules_loads.cpp
+// and rules_blocks.cpp.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
@@ -292,17 +293,12 @@ std::optional<ex> rule_vmax_cyclic_shifts(const ex& e, const Facts& f, Assumptio
                                  compare(Cmp::Le, 2, e_rest) * make_min({w0, w1}));
 }
 
-namespace {
+namespace detail {
 
 // The weight w c(i) of a map sum, when it is >= 0 on the range (proved, or at the ends of a
 // concave weight: `conds`, for the rule's require) and monotone in i (proved): (w c, true)
 // for nondecreasing, (w c, false) for nonincreasing. It must not fail where the range may be
 // empty (brute force would not evaluate it there).
-struct MonotoneWeight {
-  ex wc;
-  bool up;
-  std::vector<Cond> conds;
-};
 std::optional<MonotoneWeight> monotone_weight(const MapSum& m, const reduction& r, const Facts& f) {
   const ex& i = r.index_ex();
   ex wc = m.w * m.c;
@@ -326,7 +322,7 @@ std::optional<MonotoneWeight> monotone_weight(const MapSum& m, const reduction& 
   return MonotoneWeight{wc, up, sign->conds};
 }
 
-}  // namespace
+}  // namespace detail
 
 // Cyclic map with a weight that depends on the index: max(w * sum (i = lb, ub) { c(i) *
 // unitvec((i + e) mod k + d) }). The n = ub - lb + 1 items fall into residue classes, each
@@ -380,16 +376,11 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   });
 }
 
-namespace {
+namespace detail {
 
 // A weight that sees i through residues (a i + e) mod m with numeric moduli (the nodes, of
 // period M = 2..12) and otherwise, with each node frozen as an integer in 0..m - 1, not at
 // all or monotonically in i over the range (proved step by step): up for nondecreasing.
-struct PeriodicWeight {
-  exvector nodes;
-  long M = 0;
-  bool up = false;
-};
 std::optional<PeriodicWeight> periodic_weight(const ex& wc, const reduction& r, const Facts& f) {
   const ex& i = r.index_ex();
   PeriodicWeight out;
@@ -425,7 +416,7 @@ std::optional<PeriodicWeight> periodic_weight(const ex& wc, const reduction& r, 
   return out;
 }
 
-}  // namespace
+}  // namespace detail
 
 // Cyclic map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) *
 // unitvec((a i + e) mod k + d) }) where c sees i through residues with numeric moduli, of
@@ -502,295 +493,6 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
     return out;
   });
   return nonempty_guard(n, f) * busiest;
-}
-
-// Block map: max(w * sum (i = lb, ub) { c * unitvec((s i + e) div k + d) }), s = +-1, w c free
-// of i and >= 0. Blocks hold the j = s i + e with q k <= j < (q + 1) k; the j form the
-// consecutive run from lb + e (s = 1), e - ub (s = -1: blocks numbered from the top, the
-// same set of j read backwards), n of them. With j starting at 0 (lb + e = 0, resp. e = ub)
-// the first block is the busiest: min(n, ceil(k)) items (min(n, k) for an integer k; a
-// half-open interval of length k holds at most ceil(k) integers). Otherwise, for k a proved
-// integer and o = (lb + e) mod k, the first block holds min(n, k - o) and the second
-// min(k, n - k + o), and every later one at most as many as the second: the busiest is
-// max(min(n, k - o), min(k, n - k + o)). Side conditions: k > 0, e an integer (proved,
-// or implied by start 0 and the integer bounds); for an offset start, k an integer (proved,
-// or assumed for a symbolic k: "P divides N" for blocks of N / P);
-// lb, ub integers (proved or assumed); w c >= 0; guarded for a possibly empty range.
-std::optional<ex> rule_vmax_block(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  auto p = mod_div_position(m->pos, r.index_ex(), Fn::Div, true);
-  if (!p || !f.provably_positive(p->k)) return std::nullopt;
-  ex n = r.ub() - r.lb() + 1, busiest;
-  ex start = (p->s > 0 ? r.lb() + p->e0 : p->e0 - r.ub()).expand();
-  // start = 0 makes e = -lb (resp. ub) an integer with the bounds (required below).
-  if (!start.is_zero() && !f.provably_integer(p->e0)) return std::nullopt;
-  auto wc = map_weight(*m, f, a);
-  if (!wc) return std::nullopt;
-  bool int_k = f.provably_integer(p->k);
-  std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}};
-  // From an offset start a real block length leaves blocks of floor(k) and ceil(k) items in
-  // a pattern of k's fraction; a symbolic k (N / P rows a block) is assumed an integer.
-  if (!start.is_zero() && !int_k && !is_class<numeric>(p->k)) {
-    conds.push_back({true, p->k});
-    int_k = true;
-  }
-  if (start.is_zero()) {
-    busiest = make_min({n, int_k ? p->k : ceil_of(p->k)});
-  } else if (int_k) {
-    ex o = mod_of(start, p->k);
-    busiest = make_max({make_min({n, p->k - o}), make_min({p->k, n - p->k + o})});
-  } else {
-    return std::nullopt;
-  }
-  if (!require(conds, f, a)) return std::nullopt;
-  return nonempty_guard(n, f) * busiest * *wc;
-}
-
-// Block map with a weight monotone in the index: max(w * sum (i = lb, ub) { c(i) *
-// unitvec((i + e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer,
-// w c(i) >= 0. Blocks are [lb + t k, lb + t k + k - 1]; with q = floor(n / k) full blocks
-// and a partial one after them. For w c nondecreasing, a later full block dominates an
-// earlier one term by term, so the busiest is the last full block or the partial block:
-// max((1 <= q) sum (i = lb + (q - 1) k, lb + q k - 1) { w c }, sum (i = lb + q k, ub) { w c });
-// for w c nonincreasing, the first block: sum (i = lb, min(ub, lb + k - 1)) { w c }. The sums
-// are closed by the sum rules; all are 0 on an empty range (the zero vector). For w c
-// nonincreasing k may be any real > 0 (a block owner i * P div N): the first block then
-// holds ceil(k) items, the most any block holds. Side conditions: k > 0 and lb + e = 0
-// (proved); k and n / k integers for a nondecreasing weight (proved, or both assumed); w c >= 0 and
-// monotone on the range (proved); lb, ub integers (proved or assumed).
-std::optional<ex> rule_vmax_block_weighted(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  const ex& i = r.index_ex();
-  if (!m->c.has(i)) return std::nullopt;
-  auto p = mod_div_position(m->pos, i, Fn::Div);
-  if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
-  if (!f.provably_positive(p->k)) return std::nullopt;
-  bool k_integer = f.provably_integer(p->k);
-  auto mono = monotone_weight(*m, r, f);
-  if (!mono) return std::nullopt;
-  const ex& wc = mono->wc;
-  bool up = mono->up;
-  // A rising weight needs blocks of one size: k an integer (P divides N for blocks of N / P
-  // rows), assumed and checked where not proved, and then the blocks whole (n / k, which is
-  // P, an integer): with uneven blocks a shorter last block can hold less than the one
-  // before it.
-  const ex& k = p->k;
-  ex n = r.ub() - r.lb() + 1;
-  bool whole = f.provably_integer(n / k);
-  std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}};
-  conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
-  if (up && !k_integer) {
-    conds.push_back({true, k});
-    conds.push_back({true, n / k});
-    k_integer = whole = true;
-  }
-  if (!require(conds, f, a)) return std::nullopt;
-  auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
-  // Nonincreasing: the first block [0, k) holds ceil(k) items, the most any block holds,
-  // and the largest weights, so it dominates any other block item by item (any real k > 0).
-  if (!up) return part(r.lb(), make_min({r.ub(), r.lb() + (k_integer ? k : ceil_of(k)) - 1}));
-  ex q = whole ? ex(n / k) : floor_of(n / k);
-  ex last_full = part(r.lb() + (q - 1) * k, r.lb() + q * k - 1);
-  if (whole) return compare(Cmp::Le, 1, q) * last_full;
-  return make_max({compare(Cmp::Le, 1, q) * last_full, part(r.lb() + q * k, r.ub())});
-}
-
-// Block map with a weight periodic in the index: max(w * sum (i = lb, ub) { c(i) *
-// unitvec((i + e) div k + d) }) with lb + e = 0 (blocks start at lb), k a positive integer,
-// and c seeing i through residues with numeric moduli, of period M (2..12), and otherwise,
-// the residues frozen, not at all or monotonically (periodic_weight): odd rows twice as
-// dear, (i mod 2) + 1, in blocks of B. There are q = floor(n / k) full blocks [lb + b k, lb
-// + b k + k - 1] and a partial one after them. Blocks M apart start at the same residue, so
-// they hold the same residues item by item, each item of the later block k M further on:
-// with w c >= 0 and the rest falling (or free of i), block b mod M is at least as busy as
-// block b, and with the rest rising, the later block is. So the busiest is among the first
-// M full blocks (the last M for a rising rest; those that exist, j + 1 <= q) and the
-// partial block: max over them of the sums of w c over each block, closed by the sum rules.
-// Positions no item reaches hold 0, below every load. Side conditions: k > 0 and lb + e = 0
-// (proved), k an integer (proved, or assumed for a symbolic k); w c >= 0 on the range and
-// the monotonicity (proved); w c not failing unless the range is provably non-empty; lb, ub
-// integers (proved or assumed); guarded for an empty range.
-std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  const ex& i = r.index_ex();
-  if (!m->c.has(i)) return std::nullopt;
-  ex wc = m->w * m->c;
-  auto pw = periodic_weight(wc, r, f);
-  if (!pw) return std::nullopt;
-  const long M = pw->M;
-  auto p = mod_div_position(m->pos, i, Fn::Div);
-  if (!p || !(r.lb() + p->e0).expand().is_zero()) return std::nullopt;
-  const ex& k = p->k;
-  if (!f.provably_positive(k) || (is_class<numeric>(k) && !f.provably_integer(k))) return std::nullopt;
-  ex n = r.ub() - r.lb() + 1;
-  if (may_fail(wc, f) && !f.provably_nonneg(n - 1)) return std::nullopt;
-  Facts in = f;
-  in.declare_index(r.index(), r.lb(), r.ub());
-  if (!in.provably_nonneg(wc)) return std::nullopt;
-  if (!require({{true, k}, {true, r.lb()}, {true, r.ub()}}, f, a)) return std::nullopt;
-  auto part = [&](const ex& lo, const ex& hi) { return rebuild_reduction(r, ReduceKind::Sum, lo, hi, wc); };
-  ex q = floor_of(n / k);
-  exvector loads;
-  for (long j = 0; j < M; ++j) {
-    ex b = pw->up ? q - 1 - j : ex(j);  // the last M full blocks for a rising rest
-    loads.push_back(compare(Cmp::Le, j + 1, q) * part(r.lb() + b * k, r.lb() + b * k + k - 1));
-  }
-  loads.push_back(part(r.lb() + q * k, r.ub()));
-  return nonempty_guard(n, f) * make_max(loads);
-}
-
-// Block map with a concave weight symmetric about the middle of the range: max(w * sum (i =
-// lb, ub) { c(i) * unitvec((i + e) div k + d) }) with lb + e = 0, k a positive integer that
-// divides n = ub - lb + 1 (m = n / k blocks), w c(i) >= 0 on the range, concave in i
-// (structurally_convex) and w c(lb + ub - i) = w c(i). Block t's load L(t) = sum (s = 0,
-// k - 1) { w c(lb + t k + s) } is concave in t (a sum of concave functions of t), and
-// L(m - 1 - t) = L(t) (the reflection i -> lb + ub - i maps block t onto block m - 1 - t), so
-// over the integers 0..m-1 it is largest at the middle block floor((m - 1) / 2): a banded
-// row's 1 + min(i - 1, W) + min(N - i, W) nonzeros under block rows. Side conditions: k > 0
-// (proved); k, n / k, lb and ub integers (proved or assumed); 0 where the range is empty.
-std::optional<ex> rule_vmax_block_concave(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  const ex& i = r.index_ex();
-  ex wc = m->w * m->c;
-  if (!wc.has(i)) return std::nullopt;
-  // Tried top-down, before the rate in (i - 1) * P div N is divided out: div_rate reads it
-  // here, its assumption kept only if this rule applies.
-  Assumptions tentative = a;
-  auto p = mod_div_position(m->pos, i, Fn::Div);
-  if (!p) {
-    Facts at_i = f;
-    at_i.declare_index(r.index(), r.lb(), r.ub());
-    exmap rated;
-    for (const ex& t : operands_of(m->pos.expand(), true))
-      if (pamela_function(t) == Fn::Div && t.has(i))
-        if (auto y = rule_div_rate(t, at_i, tentative)) rated[t] = *y;
-    if (rated.empty()) return std::nullopt;
-    p = mod_div_position(m->pos.subs(rated, subs_options::no_pattern), i, Fn::Div);
-    if (!p) return std::nullopt;
-  }
-  // Blocks of N / P: a processor count P in the denominator, P >= 1 assumed if not proved.
-  std::vector<Cond> conds;
-  Facts g = f;  // with that sign
-  ex den = p->k.denom();
-  if (is_class<symbol>(den) && !g.provably_positive(den) && !g.mentions_index(den)) {
-    conds.push_back({false, den - 1});
-    g.add_lower(ex_to<symbol>(den), 1, false);
-  }
-  if (p->s != 1 || !(r.lb() + p->e0).expand().is_zero() || !g.provably_positive(p->k)) return std::nullopt;
-  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
-  Facts in = f;
-  in.declare_index(r.index(), r.lb(), r.ub());
-  if (!in.provably_nonneg(wc) || !structurally_convex(wc, i, in, -1)) return std::nullopt;
-  ex mirrored = wc.subs(exmap{{i, r.lb() + r.ub() - i}});
-  if (!(mirrored - wc).expand().is_zero()) return std::nullopt;
-  const ex& k = p->k;
-  ex n = r.ub() - r.lb() + 1, blocks = n / k;
-  conds.insert(conds.end(), {{true, k}, {true, blocks}, {true, r.lb()}, {true, r.ub()}});
-  if (!require(conds, f, tentative)) return std::nullopt;
-  a = tentative;
-  ex middle = floor_of((blocks - 1) / 2);
-  ex load = rebuild_reduction(r, ReduceKind::Sum, r.lb() + middle * k, r.lb() + (middle + 1) * k - 1, wc);
-  return (f.provably_positive(n) ? ex(1) : compare(Cmp::Le, 1, n)) * load;
-}
-
-// Block-cyclic map: max(w * sum (i = lb, ub) { c * unitvec(((i + e) div B) mod P + d) }) with
-// B and P positive integers and w c >= 0 free of i: the n = ub - lb + 1 items j = i + e =
-// s..s+n-1 (s = lb + e) lie in blocks of B dealt round-robin to P owners. Every full round of
-// B P consecutive items gives each owner B; the rest, m = n mod (B P) items, is a window that
-// starts v = s mod B into a block. An owner's share of it is at most B and at most m; the
-// window's first block holds B - v of it, its last m - (B - v) when it spans two blocks, and
-// a block in between (or, for P >= 2, a window that wraps round to its first owner) gives B,
-// which m - (B - v) >= B also says. So the busiest gets B floor(n / (B P)) + min(m, B,
-// max(B - v, m - B + v)), and for P = 1 the one owner gets all m (the (P <= 1) B arm). From
-// a block start (s = 0) that is owner 0's B floor(n / (B P)) + min(m, B). Checked against
-// counting for B, P = 1..5, s = -12..12, n = 0..39. Side conditions: B, P positive integers
-// (proved); s, lb, ub integers (proved or assumed); guarded for an empty range.
-std::optional<ex> rule_vmax_block_cyclic(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  const ex& i = r.index_ex();
-  ex modt, d = 0;
-  for (const ex& t : operands_of(m->pos.expand(), true)) {
-    if (modt.is_zero() && pamela_function(t) == Fn::Mod && t.has(i)) modt = t;
-    else d += t;
-  }
-  if (modt.is_zero() || d.has(i)) return std::nullopt;
-  ex P = modt.op(1), inner = modt.op(0);
-  if (P.has(i) || pamela_function(inner) != Fn::Div) return std::nullopt;
-  ex B = inner.op(1);
-  auto lin = linear_in(inner.op(0), i);
-  if (B.has(i) || !lin || lin->first != 1) return std::nullopt;
-  const ex start = (r.lb() + lin->second).expand();
-  if (!f.provably_integer(B) || !f.provably_positive(B) || !f.provably_integer(P) || !f.provably_positive(P))
-    return std::nullopt;
-  auto wc = map_weight(*m, f, a);
-  if (!wc) return std::nullopt;
-  if (!require({{true, r.lb()}, {true, r.ub()}, {true, start}}, f, a)) return std::nullopt;
-  ex n = r.ub() - r.lb() + 1, rest = mod_of(n, B * P);
-  ex share = make_min({rest, B});
-  if (!start.is_zero()) {
-    ex v = mod_of(start, B);
-    share = make_min({rest, B, make_max({B - v, rest - B + v, compare(Cmp::Le, P, 1) * B})});
-  }
-  return nonempty_guard(n, f) * (B * floor_of(n / (B * P)) + share) * *wc;
-}
-
-// A block map under another map, with a weight of the index: max(w * sum (i = lb, ub) { c(i) *
-// unitvec(G((i + e) div B)) }) where i enters the position only through (i + e) div B and G is
-// not that div alone (a block-cyclic ((i + e) div B) mod P). When the range is whole blocks,
-// B | lb + e and B | ub + e + 1, each i is b B + t - e with t = 0..B - 1 and (i + e) div B = b,
-// so the sum is sum (b = (lb + e) / B, (ub + e + 1) / B - 1) { sum (t = 0, B - 1) {
-// c(b B + t - e) } * unitvec(G(b)) }: one item per block, its weight the block's total, which
-// the cyclic and monotone rules read (a triangle's rows in blocks dealt cyclically). A
-// constant weight is vmax_block_cyclic's, which needs no whole blocks. Side conditions: B a
-// positive integer, (lb + e) / B and (ub + e + 1) / B integers (proved or assumed: "B divides
-// N"; not assumed for a number lb + e: "B divides 1" would hold at B = 1 alone); lb, ub
-// integers. Exact wherever they hold.
-std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions& a) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  auto m = single_map(e.op(0));
-  if (!m) return std::nullopt;
-  const reduction& r = ex_to<reduction>(m->red);
-  const ex& i = r.index_ex();
-  if (!m->c.has(i)) return std::nullopt;
-  // The one div of i in the position, (i + e) div B with a unit coefficient.
-  ex dv;
-  for (const_preorder_iterator it = m->pos.preorder_begin(); it != m->pos.preorder_end(); ++it)
-    if (pamela_function(*it) == Fn::Div && it->has(i)) {
-      if (!dv.is_zero() && !dv.is_equal(*it)) return std::nullopt;
-      dv = *it;
-    }
-  if (dv.is_zero() || dv.is_equal(m->pos)) return std::nullopt;
-  const ex B = dv.op(1);
-  auto lin = linear_in(dv.op(0), i);
-  if (B.has(i) || !lin || lin->first != 1) return std::nullopt;
-  symbol b(r.index().get_name()), t("t");
-  ex pos_b = m->pos.subs(exmap{{dv, b}}, subs_options::no_pattern);
-  if (pos_b.has(i)) return std::nullopt;
-  if (!f.provably_positive(B) || !f.provably_integer(B)) return std::nullopt;
-  const ex off = lin->second;
-  ex first = ((r.lb() + off) / B).expand(), last = ((r.ub() + off + 1) / B).expand();
-  // Not where the first block's start would be an assumption about a number: "1 / B is an
-  // integer" (a range from 1) holds at B = 1 alone, and every other point would fall back to
-  // the model.
-  if (is_class<numeric>((r.lb() + off).expand()) && !f.provably_integer(first)) return std::nullopt;
-  if (!require({{true, r.lb()}, {true, r.ub()}, {true, first}, {true, last}}, f, a)) return std::nullopt;
-  ex block = make_reduction(ReduceKind::Sum, t, 0, B - 1, m->c.subs(exmap{{i, b * B + t - off}}));
-  return vector_max(m->w * make_reduction(ReduceKind::Sum, b, first, last - 1, block * unitvec(pos_b)));
 }
 
 }  // namespace pamc::sym

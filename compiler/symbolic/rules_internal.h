@@ -231,6 +231,25 @@ std::optional<StridedPos> strided_position(const ex& pos, const ex& i);
 std::optional<GiNaC::exmap> residues_at(const ex& w, const ex& i, const ex& P, const GiNaC::symbol& rho,
                                         const Facts& f, bool reversed_too);
 
+// The weight w c(i) of a map sum over r, when it is >= 0 on the range (proved, or at the
+// ends of a concave weight: conds, for the rule's require) and monotone in i (proved): up
+// for nondecreasing. nullopt otherwise, and where it may fail on a range that may be empty.
+struct MonotoneWeight {
+  ex wc;
+  bool up;
+  std::vector<Cond> conds;
+};
+std::optional<MonotoneWeight> monotone_weight(const MapSum& m, const reduction& r, const Facts& f);
+
+// A weight that sees i through residues with numeric moduli (the nodes, of period M) and
+// otherwise, those frozen, not at all or monotonically (up for nondecreasing); else nullopt.
+struct PeriodicWeight {
+  GiNaC::exvector nodes;
+  long M = 0;
+  bool up = false;
+};
+std::optional<PeriodicWeight> periodic_weight(const ex& wc, const reduction& r, const Facts& f);
+
 // f(gcd(a, k)) for a positive integer a and an integer k >= 1, as guarded cases on k mod a
 // (gcd(2, P) gives (P mod 2 == 0) f(2) + (P mod 2 == 1) f(1)); a number k gives f(gcd).
 ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn);
