@@ -689,6 +689,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_block_cyclic", rule_vmax_block_cyclic},
       {"vmax_block_weighted", rule_vmax_block_weighted},
       {"vmax_block_periodic", rule_vmax_block_periodic},
+      {"vmax_block_ends", rule_vmax_block_ends},
       {"vmax_block_concave", rule_vmax_block_concave},
       {"vmax_grid_column", rule_vmax_grid_column},
       {"vmax_crossing", rule_vmax_crossing},

@@ -160,6 +160,59 @@ std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumpti
   return nonempty_guard(n, f) * make_max(loads);
 }
 
+// Block map with a monotone weight, from any start and with any stride: max(w * sum (i =
+// lb, ub) { c(i) * unitvec((a i + e) div K + d) }) with a a positive integer (<= 8), K a
+// positive integer, e an integer, w c(i) >= 0 and monotone on the range. Block q holds the
+// i with q K <= a i + e < (q + 1) K, from first(q) = ceil((q K - e) / a) up. Moving K items
+// up, i -> i + K, moves block q onto block q + a one to one; so for w c nondecreasing every
+// block below the a blocks before the last is dominated item by item by one of those (each
+// lies wholly in the range, between a block that meets it and the last), and the busiest is
+// among the blocks q1 - j, j = 0..a, q1 = (a ub + e) div K the block of ub, each clipped to
+// the range: max over j of sum (i = max(lb, first(q1 - j)), min(ub, first(q1 - j + 1) - 1))
+// { w c }. Nonincreasing is mirrored from the block of lb, q0 = (a lb + e) div K. Rows from
+// 1 in blocks of B, a row's cost rising with its length; even rows two at a time (2 i div
+// B). The sums are closed by the sum rules; each is 0 where its piece is empty, and all are
+// where the range is, as the vector is. Side conditions: K, e, lb, ub integers (proved, or
+// assumed: "P divides N" for blocks of N / P); K > 0 and the weight's sign and direction
+// (proved; its sign at the ends of a concave weight, assumed).
+std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  ex dv, d = 0;
+  for (const ex& t : operands_of(m->pos.expand(), true)) {
+    if (dv.is_zero() && pamela_function(t) == Fn::Div && t.has(i)) dv = t;
+    else d += t;
+  }
+  if (dv.is_zero() || d.has(i) || dv.op(1).has(i)) return std::nullopt;
+  auto lin = linear_in(dv.op(0), i);
+  if (!lin || !lin->first.is_pos_integer() || lin->first > 8) return std::nullopt;
+  const long stride = lin->first.to_long();
+  const ex e0 = lin->second, K = dv.op(1);
+  if (!f.provably_positive(K) || (is_class<numeric>(K) && !f.provably_integer(K))) return std::nullopt;
+  auto mono = monotone_weight(*m, r, f);
+  if (!mono) return std::nullopt;
+  std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}, {true, K}, {true, e0}};
+  conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
+  if (!require(conds, f, a)) return std::nullopt;
+  auto first = [&](const ex& q) {  // block q's first i
+    return stride == 1 ? q * K - e0 : ceil_of((q * K - e0) / stride);
+  };
+  const bool up = mono->up;
+  const ex end_block = idiv_of(stride * (up ? r.ub() : r.lb()) + e0, K);
+  exvector loads;
+  for (long j = 0; j <= stride; ++j) {
+    ex q = up ? end_block - j : end_block + j;
+    ex lo = !up && j == 0 ? r.lb() : make_max({r.lb(), first(q)});
+    ex hi = up && j == 0 ? r.ub() : make_min({r.ub(), first(q + 1) - 1});
+    loads.push_back(rebuild_reduction(r, ReduceKind::Sum, lo, hi, mono->wc));
+  }
+  return make_max(loads);
+}
+
 // Block map with a concave weight symmetric about the middle of the range: max(w * sum (i =
 // lb, ub) { c(i) * unitvec((i + e) div k + d) }) with lb + e = 0, k a positive integer that
 // divides n = ub - lb + 1 (m = n / k blocks), w c(i) >= 0 on the range, concave in i

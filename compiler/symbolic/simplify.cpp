@@ -388,7 +388,7 @@ struct Driver {
           rule_index("vmax_collapse"), rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"),
           rule_index("vmax_block_concave"), rule_index("vmax_grid_column"), rule_index("vmax_crossing"),
           rule_index("vmax_rescale"), rule_index("vmax_cyclic_weighted"),
-          rule_index("vmax_cyclic_periodic")};
+          rule_index("vmax_cyclic_periodic"), rule_index("vmax_block_ends")};
       for (size_t k : top_down)
         if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
     }

@@ -1424,6 +1424,33 @@ TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes
   CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, 0, n, (mod_of(i, 2) - 1) * unitvec(idiv_of(i, P)))), facts, a));
 }
 
+TEST_CASE_FIXTURE(Ranges, "a block map with a monotone weight from any start and stride takes the blocks at the end the weight rises to (vmax_block_ends)") {
+  symbol i("i");
+  auto check = [&](const ex& v) {
+    Assumptions none;
+    auto r = rule_vmax_block_ends(v, facts, none);
+    REQUIRE(r);
+    CHECK(none.items.empty());
+    CHECK(agrees(*r, v, points()));
+    ex s = simp(*r);
+    CHECK(count_reductions(s) == 0);
+    CHECK(agrees(s, v, points()));
+  };
+  // rows from m in blocks of P, a row's cost rising with its index: blocks off the range's start
+  check(vector_max(Sum(i, m, n, (i - m + 1) * unitvec(idiv_of(i, P)))));
+  // falling: the rows left, (n - i + 1)
+  check(vector_max(Sum(i, m, n, (n - i + 1) * unitvec(idiv_of(i + 1, P)))));
+  // two rows at a time, 2 i div P (blocks of P / 2 rows, uneven for an odd P), and three
+  check(vector_max(Sum(i, m, n, (i - m + 1) * unitvec(idiv_of(2 * i, P)))));
+  check(vector_max(Sum(i, m, n, (n - i + 1) * unitvec(idiv_of(3 * i + 1, P) + 2))));
+  // a weight that may be negative: only with its sign at the range's start assumed
+  Assumptions sign;
+  REQUIRE(rule_vmax_block_ends(vector_max(Sum(i, m, n, (i - 3) * unitvec(idiv_of(i, P)))), facts, sign));
+  CHECK(!sign.items.empty());
+  // neither rising nor falling: left alone
+  CHECK(!rule_vmax_block_ends(vector_max(Sum(i, m, n, mod_of(i, 2) * unitvec(idiv_of(i, P)))), facts, a));
+}
+
 TEST_CASE_FIXTURE(Ranges, "a max whose sides differ by a rounding splits where the rounding's test turns, not where the sides tie (sum_piecewise)") {
   symbol k("k");
   // 12 - 6 ceil((k - 4) / 5) >= 7 iff k <= 4; at k = 4 the sides differ by 5
