@@ -30,7 +30,7 @@ namespace pamc {
 const std::vector<Builtin>& builtin_functions() {
   static const std::vector<Builtin> table = {
       {"max", 1, -1}, {"min", 1, -1}, {"sqrt", 1, 1},  {"log", 1, 1},   {"log2", 1, 1},
-      {"exp", 1, 1},  {"ceil", 1, 1}, {"floor", 1, 1}, {"abs", 1, 1}, {"unitvec", 1, 1},
+      {"exp", 1, 1},  {"ceil", 1, 1}, {"floor", 1, 1}, {"abs", 1, 1}, {"unitvec", 1, 1}, {"gcd", 2, 2},
   };
   return table;
 }

@@ -204,6 +204,7 @@ std::string CodePrinter::print_function(const ex& e) {
       return call(name, {quotient(print(q->first), print(q->second))});
     }
     case Fn::Log2: return call("log2", {arg(0)});
+    case Fn::Gcd: return call("gcd", {arg(0), arg(1)});
     case Fn::Mod: return mod(arg(0), arg(1));
     case Fn::Div: return idiv(arg(0), arg(1));
     case Fn::Eq: return compare("==", arg(0), arg(1));

@@ -84,6 +84,7 @@ class CppPrinter : public CodePrinter {
   std::string sqrt(const std::string& x) override { return "std::sqrt(" + x + ")"; }
   std::string call(const std::string& fn, const std::vector<std::string>& a) override {
     if (fn == "log" || fn == "log2") return "detail::" + fn + "(" + a[0] + ")";
+    if (fn == "gcd") return "detail::gcd(" + a[0] + ", " + a[1] + ")";
     return "std::" + std::string(fn == "abs" ? "fabs" : fn) + "(" + a[0] + ")";
   }
   std::string mod(const std::string& a, const std::string& b) override { return "detail::mod(" + a + ", " + b + ")"; }
@@ -208,6 +209,13 @@ std::string emit_cpp(const CostModel& model, bool all) {
       << "inline double pow(double x, double y) { return x == 0.0 && y < 0.0 ? std::nan(\"\") : std::pow(x, y); }\n"
       << "inline double log(double x) { return x == 0.0 ? std::nan(\"\") : std::log(x); }\n"
       << "inline double log2(double x) { return x == 0.0 ? std::nan(\"\") : std::log2(x); }\n"
+      << "// gcd of two integers, >= 0; no value (NaN) for a number that is not an integer.\n"
+      << "inline double gcd(double a, double b) {\n"
+      << "  if (!is_integer(a) || !is_integer(b) || std::fabs(a) > 9.0e15 || std::fabs(b) > 9.0e15) return std::nan(\"\");\n"
+      << "  long long x = static_cast<long long>(std::fabs(a)), y = static_cast<long long>(std::fabs(b));\n"
+      << "  while (y != 0) { const long long r = x % y; x = y; y = r; }\n"
+      << "  return static_cast<double>(x);\n"
+      << "}\n"
       << "// max and min that keep a NaN (where the model has no value) instead of dropping it.\n"
       << "inline double max(std::initializer_list<double> xs) {\n"
       << "  double m = -HUGE_VAL;\n"

@@ -1,7 +1,7 @@
 // The JSON emitter: parameters (defaults, bounds), assumptions, and each equation as
 // Pamela text and as an expression tree other tools can walk without a Pamela parser:
 //   {"num": "101/10", "value": 10.1} | {"sym": "P"} |
-//   {"op": "+"|"*"|"^"|"max"|"min"|"floor"|"ceil"|"mod"|"div"|"=="|"!="|"<"|"<="|"unitvec"|"vmax"|"log2"|"abs"|"log"|"exp", "args": [...]} |
+//   {"op": "+"|"*"|"^"|"max"|"min"|"floor"|"ceil"|"mod"|"div"|"=="|"!="|"<"|"<="|"unitvec"|"vmax"|"log2"|"gcd"|"abs"|"log"|"exp", "args": [...]} |
 //   {"op": "sum"|"max_over"|"min_over", "index": "i", "lb": ..., "ub": ..., "body": ...}
 #include <sstream>
 
@@ -57,6 +57,7 @@ Json tree(const GiNaC::ex& e) {
       case Fn::Lt: return node("<", e);
       case Fn::Le: return node("<=", e);
       case Fn::Log2: return node("log2", e);
+      case Fn::Gcd: return node("gcd", e);
       case Fn::None: break;
     }
     return node(ex_to<function>(e).get_name(), e);

@@ -207,6 +207,7 @@ class LatexPrinter {
       case Fn::Lt: return compare("<");
       case Fn::Le: return compare("\\leq");
       case Fn::Log2: return {"\\log_{2}\\left(" + arg(0).s + "\\right)", kAtom};
+      case Fn::Gcd: return {"\\gcd\\left(" + arg(0).s + ", " + arg(1).s + "\\right)", kAtom};
       case Fn::Unitvec: return {"\\mathbf{e}_{" + arg(0).s + "}", kAtom};
       case Fn::VectorMax: return {"\\max\\left(" + arg(0).s + "\\right)", kAtom};
       case Fn::None: break;

@@ -22,7 +22,7 @@ const std::set<std::string>& octave_reserved() {
       "persistent", "properties", "return", "switch", "try", "until", "unwind_protect",
       "unwind_protect_cleanup", "while",
       // functions the emitted code calls, and common constants it must not shadow
-      "max", "min", "floor", "ceil", "mod", "abs", "log", "log2", "exp", "sqrt", "double", "sum", "arrayfun",
+      "max", "min", "floor", "ceil", "mod", "gcd", "abs", "log", "log2", "exp", "sqrt", "double", "sum", "arrayfun",
       "zeros", "size", "Inf", "NaN", "pi", "e", "i", "j", "ans", "z", "disp", "ones", "error", "printf",
       "fprintf", "exist", "path", "addpath", "load", "save", "eval", "feval", "numel", "length", "isempty",
       "any", "all", "find", "round", "fix", "rem", "sign", "eps", "true", "false", "inf", "nan", "NA",
@@ -51,6 +51,10 @@ std::string octave_helper(const std::string& name) {
                    "  v(isnan(a) | isnan(b)) = NaN;\nend\n"},
       {"pamc_sqrt", "function v = pamc_sqrt(x)\n  v = real(sqrt(x));\n  v(x < 0) = NaN;\nend\n"},
       {"pamc_log", "function v = pamc_log(x)\n  v = real(log(x));\n  v(x <= 0) = NaN;\nend\n"},
+      {"pamc_gcd", "function g = pamc_gcd(a, b)\n  % gcd of two integers, >= 0; no value for a number that is not an integer\n"
+                   "  a = a + zeros(size(b));\n  b = b + zeros(size(a));\n"
+                   "  ok = isfinite(a) & isfinite(b) & (a == fix(a)) & (b == fix(b));\n"
+                   "  g = NaN(size(a));\n  g(ok) = gcd(a(ok), b(ok));\nend\n"},
       {"pamc_log2", "function v = pamc_log2(x)\n  v = real(log2(x));\n  v(x <= 0) = NaN;\nend\n"},
       {"pamc_max", "function m = pamc_max(a, b)\n  % Octave's max drops a NaN: here it is kept (no value)\n"
                    "  m = max(a, b);\n  m(isnan(a) | isnan(b)) = NaN;\nend\n"},
@@ -121,6 +125,7 @@ class OctavePrinter : public CodePrinter {
   std::string sqrt(const std::string& x) override { return helper("pamc_sqrt", "pamc_sqrt(" + x + ")"); }
   std::string call(const std::string& fn, const std::vector<std::string>& a) override {
     if (fn == "log" || fn == "log2") return helper("pamc_" + fn, "pamc_" + fn + "(" + a[0] + ")");
+    if (fn == "gcd") return helper("pamc_gcd", "pamc_gcd(" + a[0] + ", " + a[1] + ")");
     return fn + "(" + a[0] + ")";
   }
   std::string mod(const std::string& a, const std::string& b) override { return helper("pamc_mod", "pamc_mod(" + a + ", " + b + ")"); }

@@ -70,6 +70,7 @@ class SympyPrinter : public CodePrinter {
     if (fn == "ceil") return "sp.ceiling(" + a[0] + ")";
     if (fn == "abs") return "sp.Abs(" + a[0] + ")";
     if (fn == "log2") return "sp.log(" + a[0] + ", 2)";
+    if (fn == "gcd") return "sp.gcd(" + a[0] + ", " + a[1] + ")";
     return "sp." + fn + "(" + a[0] + ")";  // log, exp
   }
   // Pamela's mod and div round down, as SymPy's Mod and floor do, for negative operands too.

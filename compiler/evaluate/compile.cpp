@@ -188,6 +188,7 @@ class Compiler {
       case Fn::Log2: return one(Op::Log2);
       case Fn::Mod: return two(Op::Mod);
       case Fn::Div: return two(Op::IDiv);
+      case Fn::Gcd: return two(Op::Gcd);
       case Fn::Eq: return two(Op::Eq);
       case Fn::Ne: return two(Op::Ne);
       case Fn::Lt: return two(Op::Lt);

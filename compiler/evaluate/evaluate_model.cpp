@@ -201,6 +201,10 @@ bool valid_everywhere(const GiNaC::ex& e, const sym::Facts& f) {
       if (!f.provably_positive(e.op(0))) return false;
       known = true;
       break;
+    case sym::Fn::Gcd:
+      if (!f.provably_integer(e.op(0)) || !f.provably_integer(e.op(1))) return false;
+      known = true;
+      break;
     default: break;
   }
   // GiNaC's own log and exp: log of something provably > 0, exp of anything.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -81,6 +82,15 @@ inline double min_of(double a, double b) { return a != a ? a : b != b ? b : std:
 // Functions outside their domain have no value: 0 ^ -1 and log(0) are NaN, not infinities.
 inline double power_of(double x, double y) { return x == 0.0 && y < 0.0 ? std::nan("") : std::pow(x, y); }
 inline double log_of(double x) { return x == 0.0 ? std::nan("") : std::log(x); }
+// gcd of two integers below 2^53 (exact in int64), >= 0; NaN for anything else: the
+// model's gcd has no value there.
+inline double gcd_of(double x, double y) {
+  constexpr double kLimit = 9007199254740992.0;
+  if (!(std::fabs(x) <= kLimit && std::fabs(y) <= kLimit) || !is_int(x) || !is_int(y)) return std::nan("");
+  auto a = static_cast<long long>(std::fabs(x)), b = static_cast<long long>(std::fabs(y));
+  while (b != 0) a = std::exchange(b, a % b);
+  return static_cast<double>(a);
+}
 inline double log2_of(double x) { return x == 0.0 ? std::nan("") : std::log2(x); }
 // floor(x / k), in int64 when both are integers below 2^53 (no rounding of x / k first).
 inline double floor_div(double x, double k) {
@@ -253,6 +263,7 @@ double execute(const Program& p, const double* args, double* stack, double* loca
       case Op::Pow: --sp; inexact = inexact || (Track && !(sp[0] >= 0)); sp[-1] = power_of(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::Mod: --sp; sp[-1] = floor_mod(sp[-1], sp[0]); note(sp[-1]); break;
       case Op::IDiv: --sp; sp[-1] = floor_div(sp[-1], sp[0]); note(sp[-1]); break;
+      case Op::Gcd: --sp; sp[-1] = gcd_of(sp[-1], sp[0]); break;
       case Op::Eq: --sp; sp[-1] = truth(sp[-1] == sp[0], sp[-1], sp[0]); break;
       case Op::Ne: --sp; sp[-1] = truth(sp[-1] != sp[0], sp[-1], sp[0]); break;
       case Op::Lt: --sp; sp[-1] = truth(sp[-1] < sp[0], sp[-1], sp[0]); break;
@@ -411,6 +422,7 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
       case Op::Pow:
       case Op::Mod:
       case Op::IDiv:
+      case Op::Gcd:
       case Op::Eq:
       case Op::Ne:
       case Op::Lt:
@@ -424,6 +436,7 @@ void Program::run_batch(const double* const* cols, std::size_t n, double* out) c
           case Op::Pow: for (std::size_t j = 0; j < n; ++j) x[j] = power_of(x[j], y[j]); break;
           case Op::Mod: for (std::size_t j = 0; j < n; ++j) x[j] = floor_mod(x[j], y[j]); break;
           case Op::IDiv: for (std::size_t j = 0; j < n; ++j) x[j] = floor_div(x[j], y[j]); break;
+          case Op::Gcd: for (std::size_t j = 0; j < n; ++j) x[j] = gcd_of(x[j], y[j]); break;
           case Op::Eq: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] == y[j], x[j], y[j]); break;
           case Op::Ne: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] != y[j], x[j], y[j]); break;
           case Op::Lt: for (std::size_t j = 0; j < n; ++j) x[j] = truth(x[j] < y[j], x[j], y[j]); break;

@@ -37,6 +37,7 @@ enum class Op : std::uint8_t {
   Exp,
   Mod,       // x y -> x - y * floor(x / y)
   IDiv,      // x y -> floor(x / y)
+  Gcd,       // x y -> gcd(x, y) >= 0 for integers (below 2^53), else NaN (no value)
   Eq, Ne, Lt, Le,
   Max,       // pop a values, push the largest
   Min,

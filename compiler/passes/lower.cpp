@@ -438,6 +438,12 @@ class Lowering {
       if (f == "abs") return GiNaC::abs(x);
       if (f == "unitvec") return sym::unitvec(x);
     }
+    if (f == "gcd" && args.size() == 2) {
+      for (const ex& x : args)
+        if (GiNaC::is_a<GiNaC::numeric>(x) && !GiNaC::ex_to<GiNaC::numeric>(x).is_integer())
+          fail(n->loc, DiagKind::DomainError, "gcd of a number that is not an integer (" + sym::to_pamela(x) + ")");
+      return sym::gcd_of(args[0], args[1]);
+    }
     fail(n->loc, DiagKind::TypeMismatch, "'" + f + "' cannot be used as a numeric function here");
   }
 

@@ -361,6 +361,12 @@ struct Evaluator {
         if (is_class<numeric>(r)) return scalar(ex_to<numeric>(r));
         return scalar(to_number(GiNaC::log(x) / GiNaC::log(numeric(2))));
       }
+      case Fn::Gcd: {
+        numeric a = need_scalar(ev(e.op(0)), "gcd"), b = need_scalar(ev(e.op(1)), "gcd");
+        if (!a.is_integer() || !b.is_integer()) fail(DiagKind::DomainError, "gcd of a number that is not an integer");
+        check_size(bits_of(a) + bits_of(b), "a gcd");
+        return scalar(GiNaC::gcd(a, b));
+      }
       case Fn::None: break;
     }
     if (is_class<function>(e)) {

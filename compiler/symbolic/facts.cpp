@@ -493,6 +493,18 @@ Interval Facts::range_of_node(const ex& e, int depth) const {
       return Interval::all();
     }
     case Fn::Div: return range_rec(floor_of(e.op(0) * GiNaC::pow(e.op(1), -1)), depth);
+    case Fn::Gcd: {
+      // gcd(a, b) >= 0; it divides a b >= 1, so 1 <= gcd(a, b) <= b (also for a).
+      Interval r = nonneg_iv();
+      for (size_t k : {1u, 0u}) {
+        Interval x = range_rec(e.op(k), depth);
+        if (!x.positive()) continue;
+        r.lo = End{0, 1, false};
+        if (!x.hi.inf) r.hi = End{0, x.hi.v, x.hi.open};
+        break;
+      }
+      return r;
+    }
     case Fn::Log2: {
       Interval x = range_rec(e.op(0), depth);
       Interval r = Interval::all();
@@ -652,7 +664,8 @@ bool Facts::integer_rec(const ex& e, bool registry) const {
     case Fn::Eq:
     case Fn::Ne:
     case Fn::Lt:
-    case Fn::Le: return true;
+    case Fn::Le:
+    case Fn::Gcd: return true;
     case Fn::Mod: return integer_rec(e.op(0), registry) && integer_rec(e.op(1), registry);
     case Fn::VectorMax: return integer_rec(e.op(0), registry);
     default: return false;

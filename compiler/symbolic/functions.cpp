@@ -24,6 +24,7 @@ DECLARE_FUNCTION_2P(pam_ne)
 DECLARE_FUNCTION_2P(pam_lt)
 DECLARE_FUNCTION_2P(pam_le)
 DECLARE_FUNCTION_1P(pam_log2)
+DECLARE_FUNCTION_2P(pam_gcd)
 
 bool is_real_num(const ex& e) { return is_class<numeric>(e) && ex_to<numeric>(e).is_real(); }
 bool is_rational_num(const ex& e) { return is_class<numeric>(e) && ex_to<numeric>(e).is_rational(); }
@@ -173,6 +174,14 @@ ex log2_eval(const ex& x) {
 // which would be a float): `pamc sensitivity` prints it.
 ex log2_deriv(const ex& x, unsigned) { return 1 / (x * GiNaC::log(ex(2))); }
 
+// gcd of two integers, >= 0 (gcd(0, 0) = 0); held for anything else, whose value the
+// evaluators check (an argument that is not an integer has none).
+ex gcd_eval(const ex& a, const ex& b) {
+  if (is_class<numeric>(a) && is_class<numeric>(b) && ex_to<numeric>(a).is_integer() && ex_to<numeric>(b).is_integer())
+    return GiNaC::gcd(ex_to<numeric>(a), ex_to<numeric>(b));
+  return pam_gcd(a, b).hold();
+}
+
 }  // namespace
 
 REGISTER_FUNCTION(pam_unitvec, eval_func(unitvec_eval).set_name("unitvec"))
@@ -186,6 +195,7 @@ REGISTER_FUNCTION(pam_ne, eval_func(ne_eval).set_name("cmp_ne"))
 REGISTER_FUNCTION(pam_lt, eval_func(lt_eval).set_name("cmp_lt"))
 REGISTER_FUNCTION(pam_le, eval_func(le_eval).set_name("cmp_le"))
 REGISTER_FUNCTION(pam_log2, eval_func(log2_eval).derivative_func(log2_deriv).set_name("log2"))
+REGISTER_FUNCTION(pam_gcd, eval_func(gcd_eval).set_name("gcd"))
 
 numeric floor_num(const numeric& x) {
   numeric n = x.numer(), d = x.denom();  // d > 0
@@ -213,6 +223,7 @@ ex ceil_of(const ex& x) { return pam_ceil(x); }
 ex mod_of(const ex& a, const ex& b) { return pam_mod(a, b); }
 ex idiv_of(const ex& a, const ex& b) { return pam_div(a, b); }
 ex log2_of(const ex& x) { return pam_log2(x); }
+ex gcd_of(const ex& a, const ex& b) { return pam_gcd(a, b); }
 
 ex compare(Cmp c, const ex& a, const ex& b) {
   switch (c) {
@@ -240,6 +251,7 @@ Fn pamela_function(const ex& e) {
   if (s == pam_lt_SERIAL::serial) return Fn::Lt;
   if (s == pam_le_SERIAL::serial) return Fn::Le;
   if (s == pam_log2_SERIAL::serial) return Fn::Log2;
+  if (s == pam_gcd_SERIAL::serial) return Fn::Gcd;
   return Fn::None;
 }
 

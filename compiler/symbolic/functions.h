@@ -30,9 +30,10 @@ ex idiv_of(const ex& a, const ex& b);  // `div`: floor(a/b)
 enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
 ex compare(Cmp c, const ex& a, const ex& b);  // 1 or 0; Gt/Ge are stored as Lt/Le swapped
 ex log2_of(const ex& x);
+ex gcd_of(const ex& a, const ex& b);  // the greatest common divisor of two integers (>= 0)
 
 // Recognizers (for rules, printer, evaluator).
-enum class Fn { None, Unitvec, VectorMax, Floor, Ceil, Mod, Div, Eq, Ne, Lt, Le, Log2 };
+enum class Fn { None, Unitvec, VectorMax, Floor, Ceil, Mod, Div, Eq, Ne, Lt, Le, Log2, Gcd };
 Fn pamela_function(const ex& e);  // which of ours e is (Fn::None if not one of them)
 bool is_comparison(const ex& e);   // ==, !=, < or <= (> and >= are stored swapped): 1 or 0
 bool has_comparison(const ex& e);  // e holds one anywhere

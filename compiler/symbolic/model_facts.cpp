@@ -150,6 +150,10 @@ struct Inferrer {
       case Fn::Unitvec:
         if (!is_class<numeric>(e.op(0))) need_integer(e.op(0));
         break;
+      case Fn::Gcd:  // of integers
+        for (size_t k = 0; k < 2; ++k)
+          if (!is_class<numeric>(e.op(k))) need_integer(e.op(k));
+        break;
       default: break;
     }
     for (size_t k = 0; k < e.nops(); ++k) walk(e.op(k));

@@ -479,6 +479,7 @@ Text P_uncached(const ex& e) {
     case Fn::Floor: return rounding("floor", e);
     case Fn::Ceil: return rounding("ceil", e);
     case Fn::Log2: return call("log2", e);
+    case Fn::Gcd: return call("gcd", e);
     case Fn::Mod: return infix(e.op(0), "mod", e.op(1), kMul);
     case Fn::Div: return infix(e.op(0), "div", e.op(1), kMul);
     case Fn::Eq: return {"(" + wrap(P(e.op(0)), 4) + " == " + wrap(P(e.op(1)), 4) + ")", kAtom};

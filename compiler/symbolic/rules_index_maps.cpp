@@ -120,6 +120,28 @@ std::optional<StridedPos> strided_position(const ex& pos, const ex& i) {
   return StridedPos{lin->first, lin->second, fn.op(1), d};
 }
 
+// pos = (a i + e) mod k + d with a free of i and not a number (a symbolic stride: the W of
+// a filter i mod W == c, read as i = W m + c); nullopt for any other shape.
+std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i) {
+  ex fn, d = 0;
+  for (const ex& t : operands_of(pos.expand(), true)) {
+    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+    else d += t;
+  }
+  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
+  ex x = fn.op(0).expand();
+  if (!x.is_polynomial(i) || x.degree(i) != 1) return std::nullopt;
+  ex a = x.coeff(i, 1), e = x.coeff(i, 0);
+  if (a.has(i) || is_class<numeric>(a)) return std::nullopt;
+  return SymbolicStride{a, e, fn.op(1), d};
+}
+
+// f(gcd(a, k)): by_gcd_cases for a number a, else f of the gcd itself.
+ex gcd_cases(const ex& a, const ex& k, const std::function<ex(const ex&)>& fn) {
+  if (is_class<numeric>(a)) return by_gcd_cases(abs(ex_to<numeric>(a)).to_long(), k, fn);
+  return fn(gcd_of(a, k));
+}
+
 std::optional<exmap> residues_at(const ex& w, const ex& i, const ex& P, const symbol& rho, const Facts& f,
                                  bool reversed_too) {
   exmap out;
@@ -164,24 +186,33 @@ ex by_gcd_cases(long a, const ex& k, const std::function<ex(const ex&)>& fn) {
 namespace {
 
 // Strided cyclic map: max(w * sum (i = lb, ub) { c * unitvec((a i + e) mod k + d) }) with a
-// a nonzero integer constant (|a| <= 64), k an integer >= 1 (the model's fact for a mod),
+// a nonzero integer constant (|a| <= 64) or a symbolic integer (proved: the W of a filter
+// i mod W == c), k an integer >= 1 (the model's fact for a mod),
 // w c free of i and >= 0. Over n consecutive i the positions repeat with period k / g,
 // g = gcd(a, k), and within a period hit k / g distinct positions once each; so the busiest
 // position holds ceil(n / (k / g)) = ceil(n g / k) items. The shift e and the offset d move
 // positions, not counts: they must make positions that exist (e an integer, d an integer
 // >= 0: proved, or assumed and checked, as a fractional or negative position has no value).
+// A symbolic a gives gcd(a, k) itself (any integer a: gcd(0, k) = k puts every item on one
+// position, ceil(n k / k) = n).
 std::optional<ex> vmax_strided(const MapSum& m, const Facts& f, Assumptions& a) {
   const reduction& r = ex_to<reduction>(m.red);
   const ex& i = r.index_ex();
-  auto sp = strided_position(m.pos, i);
-  if (!sp || abs(sp->a) == 1) return std::nullopt;
+  std::optional<SymbolicStride> sp;
+  if (auto num = strided_position(m.pos, i)) {
+    if (abs(num->a) == 1) return std::nullopt;
+    sp = SymbolicStride{num->a, num->e, num->k, num->d};
+  } else {
+    sp = symbolic_stride(m.pos, i);
+    if (!sp || !f.provably_integer(sp->a)) return std::nullopt;
+  }
   const ex& k = sp->k;
   if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
   auto wc = map_weight(m, f, a);
   if (!wc) return std::nullopt;
   if (!require({{true, r.lb()}, {true, r.ub()}, {true, sp->e}, {true, sp->d}, {false, sp->d}}, f, a)) return std::nullopt;
   ex n = r.ub() - r.lb() + 1;
-  return nonempty_guard(n, f) * by_gcd_cases(abs(sp->a).to_long(), k, [&](const ex& g) { return ceil_of(n * g / k); }) * *wc;
+  return nonempty_guard(n, f) * gcd_cases(sp->a, k, [&](const ex& g) { return ceil_of(n * g / k); }) * *wc;
 }
 
 }  // namespace
@@ -339,8 +370,9 @@ std::optional<MonotoneWeight> monotone_weight(const MapSum& m, const reduction& 
 // Strided, (a i + e) mod k + d with a a nonzero integer (|a| <= 64): two indices share a
 // position iff k divides a (i - i'), iff k' = k / gcd(a, k) divides i - i', so the fibers
 // are the residue classes mod k' and the same argument gives the class of ub with k' for
-// k (red-black or even/odd phases, 2 i mod P: k' = P / (1 + (P mod 2 == 0))). Then e and d
-// must give positions that exist: integers, d >= 0 (proved or assumed).
+// k (red-black or even/odd phases, 2 i mod P: k' = P / (1 + (P mod 2 == 0))); a symbolic
+// integer a (a filter's W) gives k' = k / gcd(a, k). Then e and d must give positions that
+// exist: integers, d >= 0 (proved or assumed).
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
@@ -348,18 +380,19 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   const reduction& r = ex_to<reduction>(m->red);
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
-  ex k;
-  long stride = 1;
+  ex k, stride = 1;
   if (auto p = mod_div_position(m->pos, i, Fn::Mod)) {
     if (!f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
     k = p->k;
   } else {
-    auto sp = strided_position(m->pos, i);
+    std::optional<SymbolicStride> sp;
+    if (auto num = strided_position(m->pos, i)) sp = SymbolicStride{num->a, num->e, num->k, num->d};
+    else if ((sp = symbolic_stride(m->pos, i)) && !f.provably_integer(sp->a)) sp.reset();
     if (!sp) return std::nullopt;
     k = sp->k;
     if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
     if (!require({{true, sp->e}, {true, sp->d}, {false, sp->d}}, f, a)) return std::nullopt;
-    stride = abs(sp->a).to_long();
+    stride = sp->a;
   }
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;
@@ -368,7 +401,7 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   std::vector<Cond> conds = {{true, r.lb()}, {true, r.ub()}};
   conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
   if (!require(conds, f, a)) return std::nullopt;
-  return by_gcd_cases(stride, k, [&](const ex& g) {
+  return gcd_cases(stride, k, [&](const ex& g) {
     ex period = k / g;
     ex count = ceil_of((r.ub() - r.lb() + 1) / period);
     ex item = up ? r.ub() - period * i : r.lb() + period * i;

@@ -224,6 +224,14 @@ struct StridedPos {
   ex e, k, d;
 };
 std::optional<StridedPos> strided_position(const ex& pos, const ex& i);
+// The same with a symbolic stride a (free of i, not a number); a number a where a rule
+// copies strided_position's answer into it.
+struct SymbolicStride {
+  ex a, e, k, d;
+};
+std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i);
+// f(gcd(a, k)): by_gcd_cases for a number a (cases on k mod a), else f(gcd(a, k)).
+ex gcd_cases(const ex& a, const ex& k, const std::function<ex(const ex&)>& fn);
 
 // The residues (s i + c) mod P in w read at i mod P = rho: rho for i mod P itself, else
 // (s rho + c) mod P, for s = 1 (or -1 when reversed_too) and c a proved integer. nullopt

@@ -590,6 +590,41 @@ TEST_CASE_FIXTURE(Fixture, "strided cyclic map: the busiest of gcd(a, P)-spaced 
   CHECK(!rule_vmax_cyclic(vector_max(Sum(i, 1, N, unitvec(mod_of(2 * i, x)))), g, a));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a symbolic stride W (every W-th item) gives ceil(n gcd(W, P) / P) items, and the class of the last for a rising weight") {
+  symbol t("t"), W("W");
+  F.declare(t, "t");
+  F.declare_parameter(W, "W");
+  Facts g = F;
+  g.add_lower(P, 1, false);
+  g.declare_integer(P);
+  g.declare_integer(W);
+  std::vector<GiNaC::exmap> pts;
+  for (numeric n : {0, 1, 2, 5, 7, 12, 30})
+    for (numeric pp : {1, 2, 3, 4, 6, 9, 12})
+      for (numeric w : {-4, 0, 1, 2, 3, 6, 8})
+        pts.push_back({{N, n}, {P, pp}, {t, 2}, {W, w}});
+  for (ex pos : {mod_of(W * i, P), mod_of(W * i + 1, P) + 2, mod_of(2 * W * i - 3, P)}) {
+    Assumptions as;
+    ex v = vector_max(t * Sum(i, 1, N, unitvec(pos)));
+    auto r = rule_vmax_cyclic(v, g, as);
+    REQUIRE(r);
+    CHECK(to_pamela(*r).find("gcd(") != std::string::npos);
+    CHECK(agrees(*r, v, pts));
+    // a weight rising with the index: the class of the last item, every P / gcd(W, P)
+    ex u = vector_max(Sum(i, 1, N, i * unitvec(pos)));
+    auto ru = rule_vmax_cyclic_weighted(u, g, as);
+    REQUIRE(ru);
+    CHECK(agrees(*ru, u, pts));
+  }
+  // W not known to be an integer: left alone
+  symbol V("V");
+  F.declare_parameter(V, "V");
+  Facts h = F;
+  h.add_lower(P, 1, false);
+  h.declare_integer(P);
+  CHECK(!rule_vmax_cyclic(vector_max(Sum(i, 1, N, unitvec(mod_of(V * i, P)))), h, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "cyclic map: the busiest processor gets ceil(n / P) items") {
   symbol t("t");
   F.declare(t, "t");

@@ -20,7 +20,7 @@ syn keyword pamelaPrimitive   delay use
 syn keyword pamelaWordOp      mod div and or not
 " max and min: a reduction before `(INDEX =`, a function otherwise.
 syn match   pamelaReduction   "\<\(max\|min\)\>\ze\s*(\s*\h\w*\s*=[^=]"
-syn keyword pamelaBuiltin     sqrt log log2 exp ceil floor abs unitvec
+syn keyword pamelaBuiltin     sqrt log log2 exp ceil floor abs gcd unitvec
 syn match   pamelaBuiltin     "\<\(max\|min\)\>\(\s*(\s*\h\w*\s*=[^=]\)\@!"
 syn keyword pamelaResource    fcfs
 
