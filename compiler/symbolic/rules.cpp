@@ -710,6 +710,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_cyclic_shifts", rule_vmax_cyclic_shifts},
       {"vmax_cyclic_weighted", rule_vmax_cyclic_weighted},
       {"vmax_cyclic_periodic", rule_vmax_cyclic_periodic},
+      {"vmax_cyclic_classes", rule_vmax_cyclic_classes},
       {"vmax_block", rule_vmax_block},
       {"floor_int", rule_floor_int},
       {"cmp_decide", rule_cmp_decide},

@@ -83,6 +83,7 @@ std::optional<ex> rule_vmax_block_split(const ex& e, const Facts& f, Assumptions
 std::optional<ex> rule_sum_geometric(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_cyclic_classes(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_residue_weight(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions& a);

@@ -37,7 +37,8 @@ std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a) {
 }
 
 // max (i) { c + g(i) } = c + max (i) { g(i) } for c free of i (also min). Always for a
-// user's max; for a par's max (0 when empty) only on a non-empty range, proved or assumed.
+// user's max; for a par's max (0 when empty) only on a non-empty range, proved or assumed,
+// or with c counted where it is not empty, (0 <= ub - lb) c, for a length with a rounding.
 std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || !is_class<add>(r->body())) return std::nullopt;
@@ -47,9 +48,22 @@ std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
     (t.has(r->index_ex()) ? g : c) += t;
   }
   if (c.is_zero() || g.is_zero()) return std::nullopt;
-  // A par's max is 0 on an empty range, c + 0 is not: that needs a non-empty range.
-  if (r->empty_is_zero() && !require({{true, r->lb()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
-  return c + rebuild(*r, r->kind(), g);
+  // A par's max is 0 on an empty range, c + 0 is not: that needs a non-empty range, proved
+  // or assumed; where the range's length holds a rounding (a class of a cyclic map, rho - 1
+  // = n - k floor(n / k) - 1), whose assumption would hold only at some residues, c counts
+  // where the range is not empty instead: (0 <= ub - lb) c.
+  if (!r->empty_is_zero()) return c + rebuild(*r, r->kind(), g);
+  const ex span = r->ub() - r->lb();
+  bool rounded = false;
+  for (const_preorder_iterator it = span.preorder_begin(); it != span.preorder_end() && !rounded; ++it)
+    rounded = pamela_function(*it) == Fn::Floor || pamela_function(*it) == Fn::Ceil ||
+              pamela_function(*it) == Fn::Mod || pamela_function(*it) == Fn::Div;
+  if (!rounded || f.provably_nonneg(span)) {
+    if (!require({{true, r->lb()}, {false, span}}, f, a)) return std::nullopt;
+    return c + rebuild(*r, r->kind(), g);
+  }
+  if (!require({{true, r->lb()}}, f, a)) return std::nullopt;
+  return compare(Cmp::Le, 0, span) * c + rebuild(*r, r->kind(), g);
 }
 
 namespace {
@@ -350,11 +364,16 @@ std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions
 }
 
 // min (i = lb, ub) { g(i) } for g convex with a known real minimizer m: g = c abs(a i + b)
-// (c >= 0 free of i; m = -b / a) or g = a i^2 + b i + c0 with a > 0 a number (m = -b / 2a).
-// A convex function of the integers in [lb, ub] is smallest at an integer next to m, moved
-// into the range: min(g(clamp(floor(m))), g(clamp(ceil(m)))), clamp(x) = max(lb, min(ub, x));
-// g(clamp(m)) when m is a proved integer. max of a concave g (-g of that shape) likewise.
-// Side conditions: non-empty range, integer bounds (proved or assumed); b does not fail.
+// (c >= 0 free of i; m = -b / a) or g = a i^2 + b i + c0 with a > 0 (proved; a number or a
+// symbolic curvature, the items of a class summed: m = -b / 2a). A convex function of the
+// integers in [lb, ub] is smallest at an integer next to m, moved into the range:
+// min(g(clamp(floor(m))), g(clamp(ceil(m)))), clamp(x) = max(lb, min(ub, x)); g(clamp(m))
+// when m is a proved integer. max of a concave g (-g of that shape) likewise. A quadratic
+// whose curvature a has no proved sign is read by cases: (0 < a) times the above, plus (a
+// <= 0) times the ends, min(g(lb), g(ub)), where g is concave or linear (the vertex's
+// division by a = 0 is in a term whose factor is 0 there, a branch not taken). Side
+// conditions: integer bounds (proved or assumed); a non-empty range (proved, assumed, or
+// for a par's max, 0 on an empty range, the guard (0 <= ub - lb)); a and b do not fail.
 std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a) {
   const reduction* r = as_ext_red(e);
   if (!r || !r->body().has(r->index_ex()) || is_vector_valued(r->body())) return std::nullopt;
@@ -362,23 +381,32 @@ std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& 
   bool is_max = r->kind() == ReduceKind::Max;
   ex g = is_max ? ex(-r->body()) : r->body();
   std::optional<ex> m;
+  ex curvature = 1;  // a, where its sign is not proved; 1 where it is
   ex free = 1, dep = 1;
   for (const ex& x : operands_of(g, false)) (x.has(i) ? dep : free) *= x;
   if (is_ex_the_function(dep, abs) && f.provably_nonneg(free)) {
     if (auto lin = linear_in(dep.op(0), i)) m = (-lin->second / ex(lin->first)).expand();
   } else {
     ex x = g.expand();
-    if (x.is_polynomial(i) && x.degree(i) == 2 && x.ldegree(i) >= 0 && is_class<numeric>(x.coeff(i, 2)) &&
-        ex_to<numeric>(x.coeff(i, 2)).is_positive() && !x.coeff(i, 1).has(i))
-      m = (-x.coeff(i, 1) / (2 * x.coeff(i, 2))).expand();
+    if (x.is_polynomial(i) && x.degree(i) == 2 && x.ldegree(i) >= 0 && !x.coeff(i, 2).has(i) &&
+        !x.coeff(i, 1).has(i) && !may_fail(x.coeff(i, 2), f) && !may_fail(x.coeff(i, 1), f)) {
+      const ex c2 = x.coeff(i, 2);
+      if (is_class<numeric>(c2) ? !ex_to<numeric>(c2).is_positive() : f.provably_nonpos(c2)) return std::nullopt;
+      if (!f.provably_positive(c2)) curvature = c2;
+      m = (-x.coeff(i, 1) / (2 * c2)).normal();
+    }
   }
-  if (!m || may_fail(*m, f)) return std::nullopt;
-  if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
+  if (!m || (curvature.is_equal(1) && may_fail(*m, f))) return std::nullopt;
+  if (!require({{true, r->lb()}, {true, r->ub()}}, f, a)) return std::nullopt;
+  auto nonempty = nonempty_factor(*r, f, a);  // a par's max: 0 where empty, as its closed form then
+  if (!nonempty) return std::nullopt;
   auto clamp = [&](const ex& x) { return make_max({r->lb(), make_min({r->ub(), x})}); };
   auto at = [&](const ex& x) { return r->body().subs(exmap{{i, clamp(x)}}); };
-  if (f.provably_integer(*m)) return at(*m);
-  exvector cands{at(floor_of(*m)), at(ceil_of(*m))};
-  return is_max ? make_max(cands) : make_min(cands);
+  auto pick = [&](const exvector& xs) { return is_max ? make_max(xs) : make_min(xs); };
+  ex near = f.provably_integer(*m) ? at(*m) : pick({at(floor_of(*m)), at(ceil_of(*m))});
+  if (curvature.is_equal(1)) return *nonempty * near;
+  ex ends = pick({r->body().subs(exmap{{i, r->lb()}}), r->body().subs(exmap{{i, r->ub()}})});
+  return *nonempty * (compare(Cmp::Lt, 0, curvature) * near + compare(Cmp::Le, curvature, 0) * ends);
 }
 
 // max (i = lb, ub) { g(i) } = h where h is an upper bound of g on the range (interval

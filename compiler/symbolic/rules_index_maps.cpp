@@ -409,6 +409,60 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
   });
 }
 
+// Cyclic map with any weight >= 0: max(w * sum (i = lb, ub) { c(i) * unitvec((i + e) mod k +
+// d) }) read class by class, the general path where no shape of the weight is known (a
+// rising and falling count of a triangle's rows, (N - i + 1) i; a row's cost times the
+// items left). The n = ub - lb + 1 items fall into k classes: class s (0 <= s <= k - 1)
+// holds lb + s + k t, t = 0, 1, ..., q items for s < rho and q - 1 for s >= rho, where q =
+// floor(n / k) and rho = n mod k (for n < k: q = 0, the classes s < n one item each, the
+// others none). Distinct classes sit at distinct positions, and positions no item reaches
+// hold 0, below every load. So the busiest is max(max (s = 0, rho - 1) { sum (t = 0, q) {
+// w c(lb + s + k t) } }, max (s = rho, k - 1) { sum (t = 0, q - 1) { w c(lb + s + k t) } }),
+// each max 0 on its empty range (loads are >= 0); the sum rules close the sums, the extremum
+// rules the maxes (a concave quadratic at its vertex). Side conditions: k a positive
+// integer (proved); e, lb, ub and d integers, d >= 0 (proved or assumed: a position must
+// exist); w c >= 0 on the range (proved, or at the ends of a concave weight, assumed); w c
+// not failing unless the range is provably non-empty; 0 where the range is empty.
+std::optional<ex> rule_vmax_cyclic_classes(const ex& e, const Facts& f, Assumptions& a) {
+  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
+  auto m = single_map(e.op(0));
+  if (!m) return std::nullopt;
+  const reduction& r = ex_to<reduction>(m->red);
+  const ex& i = r.index_ex();
+  if (!m->c.has(i)) return std::nullopt;
+  // (i + e) mod k + d; a strided map's classes are left to the rules that know its shapes
+  auto p = strided_position(m->pos, i);
+  if (!p || !p->a.is_equal(1) || !f.provably_positive(p->k) || !f.provably_integer(p->k)) return std::nullopt;
+  const ex wc = m->w * m->c;
+  if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
+  Facts in = f;
+  in.declare_index(r.index(), r.lb(), r.ub());
+  auto sign = nonneg_weight_conds(wc, r.index(), r.lb(), r.ub(), f, in);
+  if (!sign) return std::nullopt;
+  std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}, {true, p->e}, {true, p->d}, {false, p->d}};
+  conds.insert(conds.end(), sign->conds.begin(), sign->conds.end());
+  if (!require(conds, f, a)) return std::nullopt;
+  symbol s(r.index().get_name()), t("t");
+  // Tests the range decides (a count's (i - 1 <= N) on i = 1..N - 1) go first: on a class
+  // they would read as tests of s and t that need the class's place in the range. A weight
+  // with a rounding, a residue, a test, a min or a max left is the periodic, residue and
+  // piecewise rules' (tried first, or after a split): read by classes it would only hide its
+  // shape from them.
+  const ex plain = decide_all(wc, in);
+  for (const_preorder_iterator it = plain.preorder_begin(); it != plain.preorder_end(); ++it)
+    if (pamela_function(*it) != Fn::None || is_class<extremum>(*it)) return std::nullopt;
+  const ex n = r.ub() - r.lb() + 1;
+  // rho as n - k q, not n mod k: with it the prover sees each item inside the range (lb + s
+  // + k t <= lb + rho - 1 + k q = ub), which a count in the weight needs.
+  const ex& k = p->k;
+  const ex q = floor_of(n / k), rho = n - k * q;
+  ex item = plain.subs(exmap{{i, r.lb() + s + k * t}}, subs_options::no_pattern);
+  auto classes = [&](const ex& lo, const ex& hi, const ex& last) {
+    return make_reduction(ReduceKind::Max, s, lo, hi, make_reduction(ReduceKind::Sum, t, 0, last, item), true);
+  };
+  return nonempty_guard(n, f) * make_max({classes(0, rho - 1, q), classes(rho, k - 1, q - 1)});
+}
+
 namespace detail {
 
 // A weight that sees i through residues (a i + e) mod m with numeric moduli (the nodes, of

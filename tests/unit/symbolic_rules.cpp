@@ -1459,6 +1459,43 @@ TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes
   CHECK(!rule_vmax_block_periodic(vector_max(Sum(i, 0, n, (mod_of(i, 2) - 1) * unitvec(idiv_of(i, P)))), facts, a));
 }
 
+TEST_CASE_FIXTURE(Ranges, "a cyclic map with a weight of no known shape is read class by class, and a concave class load closes at its vertex (vmax_cyclic_classes)") {
+  symbol i("i"), j("j");
+  // a triangle's rows dealt cyclically, row i costing i - m + 1 for each of the n - i + 1 items left
+  ex v = vector_max(Sum(i, m, n, Sum(j, i, n, i - m + 1) * unitvec(mod_of(i, P))));
+  Assumptions none;
+  auto r = rule_vmax_cyclic_classes(v, facts, none);
+  REQUIRE(r);
+  CHECK(none.items.empty());
+  CHECK(agrees(*r, v, points()));
+  Assumptions later;
+  ex s = simplify(*r, facts, later, st);
+  CHECK(count_reductions(s) == 0);
+  CHECK(later.items.empty());  // no assumption about the residue of the range's length
+  CHECK(agrees(s, v, points()));
+  // a weight with a residue or a min: left to the rules that know those shapes
+  CHECK(!rule_vmax_cyclic_classes(vector_max(Sum(i, m, n, mod_of(i, 2) * unitvec(mod_of(i, P)))), facts, a));
+  CHECK(!rule_vmax_cyclic_classes(vector_max(Sum(i, m, n, make_min({i - m, n - i}) * unitvec(mod_of(i, P)))), facts, a));
+}
+
+TEST_CASE_FIXTURE(Ranges, "a max of a quadratic with a curvature of unknown sign is its vertex where concave and an end where not (ext_convex_min)") {
+  symbol s("s");
+  // a class's load: its curvature -(q + 1) with q = floor(n / P) of either sign
+  ex q = floor_of(n / P);
+  ex e = make_reduction(ReduceKind::Max, s, 0, P - 1, -(q + 1) * s * s + n * s + 3, true);
+  auto r = rule_ext_convex_min(e, facts, a);
+  REQUIRE(r);
+  CHECK(count_reductions(*r) == 0);
+  CHECK(agrees(*r, e, points()));
+  // a user's max over a range that may be empty keeps its assumption; a par's max is 0 there
+  ex e2 = make_reduction(ReduceKind::Max, s, m, n, -s * s + P * s, true);
+  Assumptions none;
+  auto r2 = rule_ext_convex_min(e2, facts, none);
+  REQUIRE(r2);
+  CHECK(none.items.empty());
+  CHECK(agrees(*r2, e2, points()));
+}
+
 TEST_CASE_FIXTURE(Ranges, "a block map with a monotone weight from any start and stride takes the blocks at the end the weight rises to (vmax_block_ends)") {
   symbol i("i");
   auto check = [&](const ex& v) {
