@@ -678,6 +678,7 @@ const std::vector<NamedRule>& all_rules() {
       {"floor_window", rule_floor_window},
       {"floor_residue", rule_floor_residue},
       {"mod_window", rule_mod_window},
+      {"mod_of_mod", rule_mod_of_mod},
       {"vmax_numeric", rule_vmax_numeric},
       {"vmax_single", rule_vmax_single},
       {"vmax_distinct", rule_vmax_distinct},  // before identity: its guard reads better

@@ -111,6 +111,7 @@ std::optional<ex> rule_floor_window(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_power_rounding(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_mod_of_mod(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_vector_bound(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_dominated(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_max_factor(const ex& e, const Facts& f, Assumptions& a);

@@ -559,6 +559,20 @@ std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions&) {
   return fn == Fn::Mod ? x : ex(0);
 }
 
+// (x mod W) mod m = x mod m where m divides W: x mod W = x - W floor(x / W), and W floor(x /
+// W) is a whole multiple of m when W / m is an integer (proved: a guard W mod 2 == 0 from a
+// case on gcd(2, W), or a fact "2 divides W"), so the two residues by m agree, for every
+// real x. A worker's speed by the parity of its place among W, (j mod W) mod 2, is the
+// parity of j itself when W is even. Side conditions: W > 0 and W / m an integer (proved),
+// m > 0.
+std::optional<ex> rule_mod_of_mod(const ex& e, const Facts& f, Assumptions&) {
+  if (pamela_function(e) != Fn::Mod || pamela_function(e.op(0)) != Fn::Mod) return std::nullopt;
+  const ex &m = e.op(1), &W = e.op(0).op(1), &x = e.op(0).op(0);
+  if (W.is_equal(m) || !f.provably_positive(m) || !f.provably_positive(W) || !f.provably_integer(W / m))
+    return std::nullopt;
+  return mod_of(x, m);
+}
+
 // sum (i = lb, ub) { B } where i occurs inside roundings by numbers: floor(c i + x), ceil(c
 // i + x), (a i + e) div m and (a i + e) mod m (c = a / m) with c a rational number, x free
 // of i, and some c not an integer (an odd-even phase's k div 2, ceil(k / 2)). With L the

@@ -625,6 +625,29 @@ TEST_CASE_FIXTURE(Fixture, "a symbolic stride W (every W-th item) gives ceil(n g
   CHECK(!rule_vmax_cyclic(vector_max(Sum(i, 1, N, unitvec(mod_of(V * i, P)))), h, a));
 }
 
+TEST_CASE_FIXTURE(Fixture, "a residue of a residue by a divisor of the modulus is the residue itself (mod_of_mod)") {
+  symbol W("W");
+  F.declare_parameter(W, "W");
+  Facts even = F;
+  even.declare_integer(W);
+  even.add_lower(W, 2, false);
+  even.declare_integer_expr(W / 2);  // 2 divides W
+  // a worker's parity among an even number of workers is the parity of its item
+  auto r = rule_mod_of_mod(mod_of(mod_of(x + 3, W), 2), even, a);
+  REQUIRE(r);
+  CHECK(same(*r, mod_of(x + 3, 2)));
+  for (int w : {2, 4, 6, 10})
+    for (double v : {-7.5, -3.0, 0.0, 1.0, 4.25, 9.0, 23.0}) {
+      ex at = mod_of(mod_of(numeric(v) + 3, w), 2);
+      CHECK(same(at, r->subs(GiNaC::exmap{{x, numeric(v)}})));
+    }
+  // W not known to be even: left alone
+  Facts any = F;
+  any.declare_integer(W);
+  any.add_lower(W, 1, false);
+  CHECK(!rule_mod_of_mod(mod_of(mod_of(x, W), 2), any, a));
+}
+
 TEST_CASE_FIXTURE(Fixture, "cyclic map: the busiest processor gets ceil(n / P) items") {
   symbol t("t");
   F.declare(t, "t");
