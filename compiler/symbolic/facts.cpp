@@ -632,6 +632,23 @@ bool Facts::integer_rec(const ex& e, bool registry) const {
       if (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, false)) return true;
     }
   }
+  // x / gcd(a, b) with x a or b, or an integer multiple of one: gcd(a, b) divides both (the
+  // period P / gcd(W, P) of a strided deal). Integers a, b (proved); gcd(a, b) >= 1 (proved:
+  // gcd(0, 0) = 0 divides nothing).
+  if (is_class<mul>(e)) {
+    for (size_t k = 0; k < e.nops(); ++k) {
+      const ex& fac = e.op(k);
+      if (!is_class<power>(fac) || !fac.op(1).is_equal(-1) || pamela_function(fac.op(0)) != Fn::Gcd) continue;
+      const ex& g = fac.op(0);
+      ex rest = e * g;  // the other factors
+      for (size_t arg = 0; arg < 2; ++arg) {
+        ex q = rest * pow(g.op(arg), -1);
+        if (integer_rec(g.op(0), registry) && integer_rec(g.op(1), registry) && provably_positive(g) &&
+            (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, registry)))
+          return true;
+      }
+    }
+  }
   if (auto merged = merge_powers_of_two(e)) {
     const ex& m = *merged;
     if (is_class<power>(m)) return integer_rec(m, registry);

@@ -198,16 +198,20 @@ std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions&
   std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}, {true, K}, {true, e0}};
   conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
   if (!require(conds, f, a)) return std::nullopt;
-  auto first = [&](const ex& q) {  // block q's first i
-    return stride == 1 ? q * K - e0 : ceil_of((q * K - e0) / stride);
-  };
   const bool up = mono->up;
-  const ex end_block = idiv_of(stride * (up ? r.ub() : r.lb()) + e0, K);
+  const ex end = up ? r.ub() : r.lb(), end_block = idiv_of(stride * end + e0, K);
+  // Block end_block + d's first i. With a unit stride, written from the range's end: the
+  // block of ub starts at ub - (ub + e) mod K, a form whose place in the range the prover
+  // reads off the residue's bounds (K ((ub + e) div K) - e is the same number).
+  auto first = [&](long d) {
+    if (stride == 1) return end - mod_of(end + e0, K) + d * K;
+    return ceil_of(((end_block + d) * K - e0) / stride);
+  };
   exvector loads;
   for (long j = 0; j <= stride; ++j) {
-    ex q = up ? end_block - j : end_block + j;
-    ex lo = !up && j == 0 ? r.lb() : make_max({r.lb(), first(q)});
-    ex hi = up && j == 0 ? r.ub() : make_min({r.ub(), first(q + 1) - 1});
+    long d = up ? -j : j;  // the block's place from the end block
+    ex lo = !up && j == 0 ? r.lb() : make_max({r.lb(), first(d)});
+    ex hi = up && j == 0 ? r.ub() : make_min({r.ub(), first(d + 1) - 1});
     loads.push_back(rebuild_reduction(r, ReduceKind::Sum, lo, hi, mono->wc));
   }
   return make_max(loads);

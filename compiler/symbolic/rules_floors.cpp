@@ -136,6 +136,10 @@ std::optional<ex> rule_floor_quotient(const ex& e, const Facts& f, Assumptions&)
 // proved), x real: the k-blocks' ends are integers, so x and its floor lie in the same block
 // (ceil(ceil(N / C) / P), the rounds of ceil(N / C) chunks over P processors, is ceil(N / (C P))).
 // Exact for every value where the facts hold.
+// A ceil of a floor, outside a loop's body, first turns the outer rounding: ceil(n / k) =
+// floor((n + k - 1) / k) for an integer n (the inner floor plus m) and k a positive integer:
+// ceil(floor(N / W) / (P / g)), the rounds of every W-th item over a deal's period, is
+// floor((N + W (P / g - 1)) / (W P / g)).
 std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
   Fn fn = pamela_function(e);
   if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
@@ -143,11 +147,15 @@ std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
   ex inner;
   for (const ex& t : operands_of(y, true))
     for (const ex& factor : operands_of(t, false))
-      if (pamela_function(factor) == fn) {
+      if (pamela_function(factor) == Fn::Floor || pamela_function(factor) == Fn::Ceil) {
         if (inner.is_zero()) inner = factor;
         else if (!factor.is_equal(inner)) return std::nullopt;
       }
   if (inner.is_zero()) return std::nullopt;
+  const Fn in_fn = pamela_function(inner);
+  // Mixed kinds only outside a loop's body: there a floor of an integer, floor((n - w - 1) /
+  // W) with n = ceil(N / C), is the form the sums over w read (sum_floor_ratio).
+  if (in_fn != fn && (fn != Fn::Ceil || f.mentions_index(e))) return std::nullopt;
   // y = (inner + m) / k: the coefficient of inner is 1 / k; m = k y - inner.
   symbol z("_z");
   ex yz = y.subs(exmap{{inner, z}}, subs_options::no_pattern).expand();
@@ -157,8 +165,10 @@ std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
   ex k = (1 / inv_k).normal();
   ex m = (k * rest).expand();
   if (!f.provably_integer(k) || !f.provably_positive(k) || !f.provably_integer(m)) return std::nullopt;
+  // The outer ceil turned to a floor: (inner + m + k - 1) / k.
+  if (in_fn != fn) m = (m + k - 1).expand();
   ex arg = ((inner.op(0) + m) / k).expand();
-  return fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
+  return in_fn == Fn::Floor ? floor_of(arg) : ceil_of(arg);
 }
 
 // A rounding of a power of two over a processor count, in a sum over a level d: sum (d) {
@@ -563,13 +573,14 @@ std::optional<ex> rule_mod_window(const ex& e, const Facts& f, Assumptions&) {
 // W) is a whole multiple of m when W / m is an integer (proved: a guard W mod 2 == 0 from a
 // case on gcd(2, W), or a fact "2 divides W"), so the two residues by m agree, for every
 // real x. A worker's speed by the parity of its place among W, (j mod W) mod 2, is the
-// parity of j itself when W is even. Side conditions: W > 0 and W / m an integer (proved),
-// m > 0.
+// parity of j itself when W is even. Side conditions: m a positive whole number, W > 0 and
+// W / m an integer (proved). (Two numbers fold already.)
 std::optional<ex> rule_mod_of_mod(const ex& e, const Facts& f, Assumptions&) {
   if (pamela_function(e) != Fn::Mod || pamela_function(e.op(0)) != Fn::Mod) return std::nullopt;
   const ex &m = e.op(1), &W = e.op(0).op(1), &x = e.op(0).op(0);
-  if (W.is_equal(m) || !f.provably_positive(m) || !f.provably_positive(W) || !f.provably_integer(W / m))
+  if (!is_class<numeric>(m) || !ex_to<numeric>(m).is_pos_integer() || W.is_equal(m) || is_class<numeric>(W))
     return std::nullopt;
+  if (!f.provably_integer(W / m) || !f.provably_positive(W)) return std::nullopt;
   return mod_of(x, m);
 }
 
