@@ -108,21 +108,11 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
   return wc;
 }
 
-std::optional<StridedPos> strided_position(const ex& pos, const ex& i) {
-  ex fn, d = 0;
-  for (const ex& t : operands_of(pos.expand(), true)) {
-    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
-    else d += t;
-  }
-  if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
-  auto lin = linear_in(fn.op(0), i);
-  if (!lin || !lin->first.is_integer() || lin->first.is_zero() || abs(lin->first) > 64) return std::nullopt;
-  return StridedPos{lin->first, lin->second, fn.op(1), d};
-}
+namespace {
 
-// pos = (a i + e) mod k + d with a free of i and not a number (a symbolic stride: the W of
-// a filter i mod W == c, read as i = W m + c); nullopt for any other shape.
-std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i) {
+// pos = (a i + e) mod k + d: the first remainder in pos that holds i, with a, e, k and d
+// free of i (d: the rest of pos); a may be a number or a formula. nullopt for another shape.
+std::optional<SymbolicStride> affine_remainder(const ex& pos, const ex& i) {
   ex fn, d = 0;
   for (const ex& t : operands_of(pos.expand(), true)) {
     if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
@@ -132,8 +122,26 @@ std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i) {
   ex x = fn.op(0).expand();
   if (!x.is_polynomial(i) || x.degree(i) != 1) return std::nullopt;
   ex a = x.coeff(i, 1), e = x.coeff(i, 0);
-  if (a.has(i) || is_class<numeric>(a)) return std::nullopt;
+  if (a.has(i) || e.has(i)) return std::nullopt;
   return SymbolicStride{a, e, fn.op(1), d};
+}
+
+}  // namespace
+
+std::optional<StridedPos> strided_position(const ex& pos, const ex& i) {
+  auto p = affine_remainder(pos, i);
+  if (!p || !is_class<numeric>(p->a)) return std::nullopt;
+  const numeric& a = ex_to<numeric>(p->a);
+  if (!a.is_integer() || a.is_zero() || abs(a) > 64) return std::nullopt;
+  return StridedPos{a, p->e, p->k, p->d};
+}
+
+// pos = (a i + e) mod k + d with a free of i and not a number (a symbolic stride: the W of
+// a filter i mod W == c, read as i = W m + c); nullopt for any other shape.
+std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i) {
+  auto p = affine_remainder(pos, i);
+  if (!p || is_class<numeric>(p->a)) return std::nullopt;
+  return p;
 }
 
 // f(gcd(a, k)): by_gcd_cases for a number a, else f of the gcd itself.
