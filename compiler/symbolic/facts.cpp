@@ -640,12 +640,11 @@ bool Facts::integer_rec(const ex& e, bool registry) const {
       const ex& fac = e.op(k);
       if (!is_class<power>(fac) || !fac.op(1).is_equal(-1) || pamela_function(fac.op(0)) != Fn::Gcd) continue;
       const ex& g = fac.op(0);
+      if (!integer_rec(g.op(0), registry) || !integer_rec(g.op(1), registry) || !provably_positive(g)) continue;
       ex rest = e * g;  // the other factors
       for (size_t arg = 0; arg < 2; ++arg) {
         ex q = rest * pow(g.op(arg), -1);
-        if (integer_rec(g.op(0), registry) && integer_rec(g.op(1), registry) && provably_positive(g) &&
-            (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, registry)))
-          return true;
+        if (is_class<numeric>(q) ? ex_to<numeric>(q).is_integer() : integer_rec(q, registry)) return true;
       }
     }
   }

@@ -182,16 +182,11 @@ std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions&
   const reduction& r = ex_to<reduction>(m->red);
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
-  ex dv, d = 0;
-  for (const ex& t : operands_of(m->pos.expand(), true)) {
-    if (dv.is_zero() && pamela_function(t) == Fn::Div && t.has(i)) dv = t;
-    else d += t;
-  }
-  if (dv.is_zero() || d.has(i) || dv.op(1).has(i)) return std::nullopt;
-  auto lin = linear_in(dv.op(0), i);
-  if (!lin || !lin->first.is_pos_integer() || lin->first > 8) return std::nullopt;
-  const long stride = lin->first.to_long();
-  const ex e0 = lin->second, K = dv.op(1);
+  auto p = affine_rounding(m->pos, i, Fn::Div);
+  if (!p || !is_class<numeric>(p->a) || !ex_to<numeric>(p->a).is_pos_integer() || ex_to<numeric>(p->a) > 8)
+    return std::nullopt;
+  const long stride = ex_to<numeric>(p->a).to_long();
+  const ex e0 = p->e, K = p->k;
   if (!f.provably_positive(K) || (is_class<numeric>(K) && !f.provably_integer(K))) return std::nullopt;
   auto mono = monotone_weight(*m, r, f);
   if (!mono) return std::nullopt;

@@ -22,6 +22,16 @@ namespace pamc::sym {
 using namespace GiNaC;
 using namespace detail;
 
+namespace {
+
+// The extremum r asks for (max or min) of its body at the range's two ends.
+ex at_ends(const reduction& r) {
+  exvector ends{r.body().subs(exmap{{r.index_ex(), r.lb()}}), r.body().subs(exmap{{r.index_ex(), r.ub()}})};
+  return r.kind() == ReduceKind::Max ? make_max(ends) : make_min(ends);
+}
+
+}  // namespace
+
 // max/min (i = lb, ub) { c } = c for c free of i.
 // Side condition: the range is non-empty: ub - lb >= 0 with lb an integer (else assumed,
 // e.g. "P >= 1" for p = 1..P; an empty range is an evaluation error, not a value).
@@ -301,8 +311,7 @@ std::optional<ex> rule_ext_convex(const ex& e, const Facts& f, Assumptions& a) {
   bool ok = r->kind() == ReduceKind::Max ? fi.provably_nonneg(d2) : fi.provably_nonpos(d2);
   if (!ok) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
-  exvector ends{g.subs(exmap{{i, r->lb()}}), g.subs(exmap{{i, r->ub()}})};
-  return r->kind() == ReduceKind::Max ? make_max(ends) : make_min(ends);
+  return at_ends(*r);
 }
 
 namespace detail {
@@ -359,8 +368,7 @@ std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions
   bool is_max = r->kind() == ReduceKind::Max;
   if (!structurally_convex(r->body(), i, f, is_max ? 1 : -1)) return std::nullopt;
   if (!require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a)) return std::nullopt;
-  exvector ends{r->body().subs(exmap{{i, r->lb()}}), r->body().subs(exmap{{i, r->ub()}})};
-  return is_max ? make_max(ends) : make_min(ends);
+  return at_ends(*r);
 }
 
 // min (i = lb, ub) { g(i) } for g convex with a known real minimizer m: g = c abs(a i + b)
@@ -405,8 +413,7 @@ std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& 
   auto pick = [&](const exvector& xs) { return is_max ? make_max(xs) : make_min(xs); };
   ex near = f.provably_integer(*m) ? at(*m) : pick({at(floor_of(*m)), at(ceil_of(*m))});
   if (curvature.is_equal(1)) return *nonempty * near;
-  ex ends = pick({r->body().subs(exmap{{i, r->lb()}}), r->body().subs(exmap{{i, r->ub()}})});
-  return *nonempty * (compare(Cmp::Lt, 0, curvature) * near + compare(Cmp::Le, curvature, 0) * ends);
+  return *nonempty * (compare(Cmp::Lt, 0, curvature) * near + compare(Cmp::Le, curvature, 0) * at_ends(*r));
 }
 
 // max (i = lb, ub) { g(i) } = h where h is an upper bound of g on the range (interval

@@ -144,18 +144,27 @@ std::optional<ex> rule_floor_nested(const ex& e, const Facts& f, Assumptions&) {
   Fn fn = pamela_function(e);
   if (fn != Fn::Floor && fn != Fn::Ceil) return std::nullopt;
   ex y = e.op(0).expand();
-  ex inner;
-  for (const ex& t : operands_of(y, true))
-    for (const ex& factor : operands_of(t, false))
-      if (pamela_function(factor) == Fn::Floor || pamela_function(factor) == Fn::Ceil) {
-        if (inner.is_zero()) inner = factor;
-        else if (!factor.is_equal(inner)) return std::nullopt;
-      }
+  // The one inner rounding of the kind `kind` (nullopt: two different ones).
+  auto inner_of = [&](Fn kind) -> std::optional<ex> {
+    ex found;
+    for (const ex& t : operands_of(y, true))
+      for (const ex& factor : operands_of(t, false))
+        if (pamela_function(factor) == kind) {
+          if (found.is_zero()) found = factor;
+          else if (!factor.is_equal(found)) return std::nullopt;
+        }
+    return found;
+  };
+  auto same = inner_of(fn);
+  if (!same) return std::nullopt;
+  ex inner = *same;
+  // Mixed kinds, a floor inside a ceil, only outside a loop's body: there a floor of an
+  // integer, floor((n - w - 1) / W) with n = ceil(N / C), is the form the sums over w read
+  // (sum_floor_ratio).
+  if (inner.is_zero() && fn == Fn::Ceil && !f.mentions_index(e))
+    if (auto fl = inner_of(Fn::Floor)) inner = *fl;
   if (inner.is_zero()) return std::nullopt;
   const Fn in_fn = pamela_function(inner);
-  // Mixed kinds only outside a loop's body: there a floor of an integer, floor((n - w - 1) /
-  // W) with n = ceil(N / C), is the form the sums over w read (sum_floor_ratio).
-  if (in_fn != fn && (fn != Fn::Ceil || f.mentions_index(e))) return std::nullopt;
   // y = (inner + m) / k: the coefficient of inner is 1 / k; m = k y - inner.
   symbol z("_z");
   ex yz = y.subs(exmap{{inner, z}}, subs_options::no_pattern).expand();

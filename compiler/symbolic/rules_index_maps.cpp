@@ -108,14 +108,10 @@ std::optional<ex> map_weight(const MapSum& m, const Facts& f, Assumptions& a) {
   return wc;
 }
 
-namespace {
-
-// pos = (a i + e) mod k + d: the first remainder in pos that holds i, with a, e, k and d
-// free of i (d: the rest of pos); a may be a number or a formula. nullopt for another shape.
-std::optional<SymbolicStride> affine_remainder(const ex& pos, const ex& i) {
+std::optional<AffineRounding> affine_rounding(const ex& pos, const ex& i, Fn which) {
   ex fn, d = 0;
   for (const ex& t : operands_of(pos.expand(), true)) {
-    if (pamela_function(t) == Fn::Mod && t.op(0).has(i) && fn.is_zero()) fn = t;
+    if (pamela_function(t) == which && t.op(0).has(i) && fn.is_zero()) fn = t;
     else d += t;
   }
   if (fn.is_zero() || d.has(i) || fn.op(1).has(i)) return std::nullopt;
@@ -123,24 +119,30 @@ std::optional<SymbolicStride> affine_remainder(const ex& pos, const ex& i) {
   if (!x.is_polynomial(i) || x.degree(i) != 1) return std::nullopt;
   ex a = x.coeff(i, 1), e = x.coeff(i, 0);
   if (a.has(i) || e.has(i)) return std::nullopt;
-  return SymbolicStride{a, e, fn.op(1), d};
+  return AffineRounding{a, e, fn.op(1), d};
+}
+
+namespace {
+
+// a nonzero whole number with |a| <= 64: a stride the numeric cases read
+bool numeric_stride(const ex& a) {
+  if (!is_class<numeric>(a)) return false;
+  const numeric& n = ex_to<numeric>(a);
+  return n.is_integer() && !n.is_zero() && abs(n) <= 64;
 }
 
 }  // namespace
 
 std::optional<StridedPos> strided_position(const ex& pos, const ex& i) {
-  auto p = affine_remainder(pos, i);
-  if (!p || !is_class<numeric>(p->a)) return std::nullopt;
-  const numeric& a = ex_to<numeric>(p->a);
-  if (!a.is_integer() || a.is_zero() || abs(a) > 64) return std::nullopt;
-  return StridedPos{a, p->e, p->k, p->d};
+  auto p = affine_rounding(pos, i, Fn::Mod);
+  if (!p || !numeric_stride(p->a)) return std::nullopt;
+  return StridedPos{ex_to<numeric>(p->a), p->e, p->k, p->d};
 }
 
-// pos = (a i + e) mod k + d with a free of i and not a number (a symbolic stride: the W of
-// a filter i mod W == c, read as i = W m + c); nullopt for any other shape.
-std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i) {
-  auto p = affine_remainder(pos, i);
-  if (!p || is_class<numeric>(p->a)) return std::nullopt;
+std::optional<AffineRounding> any_stride_position(const ex& pos, const ex& i, const Facts& f) {
+  auto p = affine_rounding(pos, i, Fn::Mod);
+  if (!p) return std::nullopt;
+  if (is_class<numeric>(p->a) ? !numeric_stride(p->a) : !f.provably_integer(p->a)) return std::nullopt;
   return p;
 }
 
@@ -206,14 +208,8 @@ namespace {
 std::optional<ex> vmax_strided(const MapSum& m, const Facts& f, Assumptions& a) {
   const reduction& r = ex_to<reduction>(m.red);
   const ex& i = r.index_ex();
-  std::optional<SymbolicStride> sp;
-  if (auto num = strided_position(m.pos, i)) {
-    if (abs(num->a) == 1) return std::nullopt;
-    sp = SymbolicStride{num->a, num->e, num->k, num->d};
-  } else {
-    sp = symbolic_stride(m.pos, i);
-    if (!sp || !f.provably_integer(sp->a)) return std::nullopt;
-  }
+  auto sp = any_stride_position(m.pos, i, f);
+  if (!sp || sp->a.is_equal(1) || sp->a.is_equal(-1)) return std::nullopt;
   const ex& k = sp->k;
   if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;
   auto wc = map_weight(m, f, a);
@@ -393,9 +389,7 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
     if (!f.provably_positive(p->k) || !f.provably_integer(p->k) || !f.provably_integer(p->e0)) return std::nullopt;
     k = p->k;
   } else {
-    std::optional<SymbolicStride> sp;
-    if (auto num = strided_position(m->pos, i)) sp = SymbolicStride{num->a, num->e, num->k, num->d};
-    else if ((sp = symbolic_stride(m->pos, i)) && !f.provably_integer(sp->a)) sp.reset();
+    auto sp = any_stride_position(m->pos, i, f);
     if (!sp) return std::nullopt;
     k = sp->k;
     if (!f.provably_positive(k) || !f.provably_integer(k)) return std::nullopt;

@@ -224,12 +224,17 @@ struct StridedPos {
   ex e, k, d;
 };
 std::optional<StridedPos> strided_position(const ex& pos, const ex& i);
-// The same with a symbolic stride a (free of i, not a number); a number a where a rule
-// copies strided_position's answer into it.
-struct SymbolicStride {
+// pos = (a i + e) F k + d, F = mod or div (which): the first such rounding in pos that holds
+// i, with a, e, k and d free of i (d: the rest of pos); a a number or a formula. nullopt
+// for any other shape. The readers above and below are built on it.
+struct AffineRounding {
   ex a, e, k, d;
 };
-std::optional<SymbolicStride> symbolic_stride(const ex& pos, const ex& i);
+std::optional<AffineRounding> affine_rounding(const ex& pos, const ex& i, Fn which);
+// (a i + e) mod k + d with a stride a that is either strided_position's (a nonzero whole
+// number, |a| <= 64) or a formula proved an integer (a symbolic stride: the W of a filter
+// i mod W == c, read as i = W m + c); nullopt otherwise.
+std::optional<AffineRounding> any_stride_position(const ex& pos, const ex& i, const Facts& f);
 // f(gcd(a, k)): by_gcd_cases for a number a (cases on k mod a), else f(gcd(a, k)).
 ex gcd_cases(const ex& a, const ex& k, const std::function<ex(const ex&)>& fn);
 
