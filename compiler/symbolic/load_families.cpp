@@ -76,16 +76,6 @@ bool weights_nonneg(const std::vector<Family>& fams, const Facts& f) {
   return true;
 }
 
-}  // namespace detail
-
-namespace {
-
-using detail::Family;
-using detail::Loop;
-using detail::read_families;
-using detail::weights_nonneg;
-using detail::within;
-
 // The one family of max(v) when v is a single family with `depth` loops; else nullopt.
 std::optional<Family> one_family(const ex& e, size_t depth) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
@@ -94,6 +84,17 @@ std::optional<Family> one_family(const ex& e, size_t depth) {
   if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() != 1 || fams[0].loops.size() != depth) return std::nullopt;
   return fams[0];
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::Family;
+using detail::Loop;
+using detail::one_family;
+using detail::read_families;
+using detail::weights_nonneg;
+using detail::within;
 
 ex nest(const std::vector<Loop>& loops, ex body) {
   for (auto it = loops.rbegin(); it != loops.rend(); ++it) body = make_reduction(ReduceKind::Sum, it->index, it->lb, it->ub, body);
@@ -468,58 +469,6 @@ std::optional<ex> rule_vmax_index_sum(const ex& e, const Facts& f, Assumptions& 
   if (!detail::require({{true, li.lb}, {true, li.ub}, {true, lw.lb}, {true, lw.ub}}, f, a)) return std::nullopt;
   ex ni = (li.ub - li.lb + 1).expand(), nw = (lw.ub - lw.lb + 1).expand();
   return c * make_min({ni, nw}) * detail::nonempty_guard(ni, f) * detail::nonempty_guard(nw, f);
-}
-
-// A weight that is a function of the position: max(sum (i = lb, ub) { g(pos) * unitvec(pos) })
-// with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
-// floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with
-// (i + e) mod P = r (workers of two speeds, t / (1 + (i mod P) mod 2): the load of
-// processor r is its share of the items times its own speed). Exact: each position's load
-// is g(r) times its count; positions never hit count 0, as the vector's zeros, and with
-// g(r) >= 0 over 0..P-1 (proved) the max over r is the max over the elements (0 for the
-// zero vector; an empty range is guarded). Side conditions: P > 0 an integer, e, lb, ub
-// integers (proved or assumed); g(r) >= 0 and not failing for r in 0..P-1 (proved), and g
-// depends on i only through the position (the position node substituted, no i left).
-std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a) {
-  auto one = one_family(e, 1);
-  if (!one) return std::nullopt;
-  const Family& fam = *one;
-  const Loop& l = fam.loops[0];
-  const ex& pos = fam.pos;
-  if (pamela_function(pos) != Fn::Mod) return std::nullopt;
-  const ex& P = pos.op(1);
-  if (P.has(l.index)) return std::nullopt;
-  auto lin = detail::linear_in(pos.op(0), l.index);
-  if (!lin || lin->first != 1) return std::nullopt;
-  const ex& off = lin->second;
-  ex w = fam.outer * fam.weight;
-  if (!w.has(l.index)) return std::nullopt;  // an index-free weight is the cyclic rules'
-  symbol r(l.index.get_name());
-  ex g = w.subs(exmap{{pos, r}}, subs_options::no_pattern);
-  // Else a weight of the index's own residues, (i + e) mod P (a worker's speed by i mod P
-  // beside the position (i + B) mod P): read over the residue r of i, whose position
-  // (r + off) mod P runs over 0..P - 1 once as r does, so the max over r is the same.
-  bool by_residue = false;
-  if (g.has(l.index)) {
-    auto residues = detail::residues_at(w, l.index, P, r, f, false);
-    if (!residues) return std::nullopt;
-    g = w.subs(*residues, subs_options::no_pattern);
-    if (g.has(l.index)) return std::nullopt;
-    by_residue = true;
-  }
-  bool p_positive = f.provably_positive(P);
-  Facts fr = f;
-  if (!p_positive) fr.add_lower(ex_to<symbol>(is_class<symbol>(P) ? P : ex(r)), 1, false);
-  if (!p_positive && !is_class<symbol>(P)) return std::nullopt;
-  fr.declare_index(r, 0, P - 1);
-  if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
-  std::vector<detail::Cond> conds = {{true, P}, {true, off}, {true, l.lb}, {true, l.ub}};
-  if (!p_positive) conds.push_back({false, P - 1});
-  if (!detail::require(conds, f, a)) return std::nullopt;
-  const ex shift = by_residue ? ex(0) : off;  // the residue r of i, or of i + off
-  ex cnt = floor_of((l.ub + shift - r) / P) - floor_of((l.lb + shift - 1 - r) / P);
-  ex m = make_reduction(ReduceKind::Max, r, 0, P - 1, g * cnt, true);
-  return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
 }
 
 // All but the diagonal on a cyclic sum of two indices: max(sum (p) { sum (q) { (p != q) *

@@ -5,6 +5,7 @@
 #include "compiler/symbolic/facts.h"
 #include "compiler/symbolic/rules_internal.h"
 
+#include <optional>
 #include <vector>
 
 namespace pamc::sym::detail {
@@ -24,5 +25,7 @@ bool read_families(const ex& v, std::vector<Loop>& loops, const ex& outer, const
 Facts within(const Facts& f, const std::vector<Loop>& loops);
 // Every family's weight >= 0 over its own loops (proved): loads, not signed entries.
 bool weights_nonneg(const std::vector<Family>& fams, const Facts& f);
+// The one family of max(v) when v is a single family with `depth` loops; else nullopt.
+std::optional<Family> one_family(const ex& e, size_t depth);
 
 }  // namespace pamc::sym::detail

@@ -46,6 +46,17 @@ std::optional<ex> rule_ext_const(const ex& e, const Facts& f, Assumptions& a) {
   return std::nullopt;
 }
 
+// Whether a range's length holds a floor, ceil, mod or div (a class of a cyclic map, rho - 1
+// = n - k floor(n / k) - 1; a piece of a strided map, P - ceil(2 P / 3) - 1): assuming such a
+// range non-empty would hold at some residues only, so a par's extremum is guarded instead.
+bool detail::span_has_rounding(const ex& span) {
+  for (const_preorder_iterator it = span.preorder_begin(); it != span.preorder_end(); ++it) {
+    Fn fn = pamela_function(*it);
+    if (fn == Fn::Floor || fn == Fn::Ceil || fn == Fn::Mod || fn == Fn::Div) return true;
+  }
+  return false;
+}
+
 // max (i) { c + g(i) } = c + max (i) { g(i) } for c free of i (also min). Always for a
 // user's max; for a par's max (0 when empty) only on a non-empty range, proved or assumed,
 // or with c counted where it is not empty, (0 <= ub - lb) c, for a length with a rounding.
@@ -64,11 +75,7 @@ std::optional<ex> rule_ext_shift(const ex& e, const Facts& f, Assumptions& a) {
   // where the range is not empty instead: (0 <= ub - lb) c.
   if (!r->empty_is_zero()) return c + rebuild(*r, r->kind(), g);
   const ex span = r->ub() - r->lb();
-  bool rounded = false;
-  for (const_preorder_iterator it = span.preorder_begin(); it != span.preorder_end() && !rounded; ++it)
-    rounded = pamela_function(*it) == Fn::Floor || pamela_function(*it) == Fn::Ceil ||
-              pamela_function(*it) == Fn::Mod || pamela_function(*it) == Fn::Div;
-  if (!rounded || f.provably_nonneg(span)) {
+  if (!span_has_rounding(span) || f.provably_nonneg(span)) {
     if (!require({{true, r->lb()}, {false, span}}, f, a)) return std::nullopt;
     return c + rebuild(*r, r->kind(), g);
   }

@@ -75,6 +75,10 @@ ex nonempty_guard(const ex& count, const Facts& f);
 // the closed form 0 there too; else ub >= lb assumed (1), or nullopt where it cannot be.
 std::optional<ex> nonempty_factor(const reduction& r, const Facts& f, Assumptions& a);
 
+// rules_extrema.cpp: whether a range's length holds a floor, ceil, mod or div, whose
+// non-emptiness a par's extremum guards rather than assumes.
+bool span_has_rounding(const ex& span);
+
 // e as a reduction of kind k (as_red), or as a max/min reduction (as_ext_red); else nullptr.
 const reduction* as_red(const ex& e, ReduceKind k);
 const reduction* as_ext_red(const ex& e);

@@ -188,7 +188,10 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
     }
     if (!structural_direction(x, i, fr)) return std::nullopt;
   }
-  bool nonempty = require({{true, r->lb()}, {true, r->ub()}, {false, r->ub() - r->lb()}}, f, a);
+  // a par's max over a range whose length holds a rounding is guarded, not assumed non-empty
+  const ex span = r->ub() - r->lb();
+  bool guard_only = r->empty_is_zero() && span_has_rounding(span) && !f.provably_nonneg(span);
+  bool nonempty = !guard_only && require({{true, r->lb()}, {true, r->ub()}, {false, span}}, f, a);
   if (!nonempty && !(r->empty_is_zero() && !may_fail(r->body(), f) &&
                      require({{true, r->lb()}, {true, r->ub()}}, f, a)))
     return std::nullopt;

@@ -1,18 +1,27 @@
-// Loads whose weight is a function of the index's residue by the map's own modulus, under a
-// cyclic map that is not the plain (i + e) mod P (vmax_position_weight's): a reversed map,
-// (e - i) mod P, or a strided one, (a i + e) mod P. Workers of two speeds by their place
-// in a node, t / (2 - (i mod P) mod 2), whose items are dealt from the far end or two at a
-// time (red-black, even/odd phases).
+// Loads whose weight is a function of the position or of the index's residue by the map's
+// own modulus: the load of processor r is its share of the items times its own speed.
+// Workers of two speeds by their place in a node, t / (2 - (i mod P) mod 2), over the plain
+// cyclic map (i + e) mod P, a reversed one (e - i) mod P or a strided one (a i + e) mod P
+// (red-black, even/odd phases); a worker loop under a parity filter, whose items j = 2 m
+// land on worker 2 m mod W at the worker's own speed.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
+#include "compiler/symbolic/load_families.h"
+#include "compiler/symbolic/load_families_internal.h"
 
+#include "compiler/symbolic/extremum.h"
 #include "compiler/symbolic/reduction.h"
 
 namespace pamc::sym {
 
 using namespace GiNaC;
 using namespace detail;
+
+namespace {
+using detail::Family;
+using detail::Loop;
+}  // namespace
 
 // max(w * sum (i = lb, ub) { c(i) * unitvec((a i + e) mod P) }) where w c sees i only
 // through residues (+-i + c_j) mod P of the same P, with a a nonzero integer, |a| <= 8, a
@@ -62,6 +71,111 @@ std::optional<ex> rule_vmax_residue_weight(const ex& e, const Facts& f, Assumpti
     return make_reduction(ReduceKind::Max, rho, 0, period - 1, load, true);
   });
   return nonempty_guard(r.ub() - r.lb() + 1, f) * busiest;
+}
+
+// A weight that is a function of a strided position: max(sum (i = lb, ub) { g(pos) *
+// unitvec(pos + d) }) with pos = a i mod P and d an integer >= 0 (proved or assumed), a a whole number 2..4 (a worker loop under a
+// parity filter, j = 2 m: worker 2 m mod W at its own speed). With h = gcd(a, P) and P' = P
+// / h, i and i' share a position iff P' divides i - i', so the fibers are the classes i = s
+// (mod P'), s = 0..P' - 1, with cnt(s) = floor((ub - s) / P') - floor((lb - 1 - s) / P')
+// items, and class s sits at a s mod P. For s in piece c (c P <= a s < (c + 1) P, c = 0..a
+// / h - 1, as a s <= a P' - a < (a / h) P) that position is a s - c P, so the busiest is
+// the max over the pieces of max (s) { g(a s - c P) cnt(s) }: distinct classes at distinct
+// positions, positions no item reaches hold 0, below every load (g >= 0). One case per
+// value of gcd(a, P) (by_gcd_cases). Side conditions: P a positive integer (proved; the
+// model's fact for a mod), lb, ub integers (proved or assumed); g(r) >= 0 and not failing
+// for r in 0..P - 1 (proved), g reading i only through pos; guarded for an empty range.
+static std::optional<ex> strided_position_weight(const Family& fam, const Facts& f, Assumptions& as) {
+  const Loop& l = fam.loops[0];
+  auto sp = detail::strided_position(fam.pos, l.index);
+  if (!sp || !is_class<numeric>(sp->a) || !sp->e.is_zero()) return std::nullopt;
+  const numeric a = ex_to<numeric>(sp->a);
+  if (!a.is_integer() || a < 2 || a > 4) return std::nullopt;
+  const ex& P = sp->k;
+  const ex node = mod_of(a * l.index, P);
+  if (!f.provably_positive(P) || !f.provably_integer(P)) return std::nullopt;
+  ex w = fam.outer * fam.weight;
+  if (!w.has(l.index)) return std::nullopt;
+  symbol r(l.index.get_name());
+  ex g = w.subs(exmap{{node, r}}, subs_options::no_pattern);
+  if (g.has(l.index)) return std::nullopt;
+  Facts fr = f;
+  fr.declare_index(r, 0, P - 1);
+  if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
+  if (!detail::require({{true, l.lb}, {true, l.ub}, {true, sp->d}, {false, sp->d}}, f, as)) return std::nullopt;
+  const long an = a.to_long();
+  ex busiest = detail::by_gcd_cases(an, P, [&](const ex& h) {
+    const ex Pc = P / h;
+    exvector pieces;
+    for (long c = 0; c < an / ex_to<numeric>(h).to_long(); ++c) {
+      // floor((x - r) / P') = floor(x / P') - (x mod P' < r) for r in 0..P' - 1: the count
+      // already in the form the extremum rules split at its breakpoints (from lb = 0 or 1,
+      // floor((lb - 1 - r) / P') is -1 or -(1 <= r))
+      auto below = [&](const ex& x) { return floor_of(x / Pc) - compare(Cmp::Lt, mod_of(x, Pc), r); };
+      ex from = l.lb.is_zero() ? ex(-1) : l.lb.is_equal(1) ? -compare(Cmp::Le, 1, r) : below(l.lb - 1);
+      ex cnt = below(l.ub) - from;
+      const bool last = c + 1 == an / ex_to<numeric>(h).to_long();
+      // floor(P / h): P / h itself in its case, an integer bound in the others
+      ex lo = ceil_of(c * P / an), hi = last ? floor_of(Pc) - 1 : floor_of(((c + 1) * P - 1) / an);
+      ex load = g.subs(exmap{{r, an * r - c * P}}, subs_options::no_pattern) * cnt;
+      pieces.push_back(make_reduction(ReduceKind::Max, r, lo, hi, load, true));
+    }
+    return make_max(pieces);
+  });
+  return detail::nonempty_guard(l.ub - l.lb + 1, f) * busiest;
+}
+
+// A weight that is a function of the position: max(sum (i = lb, ub) { g(pos) * unitvec(pos) })
+// with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
+// floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with
+// (i + e) mod P = r (workers of two speeds, t / (1 + (i mod P) mod 2): the load of
+// processor r is its share of the items times its own speed). Exact: each position's load
+// is g(r) times its count; positions never hit count 0, as the vector's zeros, and with
+// g(r) >= 0 over 0..P-1 (proved) the max over r is the max over the elements (0 for the
+// zero vector; an empty range is guarded). Side conditions: P > 0 an integer, e, lb, ub
+// integers (proved or assumed); g(r) >= 0 and not failing for r in 0..P-1 (proved), and g
+// depends on i only through the position (the position node substituted, no i left).
+std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumptions& a) {
+  auto one = one_family(e, 1);
+  if (!one) return std::nullopt;
+  const Family& fam = *one;
+  const Loop& l = fam.loops[0];
+  const ex& pos = fam.pos;
+  if (auto strided = strided_position_weight(fam, f, a)) return strided;
+  if (pamela_function(pos) != Fn::Mod) return std::nullopt;
+  const ex& P = pos.op(1);
+  if (P.has(l.index)) return std::nullopt;
+  auto lin = detail::linear_in(pos.op(0), l.index);
+  if (!lin || lin->first != 1) return std::nullopt;
+  const ex& off = lin->second;
+  ex w = fam.outer * fam.weight;
+  if (!w.has(l.index)) return std::nullopt;  // an index-free weight is the cyclic rules'
+  symbol r(l.index.get_name());
+  ex g = w.subs(exmap{{pos, r}}, subs_options::no_pattern);
+  // Else a weight of the index's own residues, (i + e) mod P (a worker's speed by i mod P
+  // beside the position (i + B) mod P): read over the residue r of i, whose position
+  // (r + off) mod P runs over 0..P - 1 once as r does, so the max over r is the same.
+  bool by_residue = false;
+  if (g.has(l.index)) {
+    auto residues = detail::residues_at(w, l.index, P, r, f, false);
+    if (!residues) return std::nullopt;
+    g = w.subs(*residues, subs_options::no_pattern);
+    if (g.has(l.index)) return std::nullopt;
+    by_residue = true;
+  }
+  bool p_positive = f.provably_positive(P);
+  Facts fr = f;
+  if (!p_positive) fr.add_lower(ex_to<symbol>(is_class<symbol>(P) ? P : ex(r)), 1, false);
+  if (!p_positive && !is_class<symbol>(P)) return std::nullopt;
+  fr.declare_index(r, 0, P - 1);
+  if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
+  std::vector<detail::Cond> conds = {{true, P}, {true, off}, {true, l.lb}, {true, l.ub}};
+  if (!p_positive) conds.push_back({false, P - 1});
+  if (!detail::require(conds, f, a)) return std::nullopt;
+  const ex shift = by_residue ? ex(0) : off;  // the residue r of i, or of i + off
+  ex cnt = floor_of((l.ub + shift - r) / P) - floor_of((l.lb + shift - 1 - r) / P);
+  ex m = make_reduction(ReduceKind::Max, r, 0, P - 1, g * cnt, true);
+  return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
 }
 
 }  // namespace pamc::sym

@@ -581,6 +581,7 @@ struct Driver {
     log.clear();
     DefaultBoundLog::recording() = true;
     std::optional<ex> y;
+    const size_t assumed_before = assumed.items.size();
     try {
       y = rule.fn(x, f, assumed);
     } catch (const std::logic_error&) {
@@ -590,6 +591,8 @@ struct Driver {
     if (y) {
       for (const symbol& s : log)
         if (assumed.items.insert(s.get_name() + " >= 0").second) assumed.nonneg.push_back(s);
+      if (assumed.items.size() != assumed_before && std::getenv("PAMC_TRACE_RULES"))
+        std::cerr << "rule " << rule.name << " assumed: " << to_pamela(x) << "\n";
     }
     log.clear();
     return y;

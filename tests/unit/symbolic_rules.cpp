@@ -4,6 +4,7 @@
 
 #include "compiler/symbolic/symbolic.h"
 #include "tests/unit/assumptions_at.h"
+#include "compiler/symbolic/load_families.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/tidy.h"
 
@@ -1452,6 +1453,32 @@ TEST_CASE_FIXTURE(Ranges, "a weight of the residue by the map's own modulus unde
   CHECK(!rule_vmax_residue_weight(vector_max(Sum(i, m, n, mod_of(i, P) * unitvec(mod_of(i, P)))), facts, a));
   CHECK(!rule_vmax_residue_weight(vector_max(Sum(i, m, n, mod_of(i, 3) * unitvec(mod_of(2 * i, P)))), facts, a));
   CHECK(!rule_vmax_residue_weight(vector_max(Sum(i, m, n, (mod_of(i, P) - 1) * unitvec(mod_of(2 * i, P)))), facts, a));
+}
+
+TEST_CASE_FIXTURE(Ranges, "a weight of a strided position is read class by class, by cases on gcd(a, P) (vmax_position_weight)") {
+  symbol i("i");
+  std::vector<GiNaC::exmap> pts = points();
+  for (int x : {-2, 0, 3, 9, 14})
+    for (int p : {4, 6, 7, 8}) pts.push_back({{n, x}, {m, 0}, {P, p}});
+  auto check = [&](const ex& v) {
+    Assumptions none;
+    auto r = rule_vmax_position_weight(v, facts, none);
+    REQUIRE(r);
+    CHECK(agrees(*r, v, where_assumed(none, pts)));
+    Assumptions later;
+    ex s = simplify(v, facts, later, st);
+    CHECK(count_reductions(s) == 0);
+    CHECK(agrees(s, v, where_assumed(later, pts)));
+  };
+  // a worker loop under a parity filter, j = 2 i: worker 2 i mod P, one slot up, at its own speed
+  check(vector_max(Sum(i, 0, n, (mod_of(2 * i, P) + 1) * unitvec(mod_of(2 * i, P) + 1))));
+  // two speeds by the worker's parity, from 1
+  check(vector_max(Sum(i, 1, n, unitvec(mod_of(2 * i, P)) / (1 + mod_of(mod_of(2 * i, P), 2)))));
+  // a stride of 3 from any start, the weight falling with the position
+  check(vector_max(Sum(i, m, n, (P - mod_of(3 * i, P)) * unitvec(mod_of(3 * i, P)))));
+  // a weight that may be negative, or reads i beside the position, is left alone
+  CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, (mod_of(2 * i, P) - 1) * unitvec(mod_of(2 * i, P)))), facts, a));
+  CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, i * unitvec(mod_of(2 * i, P)))), facts, a));
 }
 
 TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes the busiest of the first blocks or the partial one (vmax_block_periodic)") {
