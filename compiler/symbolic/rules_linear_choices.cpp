@@ -166,11 +166,21 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
   Facts fr = f;
   fr.declare_index(r->index(), r->lb(), r->ub());
   exvector vertices;  // of the pieces whose extreme may lie inside them
+  // Whether every piece rises (falls) with i: then between two jumps of a test the body
+  // only rises, and a max needs only the last index before each jump and ub (a min the
+  // first after each jump and lb), half the candidates.
+  bool all_up = true, all_down = true;
   for (unsigned mask = 0; mask < (1u << cs.size()); ++mask) {
     exmap m;
     for (size_t k = 0; k < cs.size(); ++k) m[cs[k].node] = (mask >> k) & 1 ? cs[k].g1 : cs[k].g2;
     ex x = body.subs(m, subs_options::no_pattern).expand();
-    if (x.is_polynomial(i) && x.degree(i) <= 1) continue;
+    if (x.is_polynomial(i) && x.degree(i) <= 1) {
+      ex slope = x.coeff(i, 1);
+      all_up = all_up && fr.provably_nonneg(slope);
+      all_down = all_down && fr.provably_nonpos(slope);
+      continue;
+    }
+    all_up = all_down = false;
     // A convex quadratic piece has its max at a piece end (a concave one its min): the sum
     // of distances sum (j) { abs(j - i) } closed piecewise. A concave one (for a max; convex
     // for a min) with a leading coefficient of proved strict sign has it at an end or at
@@ -197,22 +207,32 @@ std::optional<ex> rule_ext_breakpoints(const ex& e, const Facts& f, Assumptions&
     return std::nullopt;
   auto fl = [&](const ex& x) { return f.provably_integer(x) ? x : floor_of(x); };
   auto cl = [&](const ex& x) { return f.provably_integer(x) ? x : ceil_of(x); };
-  exvector points{r->lb(), r->ub()};
+  // rising pieces: a max at the right ends of the runs between jumps, a min at the left
+  const bool right_ends = (r->kind() == ReduceKind::Max) ? all_up : all_down;
+  const bool left_ends = !right_ends && ((r->kind() == ReduceKind::Max) ? all_down : all_up);
+  exvector points;
+  if (!right_ends) points.push_back(r->lb());
+  if (!left_ends) points.push_back(r->ub());
   for (const auto& c : cs) {
     ex t = (-c.b / ex(c.a)).expand();
     bool is_cmp = c.g1.is_equal(1) && c.g2.is_zero() && c.is_max;
     if (!is_cmp) {
+      if (right_ends || left_ends) continue;  // continuous there: no run ends at it
       points.push_back(fl(t));
       points.push_back(cl(t));
-    } else if (c.a.is_positive()) {  // holds from L on
-      ex L = c.strict ? fl(t) + 1 : cl(t);
-      points.push_back(L - 1);
-      points.push_back(L);
-    } else {  // holds up to U
-      ex U = c.strict ? cl(t) - 1 : fl(t);
-      points.push_back(U);
-      points.push_back(U + 1);
+      continue;
     }
+    // the last index before the switch and the first after it
+    ex before, after;
+    if (c.a.is_positive()) {  // holds from L on
+      after = c.strict ? fl(t) + 1 : cl(t);
+      before = after - 1;
+    } else {  // holds up to U
+      before = c.strict ? cl(t) - 1 : fl(t);
+      after = before + 1;
+    }
+    if (!left_ends) points.push_back(before);
+    if (!right_ends) points.push_back(after);
   }
   for (const ex& v : vertices) {
     if (may_fail(v, f)) return std::nullopt;

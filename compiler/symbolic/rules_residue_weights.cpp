@@ -74,26 +74,31 @@ std::optional<ex> rule_vmax_residue_weight(const ex& e, const Facts& f, Assumpti
 }
 
 // A weight that is a function of a strided position: max(sum (i = lb, ub) { g(pos) *
-// unitvec(pos + d) }) with pos = a i mod P and d an integer >= 0 (proved or assumed), a a whole number 2..4 (a worker loop under a
-// parity filter, j = 2 m: worker 2 m mod W at its own speed). With h = gcd(a, P) and P' = P
-// / h, i and i' share a position iff P' divides i - i', so the fibers are the classes i = s
-// (mod P'), s = 0..P' - 1, with cnt(s) = floor((ub - s) / P') - floor((lb - 1 - s) / P')
-// items, and class s sits at a s mod P. For s in piece c (c P <= a s < (c + 1) P, c = 0..a
-// / h - 1, as a s <= a P' - a < (a / h) P) that position is a s - c P, so the busiest is
-// the max over the pieces of max (s) { g(a s - c P) cnt(s) }: distinct classes at distinct
-// positions, positions no item reaches hold 0, below every load (g >= 0). One case per
-// value of gcd(a, P) (by_gcd_cases). Side conditions: P a positive integer (proved; the
-// model's fact for a mod), lb, ub integers (proved or assumed); g(r) >= 0 and not failing
-// for r in 0..P - 1 (proved), g reading i only through pos; guarded for an empty range.
+// unitvec(pos + d) }) with pos = (a i + e) mod P, a a whole number 2..4 (a worker loop under
+// a parity filter, j = 2 m or 2 m + 1: worker (2 m + e) mod W at its own speed). With h =
+// gcd(a, P) and P' = P / h, i and i' share a position iff P' divides i - i', so the fibers
+// are the classes i = s (mod P'), s = 0..P' - 1, with cnt(s) = floor((ub - s) / P') -
+// floor((lb - 1 - s) / P') items, and class s sits at (a s + e') mod P, e' = e mod P in
+// 0..P - 1 (e itself where that is proved). a s + e' runs over 0..(a / h) P - 1 (one more
+// multiple of P with e' > 0), so on the piece c P <= a s + e' < (c + 1) P the position is a
+// s + e' - c P and the busiest is the max over the pieces of max (s) { g(a s + e' - c P)
+// cnt(s) } (0 on an empty piece): distinct classes at distinct positions, positions no item
+// reaches hold 0, below every load (g >= 0). One case per value of gcd(a, P)
+// (by_gcd_cases). Side conditions: P a positive integer (proved; the model's fact for a
+// mod); lb, ub, e, d integers and d >= 0 (proved or assumed); g(r) >= 0 and not failing for
+// r in 0..P - 1 (proved), g reading i only through pos; guarded for an empty range.
 static std::optional<ex> strided_position_weight(const Family& fam, const Facts& f, Assumptions& as) {
   const Loop& l = fam.loops[0];
   auto sp = detail::strided_position(fam.pos, l.index);
-  if (!sp || !is_class<numeric>(sp->a) || !sp->e.is_zero()) return std::nullopt;
+  if (!sp || !is_class<numeric>(sp->a)) return std::nullopt;
   const numeric a = ex_to<numeric>(sp->a);
   if (!a.is_integer() || a < 2 || a > 4) return std::nullopt;
   const ex& P = sp->k;
-  const ex node = mod_of(a * l.index, P);
+  const ex node = mod_of(a * l.index + sp->e, P);
   if (!f.provably_positive(P) || !f.provably_integer(P)) return std::nullopt;
+  // the shift as a residue e' in 0..P - 1: e itself where that is proved
+  const bool shifted = !sp->e.is_zero();
+  const ex e1 = !shifted || (f.provably_nonneg(sp->e) && f.provably_nonneg(P - 1 - sp->e)) ? sp->e : mod_of(sp->e, P);
   ex w = fam.outer * fam.weight;
   if (!w.has(l.index)) return std::nullopt;
   symbol r(l.index.get_name());
@@ -102,22 +107,26 @@ static std::optional<ex> strided_position_weight(const Family& fam, const Facts&
   Facts fr = f;
   fr.declare_index(r, 0, P - 1);
   if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
-  if (!detail::require({{true, l.lb}, {true, l.ub}, {true, sp->d}, {false, sp->d}}, f, as)) return std::nullopt;
+  if (!detail::require({{true, l.lb}, {true, l.ub}, {true, sp->e}, {true, sp->d}, {false, sp->d}}, f, as))
+    return std::nullopt;
   const long an = a.to_long();
   ex busiest = detail::by_gcd_cases(an, P, [&](const ex& h) {
     const ex Pc = P / h;
     exvector pieces;
-    for (long c = 0; c < an / ex_to<numeric>(h).to_long(); ++c) {
+    // a s + e' runs over 0..(a / h) P - 1 (a shift e' > 0: one piece more, maybe empty)
+    const long n_pieces = an / ex_to<numeric>(h).to_long() + (shifted ? 1 : 0);
+    for (long c = 0; c < n_pieces; ++c) {
       // floor((x - r) / P') = floor(x / P') - (x mod P' < r) for r in 0..P' - 1: the count
       // already in the form the extremum rules split at its breakpoints (from lb = 0 or 1,
       // floor((lb - 1 - r) / P') is -1 or -(1 <= r))
       auto below = [&](const ex& x) { return floor_of(x / Pc) - compare(Cmp::Lt, mod_of(x, Pc), r); };
       ex from = l.lb.is_zero() ? ex(-1) : l.lb.is_equal(1) ? -compare(Cmp::Le, 1, r) : below(l.lb - 1);
       ex cnt = below(l.ub) - from;
-      const bool last = c + 1 == an / ex_to<numeric>(h).to_long();
-      // floor(P / h): P / h itself in its case, an integer bound in the others
-      ex lo = ceil_of(c * P / an), hi = last ? floor_of(Pc) - 1 : floor_of(((c + 1) * P - 1) / an);
-      ex load = g.subs(exmap{{r, an * r - c * P}}, subs_options::no_pattern) * cnt;
+      // piece c: c P <= a s + e' <= (c + 1) P - 1, within s = 0..P' - 1; floor(P / h) is
+      // P / h itself in its case, an integer bound in the others
+      ex lo = c == 0 ? ex(0) : ceil_of((c * P - e1) / an);
+      ex hi = c + 1 == n_pieces ? floor_of(Pc) - 1 : floor_of(((c + 1) * P - 1 - e1) / an);
+      ex load = g.subs(exmap{{r, an * r + e1 - c * P}}, subs_options::no_pattern) * cnt;
       pieces.push_back(make_reduction(ReduceKind::Max, r, lo, hi, load, true));
     }
     return make_max(pieces);

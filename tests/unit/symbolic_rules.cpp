@@ -1128,6 +1128,19 @@ TEST_CASE_FIXTURE(Fixture, "extremes of a piecewise-linear body are at the ends 
   CHECK(agrees(*rc, concave, grid(N, P, {1, 2, 3, 7}, {1, 2, 4, 9})));
   // a piece whose leading coefficient may be 0: left alone
   CHECK(!rule_ext_breakpoints(Max(i, 0, N, -compare(Cmp::Lt, 2, i) * x * (i - P) * (i - P)), g, a));
+  // every piece rising: a worker's speed times its count, one more item below the step at P;
+  // only the ends of the runs count (the last index before each jump, and the range's end),
+  // three candidates where both ends of every jump would give five
+  for (ex e : {Max(i, 0, N, (2 * i + 1) * (2 - compare(Cmp::Le, P, i))),
+               Min(i, 0, N, (2 * i + 1) * (2 - compare(Cmp::Le, P, i))),
+               Max(i, 0, N, (N - i) * (1 + compare(Cmp::Le, P, i)))}) {
+    Assumptions b;
+    auto r = rule_ext_breakpoints(e, g, b);
+    REQUIRE(r);
+    CHECK(agrees(*r, e, pts));
+    REQUIRE(GiNaC::is_a<extremum>(*r));
+    CHECK(GiNaC::ex_to<extremum>(*r).args().size() <= 3);
+  }
 }
 
 TEST_CASE_FIXTURE(Fixture, "comparisons read as a person writes them and split over max/min") {
@@ -1476,6 +1489,9 @@ TEST_CASE_FIXTURE(Ranges, "a weight of a strided position is read class by class
   check(vector_max(Sum(i, 1, n, unitvec(mod_of(2 * i, P)) / (1 + mod_of(mod_of(2 * i, P), 2)))));
   // a stride of 3 from any start, the weight falling with the position
   check(vector_max(Sum(i, m, n, (P - mod_of(3 * i, P)) * unitvec(mod_of(3 * i, P)))));
+  // the odd items, j = 2 i + 1, and a symbolic shift (read as its residue m mod P)
+  check(vector_max(Sum(i, 0, n, (mod_of(2 * i + 1, P) + 1) * unitvec(mod_of(2 * i + 1, P) + 1))));
+  check(vector_max(Sum(i, 1, n, (mod_of(2 * i + m, P) + 2) * unitvec(mod_of(2 * i + m, P)))));
   // a weight that may be negative, or reads i beside the position, is left alone
   CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, (mod_of(2 * i, P) - 1) * unitvec(mod_of(2 * i, P)))), facts, a));
   CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, i * unitvec(mod_of(2 * i, P)))), facts, a));
