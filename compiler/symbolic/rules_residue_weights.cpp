@@ -73,6 +73,58 @@ std::optional<ex> rule_vmax_residue_weight(const ex& e, const Facts& f, Assumpti
   return nonempty_guard(r.ub() - r.lb() + 1, f) * busiest;
 }
 
+namespace {
+
+// The items i in lb..ub of class s (i + sh = s mod K, s in 0..K - 1), x = ub + sh and y = lb
+// + sh - 1: floor((x - s) / K) - floor((y - s) / K), each floor written as floor(x / K) - (x
+// mod K < s), the form the extremum rules split at its steps (y = -1 or 0 give -1 and -(1
+// <= s)). `steps` are the classes after which the count changes: x mod K, y mod K.
+struct ClassCount {
+  ex cnt;
+  exvector steps;
+};
+ClassCount class_count(const ex& x, const ex& y, const ex& K, const symbol& s) {
+  auto below = [&](const ex& z) { return floor_of(z / K) - compare(Cmp::Lt, mod_of(z, K), s); };
+  ClassCount out{below(x), {mod_of(x, K)}};
+  if (y.is_equal(-1)) {
+    out.cnt += 1;
+  } else if (y.is_zero()) {
+    out.cnt += compare(Cmp::Le, 1, s);
+    out.steps.push_back(0);
+  } else {
+    out.cnt -= below(y);
+    out.steps.push_back(mod_of(y, K));
+  }
+  return out;
+}
+
+// max (s = lo, hi) { load(s) } for a load >= 0 (under the range's guard) that is a weight
+// times a class count with the given steps: with the weight rising (up) or falling (down)
+// in s the load rises (falls) within each run of classes of one count, so the max is at a
+// run's last class (hi, or a step clipped to hi) or first (lo, or a step + 1 clipped to lo),
+// each taken where it lies in lo..hi (else 0, below every load). Otherwise the max itself,
+// 0 on an empty range, for the extremum rules.
+ex class_max(const ex& load, const symbol& s, const ex& lo, const ex& hi, const exvector& steps, bool up, bool down) {
+  if (!up && !down) return make_reduction(ReduceKind::Max, s, lo, hi, load, true);
+  exvector at{up ? hi : lo}, out;
+  for (const ex& x : steps) at.push_back(up ? make_min({x, hi}) : make_max({x + 1, lo}));
+  for (const ex& x : at)
+    out.push_back((up ? compare(Cmp::Le, lo, x) : compare(Cmp::Le, x, hi)) *
+                  load.subs(exmap{{s, x}}, subs_options::no_pattern));
+  return make_max(out);
+}
+
+// Whether g(r) rises (first) or falls (second) with r over r = 0..K - 1, proved.
+std::pair<bool, bool> direction(const ex& g, const symbol& r, const ex& K, const Facts& f) {
+  Facts step = f;
+  step.declare_index(r, 0, K - 2);
+  const ex rise = (g.subs(exmap{{r, r + 1}}, subs_options::no_pattern) - g).expand();
+  const bool up = step.provably_nonneg(rise);
+  return {up, !up && step.provably_nonpos(rise)};
+}
+
+}  // namespace
+
 // A weight that is a function of a strided position: max(sum (i = lb, ub) { g(pos) *
 // unitvec(pos + d) }) with pos = (a i + e) mod P, a a whole number 2..4 (a worker loop under
 // a parity filter, j = 2 m or 2 m + 1: worker (2 m + e) mod W at its own speed). With h =
@@ -109,25 +161,23 @@ static std::optional<ex> strided_position_weight(const Family& fam, const Facts&
   if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
   if (!detail::require({{true, l.lb}, {true, l.ub}, {true, sp->e}, {true, sp->d}, {false, sp->d}}, f, as))
     return std::nullopt;
+  // g monotone in the position (a worker's speed t (w + 1)): on a piece, where the position
+  // rises with s, the max is then at an end of a run of classes of one count (class_max)
+  const auto [up, down] = direction(g, r, P, f);
   const long an = a.to_long();
   ex busiest = detail::by_gcd_cases(an, P, [&](const ex& h) {
     const ex Pc = P / h;
+    const ClassCount count = class_count(l.ub, l.lb - 1, Pc, r);
     exvector pieces;
     // a s + e' runs over 0..(a / h) P - 1 (a shift e' > 0: one piece more, maybe empty)
     const long n_pieces = an / ex_to<numeric>(h).to_long() + (shifted ? 1 : 0);
     for (long c = 0; c < n_pieces; ++c) {
-      // floor((x - r) / P') = floor(x / P') - (x mod P' < r) for r in 0..P' - 1: the count
-      // already in the form the extremum rules split at its breakpoints (from lb = 0 or 1,
-      // floor((lb - 1 - r) / P') is -1 or -(1 <= r))
-      auto below = [&](const ex& x) { return floor_of(x / Pc) - compare(Cmp::Lt, mod_of(x, Pc), r); };
-      ex from = l.lb.is_zero() ? ex(-1) : l.lb.is_equal(1) ? -compare(Cmp::Le, 1, r) : below(l.lb - 1);
-      ex cnt = below(l.ub) - from;
       // piece c: c P <= a s + e' <= (c + 1) P - 1, within s = 0..P' - 1; floor(P / h) is
       // P / h itself in its case, an integer bound in the others
       ex lo = c == 0 ? ex(0) : ceil_of((c * P - e1) / an);
       ex hi = c + 1 == n_pieces ? floor_of(Pc) - 1 : floor_of(((c + 1) * P - 1 - e1) / an);
-      ex load = g.subs(exmap{{r, an * r + e1 - c * P}}, subs_options::no_pattern) * cnt;
-      pieces.push_back(make_reduction(ReduceKind::Max, r, lo, hi, load, true));
+      ex load = g.subs(exmap{{r, an * r + e1 - c * P}}, subs_options::no_pattern) * count.cnt;
+      pieces.push_back(class_max(load, r, lo, hi, count.steps, up, down));
     }
     return make_max(pieces);
   });
@@ -138,7 +188,8 @@ static std::optional<ex> strided_position_weight(const Family& fam, const Facts&
 // with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
 // floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with
 // (i + e) mod P = r (workers of two speeds, t / (1 + (i mod P) mod 2): the load of
-// processor r is its share of the items times its own speed). Exact: each position's load
+// processor r is its share of the items times its own speed); for a g monotone in r, the
+// ends of the runs of one count (class_max). Exact: each position's load
 // is g(r) times its count; positions never hit count 0, as the vector's zeros, and with
 // g(r) >= 0 over 0..P-1 (proved) the max over r is the max over the elements (0 for the
 // zero vector; an empty range is guarded). Side conditions: P > 0 an integer, e, lb, ub
@@ -176,15 +227,15 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   Facts fr = f;
   if (!p_positive) fr.add_lower(ex_to<symbol>(is_class<symbol>(P) ? P : ex(r)), 1, false);
   if (!p_positive && !is_class<symbol>(P)) return std::nullopt;
+  const auto [up, down] = direction(g, r, P, fr);
   fr.declare_index(r, 0, P - 1);
   if (!fr.provably_nonneg(g) || may_fail(g, fr)) return std::nullopt;
   std::vector<detail::Cond> conds = {{true, P}, {true, off}, {true, l.lb}, {true, l.ub}};
   if (!p_positive) conds.push_back({false, P - 1});
   if (!detail::require(conds, f, a)) return std::nullopt;
   const ex shift = by_residue ? ex(0) : off;  // the residue r of i, or of i + off
-  ex cnt = floor_of((l.ub + shift - r) / P) - floor_of((l.lb + shift - 1 - r) / P);
-  ex m = make_reduction(ReduceKind::Max, r, 0, P - 1, g * cnt, true);
-  return detail::nonempty_guard(l.ub - l.lb + 1, f) * m;
+  const ClassCount count = class_count(l.ub + shift, l.lb + shift - 1, P, r);
+  return detail::nonempty_guard(l.ub - l.lb + 1, f) * class_max(g * count.cnt, r, 0, P - 1, count.steps, up, down);
 }
 
 }  // namespace pamc::sym
