@@ -9,6 +9,7 @@
 #include "compiler/symbolic/model_facts.h"
 #include "compiler/symbolic/position_domain.h"
 #include "compiler/symbolic/print.h"
+#include "compiler/symbolic/rules.h"
 
 #include <unordered_map>
 
@@ -94,6 +95,15 @@ void simplify_model(CostModel& model) {
     bool better = next.top < best.top || (next.top == best.top && printed_size(next) < printed_size(best));
     if (!better) break;
     best = std::move(next);
+  }
+  // A model still open gets one more round with the rules that assume what its layout
+  // implies (LastResortRules: families kept apart, `cpu(i div B)` below `link(P + p)`); it
+  // is kept only if it closes more, so a model that closes without them never carries
+  // their assumptions.
+  if (best.top > 0) {
+    sym::LastResortRules scope;
+    Round next = simplify_round(model, time_values, model.facts, model.assumptions);
+    if (next.top < best.top) best = std::move(next);
   }
   // Counts as ceilings (ceil_counts.h), for the equations a reader sees; a delta_ (a load
   // vector, often long) is left as it is. Processes written alike have equal values: each

@@ -370,7 +370,11 @@ namespace pamc::sym {
 // (negative, fractional) still has none. The cpu and network families of a process grid,
 // `cpu(i * Py + j)` and `nic(i * Py + j)` at `Px * Py + p`, or workers at `w + 1` beside a
 // shared queue at 0, are such groups.
-std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) {
+// The groups of families that may share a position, each group's max taken apart; with
+// `assume`, two families not proved apart are kept apart where the family that starts lower
+// can be assumed to end below the other's start (a condition free of loop indices that the
+// facts do not refute), and the conditions are recorded. nullopt for fewer than two groups.
+static std::optional<ex> disjoint_groups(const ex& e, const Facts& f, Assumptions* assume) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   std::vector<Loop> loops;
   std::vector<Family> fams;
@@ -382,18 +386,41 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) 
   std::vector<size_t> group(fams.size());
   for (size_t k = 0; k < fams.size(); ++k) group[k] = k;
   std::function<size_t(size_t)> root = [&](size_t k) { return group[k] == k ? k : group[k] = root(group[k]); };
+  std::vector<detail::Cond> conds;
   for (size_t a = 0; a < fams.size(); ++a)
     for (size_t b = a + 1; b < fams.size(); ++b) {
       if (root(a) == root(b)) continue;
       bool apart = spans[a] && spans[b] &&
                    (f.provably_positive(spans[b]->first - spans[a]->second) ||
                     f.provably_positive(spans[a]->first - spans[b]->second));
+      if (!apart && assume && spans[a] && spans[b]) {
+        // the lower family's last position below the other's first: hi_low <= lo_high - 1
+        const auto& [lo_a, hi_a] = *spans[a];
+        const auto& [lo_b, hi_b] = *spans[b];
+        std::optional<ex> gap;
+        if (f.provably_nonneg(lo_b - lo_a)) gap = (lo_b - hi_a - 1).expand();
+        else if (f.provably_nonneg(lo_a - lo_b)) gap = (lo_a - hi_b - 1).expand();
+        // assumed only where it holds at some of the facts' sample points (every parameter
+        // small, 2, large, or one large): a condition false at all of them (cpu(i * P div
+        // N) for i up to 2 N - 1 below P) would leave the closed form unused wherever the
+        // model is meant to run
+        auto holds_somewhere = [&](const ex& x) {
+          return f.visit_values({x}, [](const std::vector<std::optional<numeric>>& v) {
+            return v[0] && !v[0]->is_negative();
+          });
+        };
+        if (gap && !f.mentions_index(*gap) && !f.provably_nonneg(-*gap - 1) && holds_somewhere(*gap)) {
+          conds.push_back({false, *gap});
+          apart = true;
+        }
+      }
       if (!apart) group[root(a)] = root(b);
     }
   std::map<size_t, ex> parts;
   for (size_t k = 0; k < fams.size(); ++k)
     parts[root(k)] += fams[k].outer * nest(fams[k].loops, fams[k].weight * unitvec(fams[k].pos));
   if (parts.size() < 2) return std::nullopt;
+  if (!conds.empty() && !detail::require(conds, f, *assume)) return std::nullopt;
   // In printed-text order, so the result does not follow GiNaC's term order.
   std::vector<std::pair<std::string, ex>> order;
   for (const auto& [g, v] : parts) order.emplace_back(to_pamela(v), vector_max(v));
@@ -401,6 +428,23 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) 
   exvector args;
   for (const auto& [text, m] : order) args.push_back(m);
   return make_max(args);
+}
+
+std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) {
+  return disjoint_groups(e, f, nullptr);
+}
+
+// Families a model keeps apart by its layout but the facts cannot: `cpu(i div B)` for i up
+// to 2 N - 1 beside `link(p) = fcfs(P + p, 1)`, apart where the cpu positions stay below P.
+// Only in the pipeline's last round for a model every other round left open
+// (LastResortRules), top-down beside vmax_disjoint, before any rule splits a family's sum:
+// the condition that keeps them apart (the lower
+// family's highest position below the other's lowest, free of loop indices and not refuted
+// by the facts) is recorded as an assumption, checked by every evaluator, which use the
+// model itself where it fails; then as vmax_disjoint.
+std::optional<ex> rule_vmax_disjoint_assumed(const ex& e, const Facts& f, Assumptions& a) {
+  if (!LastResortRules::on()) return std::nullopt;
+  return disjoint_groups(e, f, &a);
 }
 
 // A symbolic offset shared by every family: max(sum of w * unitvec(pos + d)) =

@@ -31,6 +31,9 @@ std::optional<ex> rule_vmax_collapse(const ex& e, const Facts& f, Assumptions& a
 // and network families of a process grid; workers beside a shared queue), when every
 // weight is >= 0. nullopt when the families form one group.
 std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions& a);
+// vmax_disjoint where the families' separation is assumed (recorded): only under
+// LastResortRules (rules.h), the pipeline's last round for a model left open.
+std::optional<ex> rule_vmax_disjoint_assumed(const ex& e, const Facts& f, Assumptions& a);
 
 // max(v) of families that each load a box of cells of one process grid (S (x + dx) + y +
 // dy, the column within [0, S - 1]) with a weight free of the loops: the max of the box

@@ -700,6 +700,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_cyclic", rule_vmax_cyclic},
       {"vmax_collapse", rule_vmax_collapse},
       {"vmax_disjoint", rule_vmax_disjoint},
+      {"vmax_disjoint_assumed", rule_vmax_disjoint_assumed},  // LastResortRules only
       {"vmax_offset", rule_vmax_offset},
       {"vmax_index_sum", rule_vmax_index_sum},
       {"vmax_position_weight", rule_vmax_position_weight},
@@ -732,5 +733,12 @@ const std::vector<NamedRule>& all_rules() {
   };
   return rules;
 }
+
+namespace {
+thread_local bool last_resort = false;
+}  // namespace
+LastResortRules::LastResortRules() { last_resort = true; }
+LastResortRules::~LastResortRules() { last_resort = false; }
+bool LastResortRules::on() { return last_resort; }
 
 }  // namespace pamc::sym

@@ -27,6 +27,19 @@ struct NamedRule {
 // The rules in the order the driver tries them (all of them; each checks its node type).
 const std::vector<NamedRule>& all_rules();
 
+// Rules that assume what a model's layout implies but its facts cannot show (families kept
+// apart, vmax_disjoint_assumed) fire only inside this scope: the pipeline's last round, for
+// a model every other round leaves open, so a model that closes without them never
+// carries their assumptions. One scope per thread.
+class LastResortRules {
+ public:
+  LastResortRules();
+  ~LastResortRules();
+  LastResortRules(const LastResortRules&) = delete;
+  LastResortRules& operator=(const LastResortRules&) = delete;
+  static bool on();
+};
+
 // Individual rules (exposed for unit tests). Reductions: sum/max/min (i = lb, ub) { body }.
 std::optional<ex> rule_sum_zero(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_sum_split(const ex& e, const Facts& f, Assumptions& a);

@@ -384,7 +384,7 @@ struct Driver {
     // Top-down at a vector max: loads are read as families before any child is simplified
     // (load_families.h), so no scalar rule has split a family's sum first (docs/simplifier.md).
     if (!unsure && pamela_function(e) == Fn::VectorMax) {
-      static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_offset"),
+      static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_disjoint_assumed"), rule_index("vmax_offset"),
           rule_index("vmax_collapse"), rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"),
           rule_index("vmax_block_concave"), rule_index("vmax_grid_column"), rule_index("vmax_crossing"),
           rule_index("vmax_rescale"), rule_index("vmax_cyclic_weighted"),
@@ -591,7 +591,7 @@ struct Driver {
     if (y) {
       for (const symbol& s : log)
         if (assumed.items.insert(s.get_name() + " >= 0").second) assumed.nonneg.push_back(s);
-      if (assumed.items.size() != assumed_before && std::getenv("PAMC_TRACE_RULES"))
+      if (assumed.items.size() != assumed_before && trace_rules())
         std::cerr << "rule " << rule.name << " assumed: " << to_pamela(x) << "\n";
     }
     log.clear();

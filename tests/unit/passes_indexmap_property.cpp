@@ -172,8 +172,8 @@ TEST_CASE("property: models written without bounds evaluate to brute force's val
   MESSAGE("index-map models: " << closed << " of " << kModels << " closed; " << compared << " values compared, "
                                << no_value << " points without a value");
   CHECK(compared > 3000);
-  // A regression guard on closure: 750 of 1000 close today. The generator also mixes maps
+  // A regression guard on closure: 812 of 1000 close today. The generator also mixes maps
   // whose spans overlap (cpu(i) for i up to 2 N beside link(p)) and weights that are not
   // monotone under a cyclic map, which stay open by design (with a reason printed).
-  CHECK(closed * 100 >= kModels * 75);
+  CHECK(closed * 100 >= kModels * 80);
 }

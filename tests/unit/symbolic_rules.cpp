@@ -1492,6 +1492,16 @@ TEST_CASE_FIXTURE(Ranges, "a weight of a strided position is read class by class
   // the odd items, j = 2 i + 1, and a symbolic shift (read as its residue m mod P)
   check(vector_max(Sum(i, 0, n, (mod_of(2 * i + 1, P) + 1) * unitvec(mod_of(2 * i + 1, P) + 1))));
   check(vector_max(Sum(i, 1, n, (mod_of(2 * i + m, P) + 2) * unitvec(mod_of(2 * i + m, P)))));
+  // a weight monotone in the position peaks at the end of a run of classes of one count:
+  // the rule writes those few candidates itself, no max over the classes is left
+  for (const ex& v : {vector_max(Sum(i, 0, n, (mod_of(2 * i, P) + 1) * unitvec(mod_of(2 * i, P)))),
+                      vector_max(Sum(i, m, n, (P - mod_of(i + 1, P)) * unitvec(mod_of(i + 1, P))))}) {
+    Assumptions none;
+    auto r = rule_vmax_position_weight(v, facts, none);
+    REQUIRE(r);
+    CHECK(count_reductions(*r) == 0);
+    CHECK(agrees(*r, v, where_assumed(none, pts)));
+  }
   // a weight that may be negative, or reads i beside the position, is left alone
   CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, (mod_of(2 * i, P) - 1) * unitvec(mod_of(2 * i, P)))), facts, a));
   CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, i * unitvec(mod_of(2 * i, P)))), facts, a));
@@ -2075,6 +2085,52 @@ TEST_CASE_FIXTURE(Fixture, "load families on disjoint positions: a process grid'
   symbol B("B");
   F.declare(B, "B");
   CHECK(!rule_vmax_offset(vector_max(Sum(i, 0, N, unitvec(i + B / 2))), F, a));
+}
+
+TEST_CASE_FIXTURE(Fixture, "families a model keeps apart by its layout are maxed apart where that is assumed (vmax_disjoint_assumed)") {
+  // cpu(i div B) for i = 0..2 N - 1 beside link(p) = fcfs(P + p, 1): apart where the cpu
+  // positions stay below P, which the facts cannot show
+  symbol B("B");
+  F.declare(B, "B");
+  F.declare_integer(B);
+  F.add_lower(B, 1, false);
+  F.add_lower(P, 1, false);  // the model's fact for i mod P
+  ex cpu = Sum(i, 0, 2 * N - 1, unitvec(idiv_of(i, B)));
+  ex link = Sum(i, 0, 2 * N - 1, unitvec(P + mod_of(i + 1, P)));
+  ex v = vector_max(cpu + link);
+  CHECK(!rule_vmax_disjoint(v, F, a));
+  {
+    Assumptions outside;  // only in the pipeline's last round for a model left open
+    CHECK(!rule_vmax_disjoint_assumed(v, F, outside));
+  }
+  LastResortRules scope;
+  Assumptions as;
+  auto d = rule_vmax_disjoint_assumed(v, F, as);
+  REQUIRE(d);
+  REQUIRE(as.items.size() == 1);
+  std::vector<GiNaC::exmap> pts;
+  for (int n : {0, 1, 2, 5, 9})  // N >= 0 is a fact here
+    for (int p : {1, 2, 3, 7})
+      for (int b : {1, 2, 4, 40}) pts.push_back({{N, n}, {P, p}, {B, b}});
+  auto held = where_assumed(as, pts);
+  CHECK(held.size() >= 20);
+  CHECK(held.size() < pts.size());  // where the cpus reach the links, the model answers
+  CHECK(agrees(*d, v, held));
+  Assumptions later = as;
+  ex s = simplify(v, F, later, st);
+  CHECK(count_reductions(s) == 0);
+  CHECK(agrees(s, v, where_assumed(later, pts)));
+  // families that share a position at every point are not assumed apart: a ring
+  // neighbour's two maps, and two blocks numbered to overlap by one
+  Assumptions none;
+  CHECK(!rule_vmax_disjoint_assumed(
+      vector_max(Sum(i, 0, N, unitvec(mod_of(i, P))) + Sum(i, 0, N, unitvec(mod_of(i + 1, P)))), F, none));
+  CHECK(!rule_vmax_disjoint_assumed(
+      vector_max(Sum(i, 0, P - 1, unitvec(i)) + Sum(i, 0, P - 1, unitvec(P - 1 + i))), F, none));
+  // nor where the condition fails at every sample point of the facts: block owners of
+  // twice the rows, (i P) div N for i up to 2 N - 1, run up to 2 P - 1
+  CHECK(!rule_vmax_disjoint_assumed(vector_max(Sum(i, 0, 2 * N - 1, unitvec(idiv_of(i * P, N))) + link), F, none));
+  CHECK(none.items.empty());
 }
 
 TEST_CASE_FIXTURE(Fixture, "max over residue classes: a body that sees the index's parity (ext_residue_split)") {
