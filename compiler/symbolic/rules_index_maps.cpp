@@ -412,7 +412,8 @@ std::optional<ex> rule_vmax_cyclic_weighted(const ex& e, const Facts& f, Assumpt
 }
 
 // Cyclic map with any weight >= 0: max(w * sum (i = lb, ub) { c(i) * unitvec((i + e) mod k +
-// d) }) read class by class, the general path where no shape of the weight is known (a
+// d) }) read class by class (a strided map, (a i + e) mod k with a whole number |a| <= 8, as
+// the same classes of i mod k / gcd(a, k), by cases on gcd(a, k)), the general path where no shape of the weight is known (a
 // rising and falling count of a triangle's rows, (N - i + 1) i; a row's cost times the
 // items left). The n = ub - lb + 1 items fall into k classes: class s (0 <= s <= k - 1)
 // holds lb + s + k t, t = 0, 1, ..., q items for s < rho and q - 1 for s >= rho, where q =
@@ -432,9 +433,11 @@ std::optional<ex> rule_vmax_cyclic_classes(const ex& e, const Facts& f, Assumpti
   const reduction& r = ex_to<reduction>(m->red);
   const ex& i = r.index_ex();
   if (!m->c.has(i)) return std::nullopt;
-  // (i + e) mod k + d; a strided map's classes are left to the rules that know its shapes
+  // (a i + e) mod k + d, a a whole number: i and i' share a position iff k / gcd(a, k)
+  // divides i - i', so the classes are those of i mod k / gcd(a, k) (by cases on gcd(a, k))
   auto p = strided_position(m->pos, i);
-  if (!p || !p->a.is_equal(1) || !f.provably_positive(p->k) || !f.provably_integer(p->k)) return std::nullopt;
+  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->k)) return std::nullopt;
+  if (!p->a.is_integer() || p->a.is_zero() || abs(p->a) > 8) return std::nullopt;
   const ex wc = m->w * m->c;
   if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
   Facts in = f;
@@ -456,13 +459,20 @@ std::optional<ex> rule_vmax_cyclic_classes(const ex& e, const Facts& f, Assumpti
   const ex n = r.ub() - r.lb() + 1;
   // rho as n - k q, not n mod k: with it the prover sees each item inside the range (lb + s
   // + k t <= lb + rho - 1 + k q = ub), which a count in the weight needs.
-  const ex& k = p->k;
-  const ex q = floor_of(n / k), rho = n - k * q;
-  ex item = plain.subs(exmap{{i, r.lb() + s + k * t}}, subs_options::no_pattern);
-  auto classes = [&](const ex& lo, const ex& hi, const ex& last) {
-    return make_reduction(ReduceKind::Max, s, lo, hi, make_reduction(ReduceKind::Sum, t, 0, last, item), true);
+  auto by_classes = [&](const ex& k) {
+    const ex q = floor_of(n / k), rho = n - k * q;
+    ex item = plain.subs(exmap{{i, r.lb() + s + k * t}}, subs_options::no_pattern);
+    auto classes = [&](const ex& lo, const ex& hi, const ex& last) {
+      return make_reduction(ReduceKind::Max, s, lo, hi, make_reduction(ReduceKind::Sum, t, 0, last, item), true);
+    };
+    return make_max({classes(0, rho - 1, q), classes(rho, k - 1, q - 1)});
   };
-  return nonempty_guard(n, f) * make_max({classes(0, rho - 1, q), classes(rho, k - 1, q - 1)});
+  const long a_abs = abs(p->a).to_long();
+  // floor(k / g): k / g itself in its case, and an integer (no item or bound without a
+  // value) in the others, which the case's guard multiplies by 0
+  ex busiest = a_abs == 1 ? by_classes(p->k)
+                          : by_gcd_cases(a_abs, p->k, [&](const ex& g) { return by_classes(floor_of(p->k / g)); });
+  return nonempty_guard(n, f) * busiest;
 }
 
 namespace detail {

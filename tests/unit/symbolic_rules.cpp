@@ -1549,6 +1549,25 @@ TEST_CASE_FIXTURE(Ranges, "a cyclic map with a weight of no known shape is read 
   CHECK(count_reductions(s) == 0);
   CHECK(later.items.empty());  // no assumption about the residue of the range's length
   CHECK(agrees(s, v, points()));
+  // strided, two at a time and reversed by threes, from 0 and from 1: the classes of i mod
+  // P / gcd(a, P)
+  std::vector<GiNaC::exmap> pts = points();
+  for (int x : {3, 8, 13})
+    for (int p : {4, 6, 9}) pts.push_back({{n, x}, {m, 0}, {P, p}});
+  for (const ex& pos : {mod_of(2 * i, P), mod_of(1 - 3 * i, P)}) {
+    Assumptions none2;
+    CHECK(rule_vmax_cyclic_classes(vector_max(Sum(i, m, n, Sum(j, i, n, i - m + 1) * unitvec(pos))), facts, none2));
+  }
+  for (const ex& vs : {vector_max(Sum(i, 0, n, Sum(j, i, n, i + 1) * unitvec(mod_of(2 * i, P)))),
+                       vector_max(Sum(i, 1, n, Sum(j, i, n, i) * unitvec(mod_of(1 - 3 * i, P))))}) {
+    Assumptions none2;
+    auto rs = rule_vmax_cyclic_classes(vs, facts, none2);
+    REQUIRE(rs);
+    CHECK(agrees(*rs, vs, pts));
+    // (closed through the pipeline: tests/crosscheck/cases/strided_triangle_rows.pam)
+    Assumptions later2;
+    CHECK(agrees(simplify(*rs, facts, later2, st), vs, where_assumed(later2, pts)));
+  }
   // a weight with a residue or a min: left to the rules that know those shapes
   CHECK(!rule_vmax_cyclic_classes(vector_max(Sum(i, m, n, mod_of(i, 2) * unitvec(mod_of(i, P)))), facts, a));
   CHECK(!rule_vmax_cyclic_classes(vector_max(Sum(i, m, n, make_min({i - m, n - i}) * unitvec(mod_of(i, P)))), facts, a));
