@@ -370,23 +370,34 @@ namespace pamc::sym {
 // (negative, fractional) still has none. The cpu and network families of a process grid,
 // `cpu(i * Py + j)` and `nic(i * Py + j)` at `Px * Py + p`, or workers at `w + 1` beside a
 // shared queue at 0, are such groups.
-// The groups of families that may share a position, each group's max taken apart; with
-// `assume`, two families not proved apart are kept apart where the family that starts lower
-// can be assumed to end below the other's start (a condition free of loop indices that the
-// facts do not refute), and the conditions are recorded. nullopt for fewer than two groups.
+// The groups of families that may share a position, each group's max taken apart (every
+// weight >= 0). With `assume`, two families not proved apart are kept apart where the family
+// that starts lower can be assumed to end below the other's start (a condition free of loop
+// indices that the facts do not refute), a weight not proved >= 0 is assumed so at the ends
+// of its range where it is concave, and the conditions are recorded. nullopt for fewer than
+// two groups.
 static std::optional<ex> disjoint_groups(const ex& e, const Facts& f, Assumptions* assume) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   std::vector<Loop> loops;
   std::vector<Family> fams;
   if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() < 2 || fams.size() > 64) return std::nullopt;
-  if (!weights_nonneg(fams, f)) return std::nullopt;
+  std::vector<detail::Cond> conds;
+  for (const Family& fam : fams) {
+    if (within(f, fam.loops).provably_nonneg(fam.outer * fam.weight)) continue;
+    // with `assume`: a concave weight of one loop, >= 0 at the ends of its range (a band's
+    // 1 + min(i - 1, W) + min(N - i, W) where W >= 0), as nonneg_weight_conds reads it
+    if (!assume || fam.loops.size() != 1) return std::nullopt;
+    const Loop& l = fam.loops[0];
+    auto sign = detail::nonneg_weight_conds(fam.outer * fam.weight, l.index, l.lb, l.ub, f, within(f, fam.loops));
+    if (!sign) return std::nullopt;
+    conds.insert(conds.end(), sign->conds.begin(), sign->conds.end());
+  }
   std::vector<std::optional<std::pair<ex, ex>>> spans;
   for (const Family& fam : fams) spans.push_back(position_span(fam, f));
   // Groups: the connected parts of "may overlap".
   std::vector<size_t> group(fams.size());
   for (size_t k = 0; k < fams.size(); ++k) group[k] = k;
   std::function<size_t(size_t)> root = [&](size_t k) { return group[k] == k ? k : group[k] = root(group[k]); };
-  std::vector<detail::Cond> conds;
   for (size_t a = 0; a < fams.size(); ++a)
     for (size_t b = a + 1; b < fams.size(); ++b) {
       if (root(a) == root(b)) continue;

@@ -101,8 +101,8 @@ TEST_CASE("property: a wider index-map generator at negative, zero, fractional a
   MESSAGE("closed by family:" << families.str());
   CHECK(mismatches == 0);
   CHECK(compared > 4000);
-  // A regression guard on closure (the target is 85%): 802 of 1000 close today.
-  CHECK(closed * 100 >= kModels * 80);
+  // A regression guard on closure (the target is 85%): 815 of 1000 close today.
+  CHECK(closed * 100 >= kModels * 81);
   for (int seed : kKnownMismatchSeeds)
     if (seed <= kModels && !known_wrong.count(seed))
       FAIL_CHECK("seed " << seed << " is right at every point now: remove it from kKnownMismatchSeeds");

@@ -2139,6 +2139,23 @@ TEST_CASE_FIXTURE(Fixture, "families a model keeps apart by its layout are maxed
   ex s = simplify(v, F, later, st);
   CHECK(count_reductions(s) == 0);
   CHECK(agrees(s, v, where_assumed(later, pts)));
+  // a banded row's nonzeros, 1 + min(i - 1, x) + min(N - i, x) with x of unknown sign, one
+  // row per cpu beside the links: >= 0 where it is at both ends of the rows (x >= 0)
+  {
+    ex band = Sum(i, 1, N, (1 + make_min({i - 1, x}) + make_min({N - i, x})) * unitvec(i - 1));
+    ex vb = vector_max(band + Sum(i, 1, N, unitvec(P + mod_of(i + 1, P))));
+    Assumptions asb;
+    auto db = rule_vmax_disjoint_assumed(vb, F, asb);
+    REQUIRE(db);
+    CHECK(asb.items.size() >= 2);  // the band's sign and the cpus below P
+    std::vector<GiNaC::exmap> bpts;
+    for (int n : {0, 1, 3, 6})
+      for (int pp : {1, 4, 9})
+        for (int xx : {-2, 0, 1, 2}) bpts.push_back({{N, n}, {P, pp}, {x, xx}});
+    auto held = where_assumed(asb, bpts);
+    CHECK(held.size() >= 10);
+    CHECK(agrees(*db, vb, held));
+  }
   // families that share a position at every point are not assumed apart: a ring
   // neighbour's two maps, and two blocks numbered to overlap by one
   Assumptions none;
