@@ -384,10 +384,10 @@ struct Driver {
     // Top-down at a vector max: loads are read as families before any child is simplified
     // (load_families.h), so no scalar rule has split a family's sum first (docs/simplifier.md).
     if (!unsure && pamela_function(e) == Fn::VectorMax) {
-      static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_disjoint_assumed"), rule_index("vmax_offset"),
-          rule_index("vmax_collapse"), rule_index("vmax_distinct"), rule_index("vmax_all_but_diagonal"),
-          rule_index("vmax_block_concave"), rule_index("vmax_grid_column"), rule_index("vmax_crossing"),
-          rule_index("vmax_rescale"), rule_index("vmax_cyclic_weighted"),
+      static const size_t top_down[] = {rule_index("vmax_disjoint"), rule_index("vmax_disjoint_assumed"),
+          rule_index("vmax_offset"), rule_index("vmax_collapse"), rule_index("vmax_distinct"),
+          rule_index("vmax_all_but_diagonal"), rule_index("vmax_block_concave"), rule_index("vmax_grid_column"),
+          rule_index("vmax_crossing"), rule_index("vmax_rescale"), rule_index("vmax_cyclic_weighted"),
           rule_index("vmax_cyclic_periodic"), rule_index("vmax_block_ends")};
       for (size_t k : top_down)
         if (auto y = fire_top_down(k, e, f)) return run(*y, cx);
