@@ -20,24 +20,33 @@ namespace {
 // One simplification of every equation from its time-domain form under `facts`.
 struct Round {
   std::vector<GiNaC::ex> values;
+  std::vector<long> open;  // residual reductions of each equation
   sym::Assumptions assumptions;
   sym::RuleStats stats;
   long top = 0, all = 0;  // residual reductions: top-level equations, all equations
 };
 
+// With `keep`, an equation `keep` closed keeps its value (under keep's assumptions, which
+// the round starts from) and only the others are simplified again.
 Round simplify_round(const CostModel& model, const std::vector<GiNaC::ex>& inputs, const sym::Facts& facts,
-                     const sym::Assumptions& start) {
+                     const sym::Assumptions& start, const Round* keep = nullptr) {
   Round r;
-  r.assumptions = start;
+  r.assumptions = keep ? keep->assumptions : start;
   sym::SimplifyCache cache;  // shared work across the equations; output unchanged
   for (std::size_t k = 0; k < model.equations.size(); ++k) {
     const CostEquation& e = model.equations[k];
-    try {
-      r.values.push_back(sym::simplify(inputs[k], facts, r.assumptions, r.stats, cache));
-    } catch (const sym::EvalError& err) {  // the exact-number budget: located at the equation
-      throw CompileError{Diagnostic{Severity::Error, err.diag.kind, e.loc, e.name + ": " + err.message, {}}};
+    long n = 0;
+    if (keep && keep->open[k] == 0) {
+      r.values.push_back(keep->values[k]);
+    } else {
+      try {
+        r.values.push_back(sym::simplify(inputs[k], facts, r.assumptions, r.stats, cache));
+      } catch (const sym::EvalError& err) {  // the exact-number budget: located at the equation
+        throw CompileError{Diagnostic{Severity::Error, err.diag.kind, e.loc, e.name + ": " + err.message, {}}};
+      }
+      n = r.stats.residual_reductions;  // simplify's count of the value it returned
     }
-    long n = r.stats.residual_reductions;  // simplify's count of the value it returned
+    r.open.push_back(n);
     r.all += n;
     if (e.top_level) r.top += n;
   }
@@ -97,13 +106,17 @@ void simplify_model(CostModel& model) {
     best = std::move(next);
   }
   // A model still open gets one more round with the rules that assume what its layout
-  // implies (LastResortRules: families kept apart, `cpu(i div B)` below `link(P + p)`); it
-  // is kept only if it closes more, so a model that closes without them never carries
-  // their assumptions.
+  // implies (LastResortRules: families kept apart, `cpu(i div B)` below `link(P + p)`), of
+  // its open equations only (the closed ones keep their values and assumptions); it is
+  // kept only if it closes more, so a model that closes without them never carries their
+  // assumptions. Its rule counts are the round's own added to those of the round before.
   if (best.top > 0) {
     sym::LastResortRules scope;
-    Round next = simplify_round(model, time_values, model.facts, model.assumptions);
-    if (next.top < best.top) best = std::move(next);
+    Round next = simplify_round(model, time_values, model.facts, model.assumptions, &best);
+    if (next.top < best.top) {
+      for (const auto& [name, n] : best.stats.fired) next.stats.fired[name] += n;
+      best = std::move(next);
+    }
   }
   // Counts as ceilings (ceil_counts.h), for the equations a reader sees; a delta_ (a load
   // vector, often long) is left as it is. Processes written alike have equal values: each
