@@ -369,13 +369,12 @@ namespace pamc::sym {
 // both sides). Every unitvec of v stays in one group, so a position without a value
 // (negative, fractional) still has none. The cpu and network families of a process grid,
 // `cpu(i * Py + j)` and `nic(i * Py + j)` at `Px * Py + p`, or workers at `w + 1` beside a
-// shared queue at 0, are such groups.
-// The groups of families that may share a position, each group's max taken apart (every
-// weight >= 0). With `assume`, two families not proved apart are kept apart where the family
-// that starts lower can be assumed to end below the other's start (a condition free of loop
-// indices that the facts do not refute), a weight not proved >= 0 is assumed so at the ends
-// of its range where it is concave, and the conditions are recorded. nullopt for fewer than
-// two groups.
+// shared queue at 0, are such groups (vmax_disjoint).
+// With `assume` (vmax_disjoint_assumed), two families not proved apart are kept apart where
+// the family that starts lower can be assumed to end below the other's start (a condition
+// free of loop indices that the facts do not refute), a weight not proved >= 0 is assumed so
+// at the ends of its range where it is concave, and the conditions are recorded. nullopt for
+// fewer than two groups.
 static std::optional<ex> disjoint_groups(const ex& e, const Facts& f, Assumptions* assume) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   std::vector<Loop> loops;
@@ -383,12 +382,13 @@ static std::optional<ex> disjoint_groups(const ex& e, const Facts& f, Assumption
   if (!read_families(e.op(0), loops, 1, 1, fams) || fams.size() < 2 || fams.size() > 64) return std::nullopt;
   std::vector<detail::Cond> conds;
   for (const Family& fam : fams) {
-    if (within(f, fam.loops).provably_nonneg(fam.outer * fam.weight)) continue;
+    const Facts in = within(f, fam.loops);
+    if (in.provably_nonneg(fam.outer * fam.weight)) continue;
     // with `assume`: a concave weight of one loop, >= 0 at the ends of its range (a band's
     // 1 + min(i - 1, W) + min(N - i, W) where W >= 0), as nonneg_weight_conds reads it
     if (!assume || fam.loops.size() != 1) return std::nullopt;
     const Loop& l = fam.loops[0];
-    auto sign = detail::nonneg_weight_conds(fam.outer * fam.weight, l.index, l.lb, l.ub, f, within(f, fam.loops));
+    auto sign = detail::nonneg_weight_conds(fam.outer * fam.weight, l.index, l.lb, l.ub, f, in);
     if (!sign) return std::nullopt;
     conds.insert(conds.end(), sign->conds.begin(), sign->conds.end());
   }
@@ -398,6 +398,15 @@ static std::optional<ex> disjoint_groups(const ex& e, const Facts& f, Assumption
   std::vector<size_t> group(fams.size());
   for (size_t k = 0; k < fams.size(); ++k) group[k] = k;
   std::function<size_t(size_t)> root = [&](size_t k) { return group[k] == k ? k : group[k] = root(group[k]); };
+  // A separation is assumed only where it holds at some of the facts' sample points (every
+  // parameter small, 2, large, or one large): a condition false at all of them (cpu(i * P
+  // div N) for i up to 2 N - 1 below P) would leave the closed form unused wherever the
+  // model is meant to run.
+  auto holds_somewhere = [&](const ex& x) {
+    return f.visit_values({x}, [](const std::vector<std::optional<numeric>>& v) {
+      return v[0] && !v[0]->is_negative();
+    });
+  };
   for (size_t a = 0; a < fams.size(); ++a)
     for (size_t b = a + 1; b < fams.size(); ++b) {
       if (root(a) == root(b)) continue;
@@ -411,15 +420,6 @@ static std::optional<ex> disjoint_groups(const ex& e, const Facts& f, Assumption
         std::optional<ex> gap;
         if (f.provably_nonneg(lo_b - lo_a)) gap = (lo_b - hi_a - 1).expand();
         else if (f.provably_nonneg(lo_a - lo_b)) gap = (lo_a - hi_b - 1).expand();
-        // assumed only where it holds at some of the facts' sample points (every parameter
-        // small, 2, large, or one large): a condition false at all of them (cpu(i * P div
-        // N) for i up to 2 N - 1 below P) would leave the closed form unused wherever the
-        // model is meant to run
-        auto holds_somewhere = [&](const ex& x) {
-          return f.visit_values({x}, [](const std::vector<std::optional<numeric>>& v) {
-            return v[0] && !v[0]->is_negative();
-          });
-        };
         if (gap && !f.mentions_index(*gap) && !f.provably_nonneg(-*gap - 1) && holds_somewhere(*gap)) {
           conds.push_back({false, *gap});
           apart = true;
@@ -449,10 +449,9 @@ std::optional<ex> rule_vmax_disjoint(const ex& e, const Facts& f, Assumptions&) 
 // to 2 N - 1 beside `link(p) = fcfs(P + p, 1)`, apart where the cpu positions stay below P.
 // Only in the pipeline's last round for a model every other round left open
 // (LastResortRules), top-down beside vmax_disjoint, before any rule splits a family's sum:
-// the condition that keeps them apart (the lower
-// family's highest position below the other's lowest, free of loop indices and not refuted
-// by the facts) is recorded as an assumption, checked by every evaluator, which use the
-// model itself where it fails; then as vmax_disjoint.
+// the condition that keeps them apart (disjoint_groups) is recorded as an assumption,
+// checked by every evaluator, which use the model itself where it fails; then as
+// vmax_disjoint.
 std::optional<ex> rule_vmax_disjoint_assumed(const ex& e, const Facts& f, Assumptions& a) {
   if (!LastResortRules::on()) return std::nullopt;
   return disjoint_groups(e, f, &a);

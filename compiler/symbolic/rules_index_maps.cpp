@@ -436,8 +436,7 @@ std::optional<ex> rule_vmax_cyclic_classes(const ex& e, const Facts& f, Assumpti
   // (a i + e) mod k + d, a a whole number: i and i' share a position iff k / gcd(a, k)
   // divides i - i', so the classes are those of i mod k / gcd(a, k) (by cases on gcd(a, k))
   auto p = strided_position(m->pos, i);
-  if (!p || !f.provably_positive(p->k) || !f.provably_integer(p->k)) return std::nullopt;
-  if (!p->a.is_integer() || p->a.is_zero() || abs(p->a) > 8) return std::nullopt;
+  if (!p || abs(p->a) > 8 || !f.provably_positive(p->k) || !f.provably_integer(p->k)) return std::nullopt;
   const ex wc = m->w * m->c;
   if (may_fail(wc, f) && !f.provably_nonneg(r.ub() - r.lb())) return std::nullopt;
   Facts in = f;

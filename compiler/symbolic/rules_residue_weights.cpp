@@ -142,9 +142,9 @@ std::pair<bool, bool> direction(const ex& g, const symbol& r, const ex& K, const
 static std::optional<ex> strided_position_weight(const Family& fam, const Facts& f, Assumptions& as) {
   const Loop& l = fam.loops[0];
   auto sp = detail::strided_position(fam.pos, l.index);
-  if (!sp || !is_class<numeric>(sp->a)) return std::nullopt;
-  const numeric a = ex_to<numeric>(sp->a);
-  if (!a.is_integer() || a < 2 || a > 4) return std::nullopt;
+  if (!sp) return std::nullopt;
+  const numeric& a = sp->a;  // a nonzero whole number (strided_position)
+  if (a < 2 || a > 4) return std::nullopt;
   const ex& P = sp->k;
   const ex node = mod_of(a * l.index + sp->e, P);
   if (!f.provably_positive(P) || !f.provably_integer(P)) return std::nullopt;
