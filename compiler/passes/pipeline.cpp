@@ -108,12 +108,19 @@ void simplify_model(CostModel& model) {
   // A model still open gets one more round with the rules that assume what its layout
   // implies (LastResortRules: families kept apart, `cpu(i div B)` below `link(P + p)`), of
   // its open equations only (the closed ones keep their values and assumptions); it is
-  // kept only if it closes more, so a model that closes without them never carries their
-  // assumptions. Its rule counts are the round's own added to those of the round before.
+  // kept only if it closes more equations, so a model that closes without them never
+  // carries their assumptions, nor one they leave open (an equation with one sum fewer
+  // still open would print "assumes 2 >= P" beside the sum). Its rule counts are the
+  // round's own added to those of the round before.
   if (best.top > 0) {
     sym::LastResortRules scope;
     Round next = simplify_round(model, time_values, model.facts, model.assumptions, &best);
-    if (next.top < best.top) {
+    auto closed = [&](const Round& r) {
+      long n = 0;
+      for (std::size_t k = 0; k < r.open.size(); ++k) n += model.equations[k].top_level && r.open[k] == 0;
+      return n;
+    };
+    if (closed(next) > closed(best)) {
       for (const auto& [name, n] : best.stats.fired) next.stats.fired[name] += n;
       best = std::move(next);
     }

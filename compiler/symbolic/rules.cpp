@@ -170,6 +170,25 @@ bool holds_nowhere_or_at_zero(const ex& e, const Facts& f) {
   return f.provably_nonneg(-e);
 }
 
+// x with every 0 div b and 0 mod b whose b the facts prove nonzero written as 0: a rule that
+// substitutes an index's first value into a position (e div B at e = 0) leaves these, and
+// an assumption reads "0 div (N / P) + 2 >= P" instead of "2 >= P". Value-preserving
+// wherever the facts hold; a b not proved nonzero is kept (0 div 0 has no value).
+ex zero_quotients_folded(const ex& x, const Facts& f) {
+  struct Fold : map_function {
+    const Facts& f;
+    explicit Fold(const Facts& facts) : f(facts) {}
+    ex operator()(const ex& y) override {
+      Fn fn = pamela_function(y);
+      if ((fn == Fn::Div || fn == Fn::Mod) && y.op(0).is_zero() &&
+          (f.provably_positive(y.op(1)) || f.provably_positive(-y.op(1))))
+        return 0;
+      return y.map(*this);
+    }
+  } fold(f);
+  return fold(x);
+}
+
 // All conditions provable, or (those that are not) assumable: they mention no loop index.
 // Only then are the unprovable ones recorded, so a rule that gives up records nothing.
 // An assumption that the facts leave true at one value of its expression only (e >= 0
@@ -218,7 +237,8 @@ bool require(const std::vector<Cond>& conds, const Facts& f, Assumptions& a) {
       if (is_class<mul>(base) && base.op(base.nops() - 1).is_equal(-1)) base = (-base).expand();
       if (a.items.insert(integer_claim_text(base)).second) a.integer.push_back(base);
     } else {
-      if (a.items.insert(nonneg_text(c->e)).second) a.nonneg.push_back(c->e);
+      ex e = zero_quotients_folded(c->e, f);
+      if (a.items.insert(nonneg_text(e)).second) a.nonneg.push_back(e);
     }
   }
   return true;
