@@ -50,6 +50,12 @@ std::optional<ex> rule_vmax_grid_column(const ex& e, const Facts& f, Assumptions
 // L_A + L_B, when the weights are >= 0. nullopt otherwise.
 std::optional<ex> rule_vmax_crossing(const ex& e, const Facts& f, Assumptions& a);
 
+// max(v) of one to six families whose positions are intervals (s i + b), blocks ((s i + e)
+// div k + d) or residues ((s i + e) mod k + d) of one loop each, with weights free of it:
+// the max of the summed loads at the positions where some family's count rises
+// (load_fibers.cpp). nullopt otherwise.
+std::optional<ex> rule_vmax_fibers(const ex& e, const Facts& f, Assumptions& a);
+
 // max(v) with a symbolic offset d that every family's position shares dropped (`Px * Py + p`
 // read as p), when the weights are >= 0, the positions without d are >= 0 and d >= 0 is an
 // integer. nullopt otherwise.
