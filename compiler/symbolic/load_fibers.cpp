@@ -25,6 +25,9 @@ struct FiberFamily {
   ex w;         // weight per index point, free of the index, >= 0
   ex lo, hi;    // Interval: the positions; Block, Cyclic: the range of j = s i + e0
   ex k, d;      // Block: j div k + d; Cyclic: j mod k + d
+  // Block only: the index points kept are the j with j mod m == c (m divides k: each full
+  // block keeps k / m of them); m = 1 keeps all.
+  ex m = 1, c = 0;
   // The number of index points at position r (0 for an empty or reversed range).
   ex count(const ex& r) const {
     switch (kind) {
@@ -32,7 +35,9 @@ struct FiberFamily {
       case Kind::Interval: return compare(Cmp::Le, lo, r) * compare(Cmp::Le, r, hi);
       case Kind::Block: {
         ex first = k * (r - d);  // the block's first j
-        return make_max({0, make_min({hi, first + k - 1}) - make_max({lo, first}) + 1});
+        ex x = make_max({lo, first}), y = make_min({hi, first + k - 1});
+        if (m.is_equal(1)) return make_max({0, y - x + 1});
+        return make_max({0, floor_of((y - c) / m) - floor_of((x - 1 - c) / m)});  // j = c mod m in [x, y]
       }
       case Kind::Cyclic: {
         ex rho = r - d;  // the residue; j = rho mod k in [lo, hi]
@@ -57,12 +62,40 @@ struct FiberFamily {
   }
 };
 
+// A weight w = rest * ((i + g) mod m == h) with rest free of i: (rest, m, h - g, h), the
+// filter read as i = h - g (mod m) where 0 <= h <= m - 1; nullopt for any other shape.
+struct Filter {
+  ex rest, m, c, h;
+};
+std::optional<Filter> residue_filter(const ex& w, const ex& i) {
+  exvector factors = is_class<mul>(w) ? exvector(w.begin(), w.end()) : exvector{w};
+  std::optional<Filter> out;
+  ex rest = 1;
+  for (const ex& x : factors) {
+    if (!x.has(i)) {
+      rest *= x;
+      continue;
+    }
+    if (out || pamela_function(x) != Fn::Eq) return std::nullopt;
+    ex a = x.op(0), b = x.op(1);
+    if (pamela_function(a) != Fn::Mod) std::swap(a, b);
+    if (pamela_function(a) != Fn::Mod || b.has(i) || a.op(1).has(i)) return std::nullopt;
+    auto lin = linear_in(a.op(0), i);
+    if (!lin || lin->first != 1) return std::nullopt;
+    out = Filter{0, a.op(1), b - lin->second, b};
+  }
+  if (!out) return std::nullopt;
+  out->rest = rest;
+  return out;
+}
+
 // The family of one (position, weight) term of a sum over i, or nullopt.
 std::optional<FiberFamily> read_fiber_family(const ex& pos, const ex& w, const reduction& r, const Facts& f,
                                              std::vector<Cond>& conds) {
   const ex& i = r.index_ex();
   const ex lb = r.lb(), ub = r.ub();
   if (auto lin = linear_in(pos, i)) {
+    if (w.has(i)) return std::nullopt;
     if (lin->first == 1) return FiberFamily{FiberFamily::Kind::Interval, w, lb + lin->second, ub + lin->second, 0, 0};
     if (lin->first == -1) return FiberFamily{FiberFamily::Kind::Interval, w, lin->second - ub, lin->second - lb, 0, 0};
     return std::nullopt;
@@ -76,7 +109,23 @@ std::optional<FiberFamily> read_fiber_family(const ex& pos, const ex& w, const r
     ex jlo = p->s == 1 ? lb + p->e0 : p->e0 - ub;
     ex jhi = p->s == 1 ? ub + p->e0 : p->e0 - lb;
     auto kind = which == Fn::Div ? FiberFamily::Kind::Block : FiberFamily::Kind::Cyclic;
-    return FiberFamily{kind, w, jlo, jhi, p->k, p->d};
+    FiberFamily fam{kind, w, jlo, jhi, p->k, p->d};
+    if (w.has(i)) {
+      // A block family under a residue filter whose modulus divides the block size, i = c
+      // (mod m) read as j = s c + e0 (mod m) (i = s (j - e0)).
+      auto flt = residue_filter(w, i);
+      // The residue h a remainder can take (0 <= h <= m - 1): `i mod B == B` holds nowhere.
+      if (kind != FiberFamily::Kind::Block || !flt || !f.provably_positive(flt->m) || !f.provably_integer(flt->c) ||
+          !f.provably_nonneg(flt->rest) || !f.provably_nonneg(flt->h) || !f.provably_nonneg(flt->m - 1 - flt->h))
+        return std::nullopt;
+      // m a whole number dividing k (proved: an assumption "B / 2 is an integer" would
+      // read oddly beside a model that never says so)
+      if (!f.provably_integer(flt->m) || !f.provably_integer((p->k / flt->m).normal())) return std::nullopt;
+      fam.w = flt->rest;
+      fam.m = flt->m;
+      fam.c = p->s * flt->c + p->e0;
+    }
+    return fam;
   }
   return std::nullopt;
 }
@@ -86,7 +135,11 @@ std::optional<FiberFamily> read_fiber_family(const ex& pos, const ex& w, const r
 // Families whose fibers are intervals or residue classes. v = sum_f w_f * sum (i = lb_f,
 // ub_f) { unitvec(pos_f(i)) } with pos_f one of s i + b (an interval of positions), (s i +
 // e) div k + d (blocks of k), (s i + e) mod k + d (residues), s = +-1, or a single position
-// outside any loop; w_f free of i, >= 0 and not failing (proved). Position r holds
+// outside any loop; w_f free of i, >= 0 and not failing (proved), except that a block
+// family may keep only the i with (i + g) mod m == h (0 <= h <= m - 1 proved, m a proved
+// divisor of k: every full block keeps k / m of them, the first and last at most as many;
+// each block's first item sent on, `if (i mod B == 0) use(link(i div B - 1), t)`), its
+// count then the kept j in the block's overlap. Position r holds
 // sum_f w_f c_f(r), c_f(r) the number of i that land on r: an interval's indicator, a
 // block's clipped overlap max(0, min(jhi, k (r - d) + k - 1) - max(jlo, k (r - d)) + 1), a
 // residue's class count over [jlo, jhi] (j = s i + e). Each c_f is 0 below its first rise
@@ -126,9 +179,9 @@ std::optional<ex> rule_vmax_fibers(const ex& e, const Facts& f, Assumptions& a) 
     auto vt = split_vector(r.body());
     if (!vt || !vt->scalar.is_zero()) return std::nullopt;
     for (const auto& [pos, c] : vt->terms) {
-      if (c.has(i)) return std::nullopt;
       ex w = rs->second * c;
-      if (!f.provably_nonneg(w) || may_fail(w, f)) return std::nullopt;
+      if (!w.has(i) && !f.provably_nonneg(w)) return std::nullopt;
+      if (may_fail(w, f)) return std::nullopt;
       auto fam = read_fiber_family(pos, w, r, f, conds);
       if (!fam) return std::nullopt;
       fams.push_back(*fam);

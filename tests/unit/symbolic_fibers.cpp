@@ -74,6 +74,17 @@ TEST_CASE_FIXTURE(Fibers, "vmax_fibers: blocks of 2N items beside a cyclic map o
   CHECK(agree(u, Assumptions{}) > 500);
 }
 
+TEST_CASE_FIXTURE(Fibers, "vmax_fibers: each block's first item sends to the block before, beside the blocks' items") {
+  // if (i mod B == 0 and i > 0) use(link(i div B - 1), 5) beside use(cpu(i div B), t)
+  ex v = t * sum(0, N - 1, unitvec(idiv_of(i, B))) +
+         5 * sum(1, N - 1, compare(Cmp::Eq, mod_of(i, B), 0) * unitvec(idiv_of(i, B) + P - 1));
+  CHECK(agree(v, Assumptions{}) > 500);
+  // blocks numbered from the top, the filter on i + 1: the first block may keep none
+  ex w = sum(0, N - 1, unitvec(idiv_of(i, B))) +
+         t * sum(1, N, compare(Cmp::Eq, mod_of(i + 1, B), B - 1) * unitvec(idiv_of(N - i, B)));
+  CHECK(agree(w, Assumptions{}) > 500);
+}
+
 TEST_CASE_FIXTURE(Fibers, "vmax_fibers: links of a range with a shared bus among them") {
   ex v = t * sum(0, N - 1, unitvec(i + 2)) + 7 * unitvec(ex(3)) + sum(0, P - 1, unitvec(idiv_of(i, B) + 3));
   CHECK(agree(v, Assumptions{}) > 500);
@@ -87,6 +98,12 @@ TEST_CASE_FIXTURE(Fibers, "vmax_fibers: left alone where a count is not a fiber'
   CHECK(!rule_vmax_fibers(vector_max(((N - 5) * sum(0, N, unitvec(idiv_of(i, B))) + sum(0, N, unitvec(i))).expand()), F, a));
   // a stride: 2 i mod P is not one residue class per position
   CHECK(!rule_vmax_fibers(vector_max((sum(0, N, unitvec(mod_of(2 * i, P))) + sum(0, N, unitvec(i))).expand()), F, a));
+  // a filter that holds nowhere (a remainder of B is never B), one whose modulus need not
+  // divide the block size
+  CHECK(!rule_vmax_fibers(vector_max((sum(0, N, compare(Cmp::Eq, mod_of(i, B), B) * unitvec(idiv_of(i, B))) +
+                                      sum(0, N, unitvec(i))).expand()), F, a));
+  CHECK(!rule_vmax_fibers(vector_max((sum(0, N, compare(Cmp::Eq, mod_of(i, 2), 0) * unitvec(idiv_of(i, B))) +
+                                      sum(0, N, unitvec(i))).expand()), F, a));
   // a block size not proved >= 1
   CHECK(!rule_vmax_fibers(vector_max((sum(0, N, unitvec(idiv_of(i, N))) + sum(0, N, unitvec(i))).expand()), F, a));
   CHECK(a.items.empty());
