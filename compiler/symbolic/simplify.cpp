@@ -90,6 +90,7 @@ GuardFacts guard_facts(const ex& g, const Facts& f) {
       const ex &m = g.op(side), &r = g.op(1 - side);
       if (pamela_function(m) != Fn::Mod || r.has(m.op(0))) continue;
       const ex &x = m.op(0), &q = m.op(1);
+      if (q.is_zero()) continue;  // p mod 0: no value, so nothing follows (and no 1 / 0)
       out.integers.push_back((x - r) / q);
       if (is_a<numeric>(q) && is_a<numeric>(r) && ex_to<numeric>(q).is_pos_integer() &&
           ex_to<numeric>(r).is_integer() && ex_to<numeric>(q) <= 64) {

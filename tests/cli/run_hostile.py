@@ -286,6 +286,15 @@ REGRESSIONS = [
     # loaded 2-core machine, past the 15 s that 3 s allowed.
     ("fuzz_nested_pars_sort.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-9d7e0b1b.pam")).read(),
      ["eval", "-D", "N=4", "-D", "P=4"], 0, "numeric T_main = 1836012.61969408\n", 5),
+    # A mutant (a filter's modulus deleted to 0): `p mod 0 == 0` as a guard made the
+    # simplifier build (p - 0) / 0 for the fact it implies, "internal error" (exit 3). The
+    # guard has no value, so it implies nothing: compile leaves the loop open, eval says why.
+    ("mutant_mod_zero_guard.pam", "numeric parameter P\nresource cpu(p) = fcfs(p, 1)\n"
+     "process main = par (p = 0, P - 1) if (p mod 0 == 0) use(cpu(p div 2), 5)\n",
+     ["compile"], 0, "numeric T_main = max(5 * sum (p = 0, P - 1)"),
+    ("mutant_mod_zero_guard_eval.pam", "numeric parameter P\nresource cpu(p) = fcfs(p, 1)\n"
+     "process main = par (p = 0, P - 1) if (p mod 0 == 0) use(cpu(p div 2), 5)\n",
+     ["eval", "-D", "P=3"], 1, "division by zero [DivisionByZero]"),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
