@@ -491,8 +491,11 @@ class Lowering {
         if (b.is_zero()) fail(n->loc, DiagKind::DivisionByZero, "division by zero");
         return a / b;
       case Op::Pow: return checked_pow(a, b, n->loc);
-      case Op::Mod: return sym::mod_of(a, b);
-      case Op::IDiv: return sym::idiv_of(a, b);
+      case Op::Mod:
+      case Op::IDiv:
+        // x mod 0 and x div 0 have no value anywhere, as x / 0 has none.
+        if (b.is_zero()) fail(n->loc, DiagKind::DivisionByZero, "division by zero");
+        return n->op == Op::Mod ? sym::mod_of(a, b) : sym::idiv_of(a, b);
       case Op::Eq: return sym::compare(sym::Cmp::Eq, a, b);
       case Op::Ne: return sym::compare(sym::Cmp::Ne, a, b);
       case Op::Lt: return sym::compare(sym::Cmp::Lt, a, b);

@@ -492,7 +492,9 @@ Interval Facts::range_of_node(const ex& e, int depth) const {
       }
       return Interval::all();
     }
-    case Fn::Div: return range_rec(floor_of(e.op(0) * GiNaC::pow(e.op(1), -1)), depth);
+    case Fn::Div:
+      if (e.op(1).is_zero()) return Interval::all();  // x div 0: no value (and no 1 / 0)
+      return range_rec(floor_of(e.op(0) * GiNaC::pow(e.op(1), -1)), depth);
     case Fn::Gcd: {
       // gcd(a, b) >= 0; it divides a b >= 1, so 1 <= gcd(a, b) <= b (also for a).
       Interval r = nonneg_iv();
