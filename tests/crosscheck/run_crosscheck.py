@@ -272,16 +272,20 @@ def octave_loops_fit(pamc, m, pi, e, cache):
     point pi. The emitted code evaluates the closed form where the assumptions hold (C++'s
     assumptions_hold said which) and else the unsimplified model, whose loops are those
     pamc eval --brute-force unrolls: pamc eval's estimate of either, refused ahead of the
-    work past --max-terms, says how many terms that is. Where eval fails for any other
-    reason (no value: a broken bound, a bound that is not an integer), the emitted code
-    stops at the same place, before its loops."""
+    work past --max-terms, says how many terms that is. Where the closed form is used and
+    eval fails for another reason (no value: a broken bound), the emitted code stops at the
+    same place, before its loops. Where the unsimplified model is used and brute force
+    finds no value, its count says nothing: brute force stops at the first position that is
+    not a nonnegative integer, while the emitted vector carries NaN to the loop's end (so
+    that a zero factor can still cover it), which at N = 10000 was 10^8 Octave terms."""
     key = (m.path, pi, e)
     if key not in cache:
         extra = ["eval", "--target", e, "--max-terms", str(OCTAVE_MAX_TERMS)]
-        if not m.holds.get(pi, False):
+        brute = not m.holds.get(pi, False)
+        if brute:
             extra.append("--brute-force")
         doc, err = pamc_run(pamc, m, m.points[pi], extra)
-        cache[key] = err not in ("WorkLimit", "Timeout")
+        cache[key] = err not in ("WorkLimit", "Timeout") and not (brute and err is not None)
     return cache[key]
 
 
