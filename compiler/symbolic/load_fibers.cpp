@@ -53,7 +53,16 @@ struct FiberFamily {
       case Kind::Point:
       case Kind::Interval: return {lo};
       case Kind::Block: {
-        ex first = floor_of(lo / k) + d;  // the first block (maybe partial); the second is full
+        // The first block (maybe partial) and the second (full). A range that starts at a
+        // small whole number c >= 0 has its first block among d .. d + c (k >= 1): those
+        // positions, and one more, are read instead of floor(c / k) + d (a superset of
+        // candidates: each is still some position's load), and read far shorter.
+        if (is_class<numeric>(lo) && ex_to<numeric>(lo).is_nonneg_integer() && ex_to<numeric>(lo) <= 3) {
+          exvector out;
+          for (long c = 0; c <= ex_to<numeric>(lo).to_long() + 1; ++c) out.push_back(d + c);
+          return out;
+        }
+        ex first = floor_of(lo / k) + d;
         return {first, first + 1};
       }
       case Kind::Cyclic: return {d, d + mod_of(lo, k)};  // residue 0; the range's first residue
