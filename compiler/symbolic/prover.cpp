@@ -4,6 +4,7 @@
 // relax floor, ceil and mod to their linear bounds, and split an integer into 0 and >= 1.
 // Every retry is sound on its own; a proof that fails takes back what it logged.
 #include "compiler/symbolic/facts.h"
+#include "compiler/symbolic/exact_size.h"
 
 #include "compiler/symbolic/class_test.h"
 #include "compiler/symbolic/extremum.h"
@@ -14,6 +15,7 @@
 #include "compiler/symbolic/rules_internal.h"  // shared_factors
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <set>
 #include <optional>
@@ -204,7 +206,14 @@ bool Facts::exponential_of_index(const ex& x, bool strict, int depth) const {
         ex at = (end + c).expand();
         ex value;
         Facts g = *this;
+        // b ^ n past the size of any exact number pamc keeps (a level from l = 1e400): not
+        // computed (CLN would square for ever), and nothing is proved from that end.
+        auto too_large = [](const numeric& b, const ex& n) {
+          return is_a<numeric>(n) && ex_to<numeric>(n).is_rational() &&
+                 std::abs(ex_to<numeric>(n).to_double()) * std::log2(b.to_double()) > kMaxExactBits;
+        };
         if (is_a<numeric>(at)) {
+          if (too_large(base, at)) continue;
           value = pow(a.op(0), at);
         } else if (base == 2) {
           // at = log2(X) + k
@@ -213,9 +222,10 @@ bool Facts::exponential_of_index(const ex& x, bool strict, int depth) const {
             if (pamela_function(t) == Fn::Log2 && lg.is_zero()) lg = t;
             else k += t;
           }
-          if (lg.is_zero() || !is_a<numeric>(k)) continue;
+          if (lg.is_zero() || !is_a<numeric>(k) || too_large(2, k)) continue;
           value = lg.op(0) * pow(ex(2), k);
-          if (down && is_a<symbol>(lg.op(0)) && !inf.iv.lo.inf && inf.iv.lo.v.is_integer())
+          if (down && is_a<symbol>(lg.op(0)) && !inf.iv.lo.inf && inf.iv.lo.v.is_integer() &&
+              !too_large(2, (inf.iv.lo.v - (k - c)).expand()))
             g.add_lower(ex_to<symbol>(lg.op(0)), pow(ex(2), inf.iv.lo.v - (k - c)), false);
         } else {
           continue;

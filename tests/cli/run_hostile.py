@@ -295,6 +295,16 @@ REGRESSIONS = [
      ["compile"], 1, "mutant_mod_zero_guard.pam:3:41: error: division by zero [DivisionByZero]"),
     ("mutant_div_zero_divisor.pam", "numeric parameter N\nnumeric z = N div 0 + 1\nnumeric w = 3 div z\n",
      ["compile"], 1, "mutant_div_zero_divisor.pam:2:15: error: division by zero [DivisionByZero]"),
+    # Mutants whose level loop starts at 1e18 or 1e400 beside 2 ^ l: the prover, reading the
+    # power at the loop's lower end, computed 2 ^ (1e400 - 1) exactly and never finished. It
+    # now leaves a power past the exact-number budget unread.
+    ("mutant_level_from_1e400.pam", "numeric parameter P\nnumeric parameter M\nresource link(p) = fcfs(p, 1)\n"
+     "process main = seq (s = 1e400, log2(P)) par (p = 0, P - 1) use(link((p + 2 ^ (s - 1)) mod P), M)\n",
+     ["eval", "-D", "P=4", "-D", "M=4"], 0, "numeric T_main = 0\n", 2),
+    ("mutant_level_from_1e18.pam", "numeric parameter P\nnumeric parameter N\nresource cpu(p) = fcfs(p, 1)\n"
+     "process main = { par (p = 0, P - 1) seq (i = 1, N) use(cpu(p), 1) ; seq (l = 1e18, ceil(log2(P))) "
+     "par (q = 65, P - 1) if (q mod 2 ^ l == 0) use(cpu(q), 1) }\n",
+     ["compile"], 0, "numeric T_main = N + sum (l = 1000000000000000000, ceil(log2(P)))", 2),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
