@@ -705,7 +705,6 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_identity", rule_vmax_identity},
       {"vmax_injective", rule_vmax_injective},
       {"vmax_uniform", rule_vmax_uniform},
-      {"vmax_intervals", rule_vmax_intervals},
       {"vmax_boxes", rule_vmax_boxes},
       {"vmax_block_cyclic", rule_vmax_block_cyclic},
       {"vmax_block_weighted", rule_vmax_block_weighted},

@@ -74,7 +74,6 @@ std::optional<ex> rule_ext_attained(const ex& e, const Facts& f, Assumptions& a)
 std::optional<ex> rule_ext_convex_shape(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_convex_min(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_uniform(const ex& e, const Facts& f, Assumptions& a);
-std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_extremum(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_normal(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_cmp_eq_factor(const ex& e, const Facts& f, Assumptions& a);

@@ -1,6 +1,7 @@
 // Rewrite rules for the busiest position of a load vector, max(v), where the positions are
 // numbers, one-to-one in the index (identity, distinct, rescaled, a 2-D process grid), or
-// fall into disjoint, interval or uniform parts. Cyclic and block maps: rules_index_maps.cpp.
+// fall into uniform parts. Cyclic and block maps: rules_index_maps.cpp; intervals, blocks
+// and residues overlapping anywhere: load_fibers.cpp.
 #include "compiler/symbolic/rules.h"
 #include "compiler/symbolic/rules_internal.h"
 #include "compiler/symbolic/class_test.h"
@@ -229,61 +230,6 @@ std::optional<ex> rule_vmax_uniform(const ex& e, const Facts& f, Assumptions&) {
   if (n < 2 || !common) return std::nullopt;
   // An empty span is the zero vector: the guard is 1 exactly where lo <= hi.
   return decide_all(compare(Cmp::Le, common->first, common->second), f) * total;
-}
-
-// Identity maps with offsets: max(sum_t w_t * sum (i = lb_t, ub_t) { c_t * unitvec(i + b_t) })
-// with w_t c_t >= 0 free of i: position r holds sum_t w_t c_t [lb_t + b_t <= r <= ub_t + b_t],
-// a step function of r that only rises at a span's left end, so its max is at one of
-// them: max over s of sum_t w_t c_t (a_t <= a_s) (a_s <= z_t) with [a_t, z_t] the spans,
-// each comparison decided by the facts where they can (cpu(i) and cpu(i + 1) for i = 0..P - 2:
-// 1 + (3 <= P)). An empty span (z_s < a_s) adds nothing at its own left end, so each
-// candidate carries its own (a_s <= z_s); the zero vector's max is 0, which the max of the
-// candidates (all >= 0) also gives. Side conditions: w_t c_t >= 0 (proved) and not failing
-// (may_fail); at most 6 spans (the candidates grow as the square). A term outside the sums
-// is a span of one position (cpu(p) for p < P and a bus at position 1000: the bus's load
-// plus the cpus' where 1000 <= P - 1).
-std::optional<ex> rule_vmax_intervals(const ex& e, const Facts& f, Assumptions&) {
-  if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
-  ex v = e.op(0).expand();
-  struct Span {
-    ex a, z, load;
-  };
-  std::vector<Span> spans;
-  for (const ex& t : operands_of(v, true)) {
-    auto rs = split_factor(t, [](const ex& x) { return as_red(x, ReduceKind::Sum) && is_vector_valued(x); });
-    if (!rs) {
-      // A term outside reductions (a shared bus at fcfs(1000, 1)): a span of one position.
-      if (count_reductions(t) > 0) return std::nullopt;
-      auto vt = split_vector(t);
-      if (!vt || !vt->scalar.is_zero()) return std::nullopt;
-      for (const auto& [pos, c] : vt->terms) {
-        if (!f.provably_nonneg(c) || may_fail(c, f)) return std::nullopt;
-        spans.push_back({pos, pos, c});
-      }
-      continue;
-    }
-    const reduction& r = ex_to<reduction>(rs->first);
-    const ex& i = r.index_ex();
-    if (rs->second.has(i)) return std::nullopt;
-    auto vt = split_vector(r.body());
-    if (!vt || !vt->scalar.is_zero()) return std::nullopt;
-    for (const auto& [pos, c] : vt->terms) {
-      auto lin = linear_in(pos, i);
-      if (!lin || lin->first != 1 || c.has(i)) return std::nullopt;
-      ex wc = rs->second * c;
-      if (!f.provably_nonneg(wc) || may_fail(wc, f)) return std::nullopt;
-      spans.push_back({r.lb() + lin->second, r.ub() + lin->second, wc});
-    }
-  }
-  if (spans.size() < 2 || spans.size() > 6) return std::nullopt;
-  exvector cands;
-  for (const Span& s : spans) {
-    ex load = 0;
-    for (const Span& t : spans)
-      load += t.load * compare(Cmp::Le, t.a, s.a) * compare(Cmp::Le, s.a, t.z);
-    cands.push_back(decide_all(compare(Cmp::Le, s.a, s.z) * load, f).expand());
-  }
-  return make_max(cands);
 }
 
 // Scaled positions: max(w * sum (i = lb, ub) { c(i) * unitvec(m * q(i) + d) }) with m, d free

@@ -1868,7 +1868,7 @@ TEST_CASE_FIXTURE(Fixture, "reflected cyclic owner and a shared resource beside 
   CHECK(!rule_vmax_rescale(vector_max(Sum(i, 0, N - 1, unitvec(P - 2 - mod_of(i, P)))), g, a));
   // cpu(p) for p < P plus a bus at position 6: the bus meets cpu(6) once P >= 7
   ex bus = vector_max(Sum(p, 0, P - 1, N * unitvec(p)) + 3 * P * unitvec(6));
-  auto rb = rule_vmax_intervals(bus, g, a);
+  auto rb = rule_vmax_fibers(bus, g, a);
   REQUIRE(rb);
   CHECK(count_reductions(*rb) == 0);
   CHECK(agrees(*rb, bus, grid(N, P, {0, 1, 4, 30}, {1, 2, 6, 7, 9})));
