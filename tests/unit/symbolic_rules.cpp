@@ -2822,6 +2822,27 @@ TEST_CASE_FIXTURE(Fixture, "an assumption the facts leave true at one value only
   CHECK(some.items.count("N >= K") == 1);
 }
 
+TEST_CASE_FIXTURE(Fixture, "a recorded assumption reads 0 div B and 0 mod B as 0 where B is proved nonzero") {
+  // A rule that puts an index's first value into a position (e div B at e = 0) hands
+  // require a condition with 0 div B in it: recorded as "2 >= P", not "0 div B + 2 >= P".
+  symbol B("B");
+  Facts g = F;
+  g.declare_parameter(B, "B");
+  g.declare_integer(B);
+  g.add_lower(B, 1, false);
+  Assumptions some;
+  CHECK(detail::require({{false, idiv_of(0, B) + mod_of(0, B) + 2 - P}}, g, some));
+  CHECK(some.items.count("2 >= P") == 1);
+  CHECK(some.items.size() == 1);
+  // Kept where the divisor may be 0 (0 div 0 has no value, so it is no 0).
+  symbol D("D");
+  g.declare_parameter(D, "D");
+  Assumptions kept;
+  CHECK(detail::require({{false, idiv_of(0, D) + 2 - P}}, g, kept));
+  REQUIRE(kept.items.size() == 1);
+  CHECK(kept.items.begin()->find("div") != std::string::npos);
+}
+
 TEST_CASE_FIXTURE(Fixture, "a rounding of a multiple a y / Q reads as a floor of y / Q and a - 1 residue thresholds") {
   // The identity at every integer y, negative too, and Q = 1..7, a = 2..5: the rule's whole
   // content, checked apart from the sums it hands on.
