@@ -218,12 +218,6 @@ struct LoopInScope {
   ~LoopInScope() { loops_in_scope.pop_back(); }
 };
 
-// Bits of c ^ y for a rational c and an integer y (0 for c = 0, 1 or -1).
-double power_bits(const GiNaC::numeric& c, const GiNaC::numeric& y) {
-  if (!c.is_rational() || !y.is_integer() || c.is_zero() || c == 1 || c == -1) return 0;
-  return std::fabs(y.to_double()) * (std::log2(std::fabs(c.numer().to_double())) + std::log2(c.denom().to_double()));
-}
-
 // GiNaC computes some powers exactly on its own, before any rule runs: (n - 0.001) ^ 1e9
 // takes out (1/1000) ^ 1e9, and 1000 ^ (l + 1) becomes 1000 ^ (1 - 1e9) where a rule puts
 // the loop's bound l = log2(P) - 1e9. Both are refused here as the constant power is.
@@ -241,7 +235,7 @@ void check_hidden_powers(const ex& a, const ex& b, const Loc& loc) {
     for (const ex& t : terms) {
       ex c = GiNaC::is_a<numeric>(t) ? t : GiNaC::is_a<GiNaC::mul>(t) ? t.op(t.nops() - 1) : ex(1);
       if (GiNaC::is_a<numeric>(c))
-        refuse(power_bits(GiNaC::ex_to<numeric>(c), GiNaC::ex_to<numeric>(b)), "(" + sym::to_pamela(a) + ") ^ " + sym::to_pamela(b) + "'s coefficient " + sym::to_pamela(c) + " ^ " + sym::to_pamela(b));
+        refuse(sym::power_bits(GiNaC::ex_to<numeric>(c), GiNaC::ex_to<numeric>(b)), "(" + sym::to_pamela(a) + ") ^ " + sym::to_pamela(b) + "'s coefficient " + sym::to_pamela(c) + " ^ " + sym::to_pamela(b));
     }
   }
   if (GiNaC::is_a<numeric>(a) && !GiNaC::is_a<numeric>(b)) {
@@ -257,7 +251,7 @@ void check_hidden_powers(const ex& a, const ex& b, const Loc& loc) {
           for (std::size_t j = 0; j < e.nops(); ++j)
             if (GiNaC::is_a<numeric>(e.op(j))) k = e.op(j);
         if (GiNaC::is_a<numeric>(k) && GiNaC::ex_to<numeric>(k).is_integer())
-          refuse(power_bits(GiNaC::ex_to<numeric>(a), GiNaC::ex_to<numeric>(k)),
+          refuse(sym::power_bits(GiNaC::ex_to<numeric>(a), GiNaC::ex_to<numeric>(k)),
                  sym::to_pamela(a) + " ^ (" + sym::to_pamela(b) + ") at " + sym::to_pamela(i) + " = " + sym::to_pamela(bound));
       }
     }
@@ -488,14 +482,13 @@ class Lowering {
       case Op::Sub: return a - b;
       case Op::Mul: return a * b;
       case Op::Div:
-        if (b.is_zero()) fail(n->loc, DiagKind::DivisionByZero, "division by zero");
-        return a / b;
-      case Op::Pow: return checked_pow(a, b, n->loc);
       case Op::Mod:
       case Op::IDiv:
-        // x mod 0 and x div 0 have no value anywhere, as x / 0 has none.
+        // x / 0, x mod 0 and x div 0 have no value anywhere.
         if (b.is_zero()) fail(n->loc, DiagKind::DivisionByZero, "division by zero");
+        if (n->op == Op::Div) return a / b;
         return n->op == Op::Mod ? sym::mod_of(a, b) : sym::idiv_of(a, b);
+      case Op::Pow: return checked_pow(a, b, n->loc);
       case Op::Eq: return sym::compare(sym::Cmp::Eq, a, b);
       case Op::Ne: return sym::compare(sym::Cmp::Ne, a, b);
       case Op::Lt: return sym::compare(sym::Cmp::Lt, a, b);

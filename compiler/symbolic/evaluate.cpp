@@ -254,10 +254,8 @@ struct Evaluator {
     if (nx.is_integer() && nb.is_rational()) {
       // Exact, within the limit lowering puts on constant powers (passes/lower.cpp): a
       // value of more than about 300,000 digits is an error, not minutes of work.
-      double bits = nb == 1 || nb == -1 ? 0
-                    : std::fabs(nx.to_double()) *
-                          (std::log2(std::fabs(nb.numer().to_double())) + std::log2(nb.denom().to_double()));
-      if (bits > 1e6)
+      const double bits = power_bits(nb, nx);
+      if (bits > kMaxExactBits)
         fail(DiagKind::ValueTooLarge, "the exact value of " + short_number(nb) + " ^ " + short_number(nx) +
              " has more than 300,000 digits; pamc keeps numbers exact, so a power this large has no value");
       // A big exact power costs four steps of the budget per bit (computing it costs more

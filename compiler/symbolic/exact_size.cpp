@@ -32,6 +32,11 @@ const numeric* merged_number(const ex& e, bool product) {
 
 }  // namespace
 
+double power_bits(const numeric& c, const numeric& y) {
+  if (!c.is_rational() || !y.is_integer() || c.is_zero() || c == 1 || c == -1) return 0;
+  return std::fabs(y.to_double()) * (std::log2(std::fabs(c.numer().to_double())) + std::log2(c.denom().to_double()));
+}
+
 double exact_bits(const numeric& x) {
   if (!x.is_rational()) return 0;
   if (x.is_integer()) return integer_bits(x);

@@ -18,6 +18,11 @@ inline constexpr double kMaxExactBits = 1e6;
 // is fixed).
 double exact_bits(const GiNaC::numeric& x);
 
+// The size in bits of c ^ y for a rational c and an integer y (0 for c = 0, 1 or -1, and
+// for any other c or y): what lowering, the exact evaluator and the prover compare with
+// kMaxExactBits before they build a power.
+double power_bits(const GiNaC::numeric& c, const GiNaC::numeric& y);
+
 // Upper bounds on the size of the exact number GiNaC computes when it builds the product or
 // the sum of these operands: the numbers among them and the numeric coefficients or
 // constant terms it merges (a product of a * x and b * y multiplies a and b).

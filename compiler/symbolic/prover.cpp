@@ -15,7 +15,6 @@
 #include "compiler/symbolic/rules_internal.h"  // shared_factors
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <set>
 #include <optional>
@@ -210,7 +209,7 @@ bool Facts::exponential_of_index(const ex& x, bool strict, int depth) const {
         // computed (CLN would square for ever), and nothing is proved from that end.
         auto too_large = [](const numeric& b, const ex& n) {
           return is_a<numeric>(n) && ex_to<numeric>(n).is_rational() &&
-                 std::abs(ex_to<numeric>(n).to_double()) * std::log2(b.to_double()) > kMaxExactBits;
+                 power_bits(b, iquo(ex_to<numeric>(n).numer(), ex_to<numeric>(n).denom())) > kMaxExactBits;
         };
         if (is_a<numeric>(at)) {
           if (too_large(base, at)) continue;
