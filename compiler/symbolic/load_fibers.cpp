@@ -71,33 +71,6 @@ struct FiberFamily {
   }
 };
 
-// A weight w = rest * ((i + g) mod m == h) with rest free of i: (rest, m, h - g, h), the
-// filter read as i = h - g (mod m) where 0 <= h <= m - 1; nullopt for any other shape.
-struct Filter {
-  ex rest, m, c, h;
-};
-std::optional<Filter> residue_filter(const ex& w, const ex& i) {
-  exvector factors = is_class<mul>(w) ? exvector(w.begin(), w.end()) : exvector{w};
-  std::optional<Filter> out;
-  ex rest = 1;
-  for (const ex& x : factors) {
-    if (!x.has(i)) {
-      rest *= x;
-      continue;
-    }
-    if (out || pamela_function(x) != Fn::Eq) return std::nullopt;
-    ex a = x.op(0), b = x.op(1);
-    if (pamela_function(a) != Fn::Mod) std::swap(a, b);
-    if (pamela_function(a) != Fn::Mod || b.has(i) || a.op(1).has(i)) return std::nullopt;
-    auto lin = linear_in(a.op(0), i);
-    if (!lin || lin->first != 1) return std::nullopt;
-    out = Filter{0, a.op(1), b - lin->second, b};
-  }
-  if (!out) return std::nullopt;
-  out->rest = rest;
-  return out;
-}
-
 // The family of one (position, weight) term of a sum over i, or nullopt.
 std::optional<FiberFamily> read_fiber_family(const ex& pos, const ex& w, const reduction& r, const Facts& f,
                                              std::vector<Cond>& conds) {
@@ -120,19 +93,24 @@ std::optional<FiberFamily> read_fiber_family(const ex& pos, const ex& w, const r
     auto kind = which == Fn::Div ? FiberFamily::Kind::Block : FiberFamily::Kind::Cyclic;
     FiberFamily fam{kind, w, jlo, jhi, p->k, p->d};
     if (w.has(i)) {
-      // A block family under a residue filter whose modulus divides the block size, i = c
-      // (mod m) read as j = s c + e0 (mod m) (i = s (j - e0)).
-      auto flt = residue_filter(w, i);
-      // The residue h a remainder can take (0 <= h <= m - 1): `i mod B == B` holds nowhere.
-      if (kind != FiberFamily::Kind::Block || !flt || !f.provably_positive(flt->m) || !f.provably_integer(flt->c) ||
-          !f.provably_nonneg(flt->rest) || !f.provably_nonneg(flt->h) || !f.provably_nonneg(flt->m - 1 - flt->h))
+      // A block family under a residue filter (i + g) mod m == h whose modulus divides the
+      // block size (residue_test), i = h - g (mod m) read as j = s (h - g) + e0 (mod m).
+      if (kind != FiberFamily::Kind::Block) return std::nullopt;
+      auto sel = is_class<mul>(w) ? residue_selection(w, i, f)
+                                  : [&]() -> std::optional<ResidueSelection> {
+                                      auto t = residue_test(w, i, f);
+                                      if (!t) return std::nullopt;
+                                      return ResidueSelection{*t, 1};
+                                    }();
+      // The residue a remainder can take (0 <= h <= m - 1, proved): `i mod B == B` holds
+      // nowhere. m divides k (proved: an assumption "B / 2 is an integer" would read oddly
+      // beside a model that never says so).
+      if (!sel || sel->test.none || !sel->test.valid.is_equal(1) || sel->rest.has(i) ||
+          !f.provably_nonneg(sel->rest) || !f.provably_integer((p->k / sel->test.k).normal()))
         return std::nullopt;
-      // m a whole number dividing k (proved: an assumption "B / 2 is an integer" would
-      // read oddly beside a model that never says so)
-      if (!f.provably_integer(flt->m) || !f.provably_integer((p->k / flt->m).normal())) return std::nullopt;
-      fam.w = flt->rest;
-      fam.m = flt->m;
-      fam.c = p->s * flt->c + p->e0;
+      fam.w = sel->rest;
+      fam.m = sel->test.k;
+      fam.c = p->s * (sel->test.r - sel->test.e) + p->e0;
     }
     return fam;
   }
