@@ -734,6 +734,7 @@ const std::vector<NamedRule>& all_rules() {
       {"vmax_cyclic_classes", rule_vmax_cyclic_classes},
       {"vmax_block", rule_vmax_block},
       {"vmax_fibers", rule_vmax_fibers},  // after the one-map rules: their forms are shorter
+      {"vmax_block_strided", rule_vmax_block_strided},  // after vmax_block and vmax_fibers
       {"floor_int", rule_floor_int},
       {"cmp_decide", rule_cmp_decide},
       {"cmp_power", rule_cmp_power},

@@ -99,6 +99,7 @@ std::optional<ex> rule_vmax_cyclic_classes(const ex& e, const Facts& f, Assumpti
 std::optional<ex> rule_vmax_residue_weight(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions& a);
+std::optional<ex> rule_vmax_block_strided(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_block_count(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_residue_split(const ex& e, const Facts& f, Assumptions& a);
 std::optional<ex> rule_ext_class_window(const ex& e, const Facts& f, Assumptions& a);

@@ -175,17 +175,18 @@ std::optional<ex> rule_vmax_block_periodic(const ex& e, const Facts& f, Assumpti
 // where the range is, as the vector is. Side conditions: K, e, lb, ub integers (proved, or
 // assumed: "P divides N" for blocks of N / P); K > 0 and the weight's sign and direction
 // (proved; its sign at the ends of a concave weight, assumed).
-std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions& a) {
+// `constant`: the weight is free of i (vmax_block_strided); else it depends on i.
+static std::optional<ex> block_ends(const ex& e, const Facts& f, Assumptions& a, bool constant) {
   if (pamela_function(e) != Fn::VectorMax) return std::nullopt;
   auto m = single_map(e.op(0));
   if (!m) return std::nullopt;
   const reduction& r = ex_to<reduction>(m->red);
   const ex& i = r.index_ex();
-  if (!m->c.has(i)) return std::nullopt;
   auto p = affine_rounding(m->pos, i, Fn::Div);
   if (!p || !is_class<numeric>(p->a) || !ex_to<numeric>(p->a).is_pos_integer() || ex_to<numeric>(p->a) > 8)
     return std::nullopt;
   const long stride = ex_to<numeric>(p->a).to_long();
+  if (m->c.has(i) == constant || (constant && stride == 1)) return std::nullopt;
   const ex e0 = p->e, K = p->k;
   if (!f.provably_positive(K) || (is_class<numeric>(K) && !f.provably_integer(K))) return std::nullopt;
   auto mono = monotone_weight(*m, r, f);
@@ -193,7 +194,9 @@ std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions&
   std::vector<Cond> conds{{true, r.lb()}, {true, r.ub()}, {true, K}, {true, e0}};
   conds.insert(conds.end(), mono->conds.begin(), mono->conds.end());
   if (!require(conds, f, a)) return std::nullopt;
-  const bool up = mono->up;
+  // A weight free of i rises and falls: read from the range's start, whose blocks print
+  // shorter (blocks 0 and 1 of rows from 0).
+  const bool up = mono->up && !constant;
   const ex end = up ? r.ub() : r.lb(), end_block = idiv_of(stride * end + e0, K);
   // Block end_block + d's first i. With a unit stride, written from the range's end: the
   // block of ub starts at ub - (ub + e) mod K, a form whose place in the range the prover
@@ -210,6 +213,19 @@ std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions&
     loads.push_back(rebuild_reduction(r, ReduceKind::Sum, lo, hi, mono->wc));
   }
   return make_max(loads);
+}
+
+std::optional<ex> rule_vmax_block_ends(const ex& e, const Facts& f, Assumptions& a) {
+  return block_ends(e, f, a, false);
+}
+
+// The same with a weight free of i and a stride a >= 2 (the odd rows of a red-black sweep,
+// (2 i + 1) div B): a constant is monotone, so the busiest block is among a + 1 blocks at
+// one end, read from the range's start. The interior blocks hold floor(K / a) or ceil(K / a)
+// items by their place, and those a + 1 blocks show both. Tried after vmax_block and
+// vmax_fibers, whose forms of the cases they read are shorter (p div 2 over the even p).
+std::optional<ex> rule_vmax_block_strided(const ex& e, const Facts& f, Assumptions& a) {
+  return block_ends(e, f, a, true);
 }
 
 // Block map with a concave weight symmetric about the middle of the range: max(w * sum (i =

@@ -184,6 +184,46 @@ static std::optional<ex> strided_position_weight(const Family& fam, const Facts&
   return detail::nonempty_guard(l.ub - l.lb + 1, f) * busiest;
 }
 
+// A weight that is a function of a block map's block: max(sum (i = lb, ub) { g(q) *
+// unitvec(q + d) }) with q = (i + e) div K (a block owner's speed, t / (1 + (i div B) mod 2)).
+// Block q holds the items of lb..ub with K q - e <= i <= K q + K - 1 - e: K of them for
+// every block strictly between the first, q0 = (lb + e) div K, and the last, q1 = (ub + e)
+// div K, which hold min(ub, K q0 + K - 1 - e) - lb + 1 and ub - max(lb, K q1 - e) + 1 (both
+// ub - lb + 1 where q0 = q1). So the busiest is max(g(q0) cnt(q0), g(q1) cnt(q1), K max (q =
+// q0 + 1, q1 - 1) { g(q) }), the inner max 0 where no block lies between (the extremum
+// rules close it: a periodic g at its first period, a monotone one at an end). Exact:
+// positions no item reaches hold 0, below every load as g >= 0. Side conditions: K a
+// positive integer, e, lb, ub and d integers, d >= 0 (proved or assumed); g(q) >= 0 and not
+// failing for q in q0..q1 (proved); w depends on i only through q; an empty range gives 0 (guarded).
+static std::optional<ex> block_position_weight(const Family& fam, const Facts& f, Assumptions& a) {
+  const Loop& l = fam.loops[0];
+  const ex& i = l.index;
+  auto p = mod_div_position(fam.pos, i, Fn::Div);
+  if (!p || p->s != 1) return std::nullopt;
+  const ex& K = p->k;
+  const ex e0 = p->e0;
+  if (!f.provably_positive(K) || !f.provably_integer(K)) return std::nullopt;
+  ex w = fam.outer * fam.weight;
+  if (!w.has(i)) return std::nullopt;  // an index-free weight is the block rules'
+  ex node;
+  for (const ex& t : operands_of(fam.pos.expand(), true))
+    if (pamela_function(t) == Fn::Div && t.has(i)) node = t;
+  if (node.is_zero()) return std::nullopt;
+  symbol q(l.index.get_name());
+  ex g = w.subs(exmap{{node, q}}, subs_options::no_pattern);
+  if (g.has(i)) return std::nullopt;
+  const ex q0 = idiv_of(l.lb + e0, K), q1 = idiv_of(l.ub + e0, K);
+  Facts fq = f;
+  fq.declare_index(q, q0, q1);
+  if (!fq.provably_nonneg(g) || may_fail(g, fq)) return std::nullopt;
+  if (!require({{true, e0}, {true, l.lb}, {true, l.ub}, {true, p->d}, {false, p->d}}, f, a)) return std::nullopt;
+  auto at = [&](const ex& x) { return g.subs(exmap{{q, x}}, subs_options::no_pattern); };
+  const ex first = (make_min({l.ub, K * q0 + K - 1 - e0}) - l.lb + 1) * at(q0);
+  const ex last = (l.ub - make_max({l.lb, K * q1 - e0}) + 1) * at(q1);
+  const ex inner = K * make_reduction(ReduceKind::Max, q, q0 + 1, q1 - 1, g, true);
+  return nonempty_guard(l.ub - l.lb + 1, f) * make_max({first, last, inner});
+}
+
 // A weight that is a function of the position: max(sum (i = lb, ub) { g(pos) * unitvec(pos) })
 // with pos = (i + e) mod P is max (r = 0, P - 1) { g(r) * cnt(r) }, where cnt(r) =
 // floor((ub + e - r) / P) - floor((lb + e - 1 - r) / P) counts the i in lb..ub with
@@ -202,6 +242,7 @@ std::optional<ex> rule_vmax_position_weight(const ex& e, const Facts& f, Assumpt
   const Loop& l = fam.loops[0];
   const ex& pos = fam.pos;
   if (auto strided = strided_position_weight(fam, f, a)) return strided;
+  if (auto blocks = block_position_weight(fam, f, a)) return blocks;
   if (pamela_function(pos) != Fn::Mod) return std::nullopt;
   const ex& P = pos.op(1);
   if (P.has(l.index)) return std::nullopt;

@@ -1507,6 +1507,27 @@ TEST_CASE_FIXTURE(Ranges, "a weight of a strided position is read class by class
   CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, i * unitvec(mod_of(2 * i, P)))), facts, a));
 }
 
+TEST_CASE_FIXTURE(Ranges, "a weight of a block map's block reads the first and last blocks and the max of the weight between (vmax_position_weight)") {
+  symbol i("i");
+  auto check = [&](const ex& v) {
+    Assumptions none;
+    auto r = rule_vmax_position_weight(v, facts, none);
+    REQUIRE(r);
+    CHECK(agrees(*r, v, where_assumed(none, points())));
+    Assumptions later;
+    ex s = simplify(v, facts, later, st);
+    CHECK(count_reductions(s) == 0);
+    CHECK(agrees(s, v, where_assumed(later, points())));
+  };
+  // block owners of two speeds, from any start: the slow ones take the odd blocks
+  check(vector_max(Sum(i, m, n, unitvec(idiv_of(i, P)) / (1 + mod_of(idiv_of(i, P), 2)))));
+  // owners one slot up whose cost rises with the block, rows from 1
+  check(vector_max(Sum(i, 1, n, (idiv_of(i - 1, P) + 1) * unitvec(idiv_of(i - 1, P) + 1))));
+  // a weight that may be negative, or reads i beside the block, is left alone
+  CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, (idiv_of(i, P) - 2) * unitvec(idiv_of(i, P)))), facts, a));
+  CHECK(!rule_vmax_position_weight(vector_max(Sum(i, 0, n, i * unitvec(idiv_of(i, P)))), facts, a));
+}
+
 TEST_CASE_FIXTURE(Ranges, "a block map with a weight periodic in the index takes the busiest of the first blocks or the partial one (vmax_block_periodic)") {
   symbol i("i");
   // odd rows twice as dear, in blocks of P rows from a symbolic start
@@ -1616,6 +1637,27 @@ TEST_CASE_FIXTURE(Ranges, "a block map with a monotone weight from any start and
   CHECK(!sign.items.empty());
   // neither rising nor falling: left alone
   CHECK(!rule_vmax_block_ends(vector_max(Sum(i, m, n, mod_of(i, 2) * unitvec(idiv_of(i, P)))), facts, a));
+}
+
+TEST_CASE_FIXTURE(Ranges, "a block map with a stride and the same weight for every row takes the first blocks (vmax_block_strided)") {
+  symbol i("i");
+  auto check = [&](const ex& v) {
+    Assumptions none;
+    auto r = rule_vmax_block_strided(v, facts, none);
+    REQUIRE(r);
+    CHECK(none.items.empty());
+    CHECK(agrees(*r, v, points()));
+    ex s = simp(*r);
+    CHECK(count_reductions(s) == 0);
+    CHECK(agrees(s, v, points()));
+  };
+  // the odd rows of a red-black sweep in blocks of P, (2 i + 1) div P: interior blocks hold
+  // floor(P / 2) or ceil(P / 2) rows by their place; every third row, 3 i div P
+  check(vector_max(Sum(i, m, n, 3 * unitvec(idiv_of(2 * i + 1, P)))));
+  check(vector_max(Sum(i, m, n, unitvec(idiv_of(3 * i, P) + 1))));
+  // a unit stride is vmax_block's (a shorter form); a weight of i is vmax_block_ends'
+  CHECK(!rule_vmax_block_strided(vector_max(Sum(i, m, n, 3 * unitvec(idiv_of(i + 1, P)))), facts, a));
+  CHECK(!rule_vmax_block_strided(vector_max(Sum(i, m, n, i * unitvec(idiv_of(2 * i, P)))), facts, a));
 }
 
 TEST_CASE_FIXTURE(Ranges, "a max whose sides differ by a rounding splits where the rounding's test turns, not where the sides tie (sum_piecewise)") {
