@@ -118,7 +118,17 @@ struct Checker {
     return ok;
   }
 
+  // GiNaC's expand() splits a power of a sum of exponents, so 0 ^ (s - 1/2) (a position the
+  // model reads only at s >= 1) throws for its 0 ^ (-1/2): such a position is not proved.
   void check(const ex& pos, const std::vector<Loop>& loops, const Facts& in) {
+    try {
+      check_position(pos, loops, in);
+    } catch (const std::exception&) {
+      never(pos);
+    }
+  }
+
+  void check_position(const ex& pos, const std::vector<Loop>& loops, const Facts& in) {
     std::string key = to_pamela(pos);
     for (const Loop& l : loops) key += "|" + l.index.get_name() + "=" + to_pamela(l.lb) + ".." + to_pamela(l.ub);
     if (!done.insert(key).second) return;

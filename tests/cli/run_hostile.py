@@ -305,6 +305,12 @@ REGRESSIONS = [
      "process main = { par (p = 0, P - 1) seq (i = 1, N) use(cpu(p), 1) ; seq (l = 1e18, ceil(log2(P))) "
      "par (q = 65, P - 1) if (q mod 2 ^ l == 0) use(cpu(q), 1) }\n",
      ["compile"], 0, "numeric T_main = N + sum (l = 1000000000000000000, ceil(log2(P)))", 2),
+    # A power of 0 with a symbolic exponent: GiNaC's expand() splits 0 ^ (s - 0.5) into
+    # 0 ^ s * 0 ^ (-0.5), which threw "division by zero" while the open note read the
+    # position (internal error, exit 3). The model has a value (0 ^ 0.5 = 0 at s = 1).
+    ("mutant_zero_power.pam", "numeric parameter P\nnumeric parameter M\nresource link(p) = fcfs(p, 1)\n"
+     "process main = seq (s = 1, log2(P)) par (p = 0, P - 1) use(link((p + 0 ^ (s - 0.5)) mod P), M)\n",
+     ["eval", "-D", "P=8", "-D", "M=3"], 0, "numeric T_main = 9\n", 2),
     # timeout-0ebb5ad8: the same under nested pars of one index name beside a ; chain (4.6 s).
     ("fuzz_hidden_index_pars.pam", open(os.path.join(harness.ROOT, "tests", "fuzz", "regressions", "timeout-0ebb5ad8.pam")).read(),
      ["compile"], 0, "numeric T_main = ", 1),
