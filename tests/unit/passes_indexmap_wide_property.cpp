@@ -19,6 +19,7 @@
 // below today's figure; the closure target (>= 85%) is not reached yet.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <set>
@@ -54,6 +55,7 @@ TEST_CASE("property: a wider index-map generator at negative, zero, fractional a
   for (int seed = 1; seed <= kModels; ++seed) {
     WideModels gen(static_cast<unsigned>(seed));
     std::string text = gen.model();
+    if (std::getenv("PAMC_SHOW_SEED")) std::fprintf(stderr, "seed %d\n", seed);  // which model a slow run is on
     INFO("seed " << seed << "\n" << text);
     Diagnostics diags, diags_time;
     auto c = compile_text("wide.pam", text, {}, Stage::Simplified, diags);
