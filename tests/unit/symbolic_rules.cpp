@@ -1296,6 +1296,18 @@ struct Ranges {
     return out;
   }
   ex simp(const ex& e) { return simplify(e, facts, a, st); }
+  // The rule rewrites v with no assumption, and both its rewrite and the simplifier's closed
+  // form of it agree with v at every point.
+  void rewrites_exactly(std::optional<ex> (*rule)(const ex&, const Facts&, Assumptions&), const ex& v) {
+    Assumptions none;
+    auto r = rule(v, facts, none);
+    REQUIRE(r);
+    CHECK(none.items.empty());
+    CHECK(agrees(*r, v, points()));
+    ex s = simp(*r);
+    CHECK(count_reductions(s) == 0);
+    CHECK(agrees(s, v, points()));
+  }
 };
 }  // namespace
 
@@ -1614,16 +1626,7 @@ TEST_CASE_FIXTURE(Ranges, "a max of a quadratic with a curvature of unknown sign
 
 TEST_CASE_FIXTURE(Ranges, "a block map with a monotone weight from any start and stride takes the blocks at the end the weight rises to (vmax_block_ends)") {
   symbol i("i");
-  auto check = [&](const ex& v) {
-    Assumptions none;
-    auto r = rule_vmax_block_ends(v, facts, none);
-    REQUIRE(r);
-    CHECK(none.items.empty());
-    CHECK(agrees(*r, v, points()));
-    ex s = simp(*r);
-    CHECK(count_reductions(s) == 0);
-    CHECK(agrees(s, v, points()));
-  };
+  auto check = [&](const ex& v) { rewrites_exactly(rule_vmax_block_ends, v); };
   // rows from m in blocks of P, a row's cost rising with its index: blocks off the range's start
   check(vector_max(Sum(i, m, n, (i - m + 1) * unitvec(idiv_of(i, P)))));
   // falling: the rows left, (n - i + 1)
@@ -1641,16 +1644,7 @@ TEST_CASE_FIXTURE(Ranges, "a block map with a monotone weight from any start and
 
 TEST_CASE_FIXTURE(Ranges, "a block map with a stride and the same weight for every row takes the first blocks (vmax_block_strided)") {
   symbol i("i");
-  auto check = [&](const ex& v) {
-    Assumptions none;
-    auto r = rule_vmax_block_strided(v, facts, none);
-    REQUIRE(r);
-    CHECK(none.items.empty());
-    CHECK(agrees(*r, v, points()));
-    ex s = simp(*r);
-    CHECK(count_reductions(s) == 0);
-    CHECK(agrees(s, v, points()));
-  };
+  auto check = [&](const ex& v) { rewrites_exactly(rule_vmax_block_strided, v); };
   // the odd rows of a red-black sweep in blocks of P, (2 i + 1) div P: interior blocks hold
   // floor(P / 2) or ceil(P / 2) rows by their place; every third row, 3 i div P
   check(vector_max(Sum(i, m, n, 3 * unitvec(idiv_of(2 * i + 1, P)))));
