@@ -96,12 +96,7 @@ std::optional<FiberFamily> read_fiber_family(const ex& pos, const ex& w, const r
       // A block family under a residue filter (i + g) mod m == h whose modulus divides the
       // block size (residue_test), i = h - g (mod m) read as j = s (h - g) + e0 (mod m).
       if (kind != FiberFamily::Kind::Block) return std::nullopt;
-      auto sel = is_class<mul>(w) ? residue_selection(w, i, f)
-                                  : [&]() -> std::optional<ResidueSelection> {
-                                      auto t = residue_test(w, i, f);
-                                      if (!t) return std::nullopt;
-                                      return ResidueSelection{*t, 1};
-                                    }();
+      auto sel = residue_selection(w, i, f);
       // The residue a remainder can take (0 <= h <= m - 1, proved): `i mod B == B` holds
       // nowhere. m divides k (proved: an assumption "B / 2 is an integer" would read oddly
       // beside a model that never says so).

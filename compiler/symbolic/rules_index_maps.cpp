@@ -548,7 +548,6 @@ std::optional<ex> rule_vmax_cyclic_periodic(const ex& e, const Facts& f, Assumpt
   const exvector& nodes = pw->nodes;
   // A residue filter times a weight free of i (if (i mod 2 == 0)) is a progression whose
   // map vmax_cyclic reads with one count: ceil(2 (floor(N / 2) + 1) / P).
-  if (pamela_function(m->c) == Fn::Eq && residue_test(m->c, i, f)) return std::nullopt;
   if (auto sel = residue_selection(m->c, i, f); sel && !sel->rest.has(i)) return std::nullopt;
   auto sp = strided_position(m->pos, i);
   if (!sp) return std::nullopt;

@@ -121,7 +121,8 @@ struct Residue {
 std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f);
 // A product's residue test on i (residue_test; of several, one with a numeric modulus first,
 // then in printed-text order: j mod 2 == 0 beside j mod W == w gives a progression whose
-// positions 2 j mod W the load rules read) and the product of its other factors.
+// positions 2 j mod W the load rules read) and the product of its other factors; a bare
+// test is itself a selection, with the rest 1.
 struct ResidueSelection {
   Residue test;
   ex rest;

@@ -215,7 +215,12 @@ std::optional<Residue> residue_test(const ex& pred, const ex& i, const Facts& f)
 
 // What it reads and returns: struct ResidueSelection in rules_internal.h.
 std::optional<ResidueSelection> residue_selection(const ex& body, const ex& i, const Facts& f) {
-  if (!is_class<mul>(body)) return std::nullopt;
+  if (!is_class<mul>(body)) {
+    if (pamela_function(body) != Fn::Eq || !body.has(i)) return std::nullopt;
+    auto t = residue_test(body, i, f);
+    if (!t) return std::nullopt;
+    return ResidueSelection{*t, 1};
+  }
   ex pred;
   std::optional<Residue> t;
   for (const ex& x : sorted_by_text(operands_of(body, false))) {

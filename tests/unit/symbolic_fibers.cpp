@@ -106,5 +106,10 @@ TEST_CASE_FIXTURE(Fibers, "vmax_fibers: left alone where a count is not a fiber'
                                       sum(0, N, unitvec(i))).expand()), F, a));
   // a block size not proved >= 1
   CHECK(!rule_vmax_fibers(vector_max((sum(0, N, unitvec(idiv_of(i, N))) + sum(0, N, unitvec(i))).expand()), F, a));
+  // a filter that excludes a residue, (i mod B != 0) alone as the weight: it keeps B - 1
+  // items a block, not the one i mod B == 0 keeps (read as that, it gave 4 for 5 at
+  // N = 10, B = 3)
+  CHECK(!rule_vmax_fibers(vector_max((sum(0, N - 1, compare(Cmp::Ne, mod_of(i, B), 0) * unitvec(idiv_of(i, B) + 1)) +
+                                      sum(0, N - 1, unitvec(idiv_of(i, B)))).expand()), F, a));
   CHECK(a.items.empty());
 }
